@@ -1,0 +1,54 @@
+// Package mailer reads commands from an IMAP mailbox and sends answers by
+// SMTP: connections, MIME parsing and composing, and threading headers.
+package mailer
+
+import "time"
+
+// Incoming is a received mail, reduced to what the server needs.
+type Incoming struct {
+	// Where the mail is in the mailbox: UIDValidity and UID together name
+	// it for as long as the mailbox lives.
+	UIDValidity uint32
+	UID         uint32
+
+	MessageID  string   // without angle brackets; empty when missing
+	From       string   // the address of the first From, lowercased domain; empty when missing or unparsable
+	FromName   string   // display name of the From, if any
+	FromCount  int      // number of addresses in From headers (0, 1 or more)
+	ReturnPath string   // as written, "<>" for bounces; empty when missing
+	Recipients []string // addresses from To, Cc and Delivered-To
+	Subject    string   // decoded (RFC 2047), unfolded
+	InReplyTo  []string // message ids, without angle brackets
+	References []string // message ids, without angle brackets
+	Date       time.Time
+
+	// Text is the body as plain text, decoded to UTF-8: the text/plain part
+	// when there is one, otherwise the text/html part turned into text.
+	Text string
+
+	// AutoReply is true when the mail must never be answered (M8):
+	// a bounce, an auto-reply, list mail. Why says which test matched.
+	AutoReply bool
+	Why       string
+
+	// AuthResults are the Authentication-Results headers, topmost first,
+	// raw, for the server to judge against -trust-authserv.
+	AuthResults []string
+
+	Size int // bytes of the raw message
+}
+
+// Outgoing is a mail to send. The server fills it; Compose renders it.
+type Outgoing struct {
+	From    string // our address
+	ReplyTo string // the player's personal address; empty for none
+	To      string // one recipient address
+	ToName  string // display name (a handle), optional
+	Subject string
+	Text    string // the body, UTF-8 plain text
+
+	MessageID  string   // without brackets; Compose makes one when empty
+	InReplyTo  []string // without brackets
+	References []string // without brackets
+	Date       time.Time
+}
