@@ -12,11 +12,11 @@ type Incoming struct {
 	UID         uint32
 
 	MessageID  string   // without angle brackets; empty when missing
-	From       string   // the address of the first From, lowercased domain; empty when missing or unparsable
+	From       string   // the address of the first From, lowercased as a whole (M6); empty when missing or unparsable
 	FromName   string   // display name of the From, if any
 	FromCount  int      // number of addresses in From headers (0, 1 or more)
 	ReturnPath string   // as written, "<>" for bounces; empty when missing
-	Recipients []string // addresses from To, Cc and Delivered-To
+	Recipients []string // lowercased addresses from To, Cc, Delivered-To and X-Original-To, each once
 	Subject    string   // decoded (RFC 2047), unfolded
 	InReplyTo  []string // message ids, without angle brackets
 	References []string // message ids, without angle brackets
@@ -36,6 +36,11 @@ type Incoming struct {
 	AuthResults []string
 
 	Size int // bytes of the raw message
+
+	// Truncated is true when only the start of the mail was read: the
+	// message was larger than InboxConfig.MaxSize, or its text was longer
+	// than MaxText.
+	Truncated bool
 }
 
 // Outgoing is a mail to send. The server fills it; Compose renders it.

@@ -1,6 +1,8 @@
 // Package parser turns the text of a mail into the commands it carries.
 package parser
 
+import "fmt"
+
 // Kind says which command a line is. The zero value means no command.
 type Kind uint8
 
@@ -10,10 +12,10 @@ const (
 	Register       // register <handle>
 	NewKey         // newkey
 	Challenge      // challenge congo <handle> [white|black]
-	Accept         // accept congo <id>
-	Decline        // decline congo <id>
-	Move           // move congo <id> <move> [#N], or a bare move in a reply
-	Board          // board congo <id>
+	Accept         // accept congo <id>, or accept in a reply about the game
+	Decline        // decline congo <id>, or decline in a reply about the game
+	Move           // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
+	Board          // board congo <id>, or board in a reply about the game
 	Resign         // resign congo <id>, or a bare resign in a reply
 	Games          // games
 )
@@ -32,18 +34,21 @@ const (
 type Command struct {
 	Kind Kind
 	// Line is the text the command was read from, as the sender wrote it
-	// (trimmed), so that answers can quote it.
+	// (trimmed), so that answers can quote it. For a command in the
+	// Subject, it is the Subject without its reply prefixes and tags.
 	Line string
 	// Game is the game number the command names; 0 when it names none.
-	// For a bare move or resign in a reply, Game is the game of the mail
-	// replied to (see Context).
+	// For a bare move, or a game command without a number, in a reply,
+	// Game is the game of the mail replied to (see Context).
 	Game int64
 	// Handle is the player handle of register and challenge, as written.
 	Handle string
 	// Colour is the colour asked for in a challenge.
 	Colour Colour
-	// Move is the move text as written (for example "b2-b3" or "a2-c4-c6x");
-	// the server resolves it against the legal moves with rules.
+	// Move is the move text as written (for example "b2-b3", "b2 - b3" or
+	// "a2-c4-c6x"), without the #N and with its words joined by one space.
+	// Its syntax is checked (rules.ParseMoveText); the server resolves it
+	// against the legal moves.
 	Move string
 	// MoveNumber is the #N guard after a move (M1); 0 when absent.
 	MoveNumber int
@@ -51,9 +56,32 @@ type Command struct {
 
 // Error is a line that is not a command. The server answers it, quoting Line.
 type Error struct {
-	Line   string // the offending line, trimmed
-	Reason string // what is wrong and how to fix it, one sentence
+	// Line is the offending line, trimmed; a line longer than 256 bytes is
+	// cut there and ends in "...".
+	Line    string
+	Problem Problem // what is wrong, for code that branches on it
+	Reason  string  // what is wrong and how to fix it, one sentence
 }
+
+// Problem says what is wrong with a line that is not a command. The zero
+// value means no problem.
+type Problem uint8
+
+const (
+	NoProblem      Problem = iota
+	UnknownCommand         // the line starts with no command word
+	LongLine               // the line is too long to be a command
+	ExtraWords             // words follow a complete command
+	MissingGame            // a game command names no game and the mail is not a reply about one
+	BadGame                // the game number is not a positive number
+	MissingMove            // move names no move
+	BadMove                // the move is not written as R20 says
+	BadMoveNumber          // the #N after a move is not a number from 1 up
+	MissingHandle          // register or challenge names no handle
+	BadHandle              // the handle breaks the handle rule (ValidHandle)
+	BadColour              // the word after a challenge's handle is not white or black
+	Ignored                // a limit was reached: this line and the rest of the mail were not read
+)
 
 // Result is everything Parse found in one mail.
 type Result struct {
@@ -72,4 +100,82 @@ type Context struct {
 	// a "Congo game N" Subject), or 0 when it is not a reply about a game.
 	// It lets bare move and resign lines apply to that game.
 	Game int64
+}
+
+// String returns the command word of k, such as "move", or "none".
+func (k Kind) String() string {
+	switch k {
+	case NoKind:
+		return "none"
+	case Help:
+		return "help"
+	case Register:
+		return "register"
+	case NewKey:
+		return "newkey"
+	case Challenge:
+		return "challenge"
+	case Accept:
+		return "accept"
+	case Decline:
+		return "decline"
+	case Move:
+		return "move"
+	case Board:
+		return "board"
+	case Resign:
+		return "resign"
+	case Games:
+		return "games"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Valid reports whether k is one of the commands.
+func (k Kind) Valid() bool { return Help <= k && k <= Games }
+
+// String returns "white", "black" or "any".
+func (c Colour) String() string {
+	switch c {
+	case AnyColour:
+		return "any"
+	case White:
+		return "white"
+	case Black:
+		return "black"
+	}
+	return fmt.Sprintf("Colour(%d)", uint8(c))
+}
+
+// String returns a short name for p, such as "bad move".
+func (p Problem) String() string {
+	switch p {
+	case NoProblem:
+		return "no problem"
+	case UnknownCommand:
+		return "unknown command"
+	case LongLine:
+		return "long line"
+	case ExtraWords:
+		return "extra words"
+	case MissingGame:
+		return "missing game"
+	case BadGame:
+		return "bad game"
+	case MissingMove:
+		return "missing move"
+	case BadMove:
+		return "bad move"
+	case BadMoveNumber:
+		return "bad move number"
+	case MissingHandle:
+		return "missing handle"
+	case BadHandle:
+		return "bad handle"
+	case BadColour:
+		return "bad colour"
+	case Ignored:
+		return "ignored"
+	}
+	return fmt.Sprintf("Problem(%d)", uint8(p))
 }

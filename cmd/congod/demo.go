@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/congobymail/congo/mailer/loopback"
+)
+
+// demoDomain is the mail domain of the demo's accounts.
+const demoDomain = "example.org"
+
+// demoUsers are the demo's accounts: the server's mailbox and two players.
+// The passwords only guard loopback servers that live as long as the demo.
+var demoUsers = []loopback.User{
+	{Name: "congo", Password: "congo"},
+	{Name: "alice", Password: "alice"},
+	{Name: "bob", Password: "bob"},
+}
+
+// runDemo starts in-process IMAP and SMTP servers on loopback, prints how to
+// reach them, and runs the daemon against them until ctx is done.
+func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Logger) error {
+	sys, err := loopback.Start(ctx, loopback.Config{
+		Domain:   demoDomain,
+		Users:    demoUsers,
+		IMAPAddr: cfg.demoIMAP,
+		SMTPAddr: cfg.demoSMTP,
+	})
+	if err != nil {
+		return fmt.Errorf("demo mail servers: %w", err)
+	}
+	defer sys.Close()
+
+	cfg.imapURL = sys.IMAPURL("congo")
+	cfg.smtpURL = sys.SMTPURL()
+	cfg.address = "congo@" + demoDomain
+	if cfg.dbPath == "congo.db" {
+		cfg.dbPath = "congo-demo.db"
+	}
+	printDemo(stdout, sys, cfg)
+	return serve(ctx, cfg, logger)
+}
+
+func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Congo by mail: demo\n\n")
+	fmt.Fprintf(&b, "Mail servers on this machine (no TLS, loopback only):\n")
+	fmt.Fprintf(&b, "  IMAP  %s\n", sys.IMAPAddr)
+	fmt.Fprintf(&b, "  SMTP  %s  (any sender; AUTH optional)\n\n", sys.SMTPAddr)
+	fmt.Fprintf(&b, "Accounts (user name / password / address):\n")
+	for _, u := range demoUsers {
+		fmt.Fprintf(&b, "  %-6s %-6s %s@%s\n", u.Name, u.Password, u.Name, demoDomain)
+	}
+	fmt.Fprintf(&b, "\nThe server reads %s@%s. Database: %s\n\n", "congo", demoDomain, cfg.dbPath)
+	fmt.Fprintf(&b, "Point a mail client at these servers as alice and as bob, then:\n")
+	fmt.Fprintf(&b, "  1. alice and bob each mail congo@%s:   register alice   /   register bob\n", demoDomain)
+	fmt.Fprintf(&b, "  2. alice replies to her welcome mail:      challenge congo bob\n")
+	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1\n")
+	fmt.Fprintf(&b, "  4. alice replies to the board:             b2-b3\n")
+	fmt.Fprintf(&b, "Mail \"help\" for the manual. Stop with Ctrl-C.\n\n")
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/server"
+)
+
+// shutdownGrace bounds how long the loops may take to finish the mail in
+// hand once a stop is asked for (M10 allows five seconds in all).
+const shutdownGrace = 4 * time.Second
+
+// serve runs the daemon: the IMAP loop feeds the server, the outbox loop
+// sends what the server queued. It returns when ctx is done and both loops
+// have stopped.
+func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
+	tlsConfig, err := cfg.tlsConfig()
+	if err != nil {
+		return err
+	}
+	store, err := db.Open(ctx, cfg.dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	hostname := cfg.hostname
+	if hostname == "" {
+		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
+	}
+	srv, err := server.New(server.Config{
+		DB:            store,
+		Address:       cfg.address,
+		Hostname:      hostname,
+		TrustAuthServ: cfg.trustAuthServ,
+		Logger:        logger,
+	})
+	if err != nil {
+		return err
+	}
+	inbox, err := mailer.NewInbox(mailer.InboxConfig{
+		URL:       cfg.imapURL,
+		TLS:       tlsConfig,
+		Processed: cfg.processed,
+		Poll:      cfg.poll,
+		Logger:    logger,
+	})
+	if err != nil {
+		return fmt.Errorf("-imap: %w", err)
+	}
+	smtp, err := mailer.NewSMTP(cfg.smtpURL, tlsConfig)
+	if err != nil {
+		return fmt.Errorf("-smtp: %w", err)
+	}
+
+	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
+	loops := []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"imap", func(ctx context.Context) error { return inbox.Run(ctx, srv.HandleMail) }},
+		{"outbox", func(ctx context.Context) error { return srv.RunOutbox(ctx, smtp) }},
+	}
+	// Both loops stop when either fails or ctx is done.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(loops))
+	var wg sync.WaitGroup
+	for _, l := range loops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := l.run(ctx)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("%s loop: %w", l.name, err)
+				logger.Error("loop stopped", "loop", l.name, "err", err)
+				errs <- err
+			}
+			cancel()
+		}()
+	}
+	<-ctx.Done()
+	logger.Info("stopping")
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(shutdownGrace):
+		return errors.New("loops did not stop in time")
+	}
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}

@@ -1,0 +1,201 @@
+// Package db stores players, games, handled mail and the outbox in SQLite.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+)
+
+// ErrNotFound is returned by lookups that find no row.
+var ErrNotFound = errors.New("not found")
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// DB is an open database. It is safe for concurrent use.
+type DB struct {
+	sql *sql.DB
+}
+
+// Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
+type Tx struct {
+	tx *sql.Tx
+}
+
+// Open opens the SQLite database at path, creating it when missing, and
+// brings its schema up to date.
+func Open(ctx context.Context, path string) (*DB, error) {
+	s, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	d := &DB{sql: s}
+	if err := d.migrate(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// dsn is the data source name for the database file at path: WAL mode,
+// immediate transactions (so that read-then-write transactions wait for
+// each other instead of failing), foreign keys and a busy timeout.
+func dsn(path string) string {
+	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + escaped +
+		"?_pragma=busy_timeout(5000)" +
+		"&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(FULL)" +
+		"&_pragma=foreign_keys(1)" +
+		"&_txlock=immediate"
+}
+
+// Close closes the database.
+func (d *DB) Close() error {
+	return d.sql.Close()
+}
+
+// Tx runs fn in one immediate transaction: it commits when fn returns nil
+// and rolls back when fn returns an error or panics (the panic goes on).
+func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	t, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			t.Rollback()
+		}
+	}()
+	if err := fn(&Tx{tx: t}); err != nil {
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	committed = true
+	return nil
+}
+
+// migration is one schema step: the file that brings the schema to version.
+type migration struct {
+	version int
+	name    string
+}
+
+// migrations lists the embedded migration files, which are named
+// NNN_what.sql and must be numbered 1, 2, 3, ... without gaps.
+func migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var ms []migration
+	for i, name := range names {
+		prefix, _, _ := strings.Cut(path.Base(name), "_")
+		v, err := strconv.Atoi(prefix)
+		if err != nil || v != i+1 {
+			return nil, fmt.Errorf("migration %s is out of sequence, want number %d", name, i+1)
+		}
+		ms = append(ms, migration{version: v, name: name})
+	}
+	return ms, nil
+}
+
+// migrate applies the migrations newer than the database's user_version,
+// each in its own transaction together with the new user_version.
+func (d *DB) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	var current int
+	if err := d.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if current > len(ms) {
+		return fmt.Errorf("schema version %d is newer than this program knows (%d)", current, len(ms))
+	}
+	for _, m := range ms[current:] {
+		script, err := migrationFiles.ReadFile(m.name)
+		if err != nil {
+			return err
+		}
+		err = d.Tx(ctx, func(tx *Tx) error {
+			if _, err := tx.tx.ExecContext(ctx, string(script)); err != nil {
+				return err
+			}
+			_, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate to schema version %d: %w", m.version, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion is the schema version of the database (its user_version).
+func (d *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := d.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}
+
+// timeLayout is how times are stored: UTC with a fixed width, so that the
+// text sorts in time order.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string {
+	return t.UTC().Format(timeLayout)
+}
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
+	}
+	return t, nil
+}
+
+func parseNullTime(s sql.NullString) (time.Time, error) {
+	if !s.Valid {
+		return time.Time{}, nil
+	}
+	return parseTime(s.String)
+}
+
+// notFound turns sql.ErrNoRows into ErrNotFound, saying what was looked for.
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// mustAffect reports ErrNotFound when an update changed no row.
+func mustAffect(res sql.Result, what string) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return nil
+}

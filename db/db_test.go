@@ -1,0 +1,198 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// openTest opens a fresh database in a temporary directory.
+func openTest(t *testing.T) *DB {
+	t.Helper()
+	d, err := Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// inTx runs fn in a transaction and fails the test when it fails.
+func inTx(t *testing.T, d *DB, fn func(ctx context.Context, tx *Tx) error) {
+	t.Helper()
+	ctx := context.Background()
+	if err := d.Tx(ctx, func(tx *Tx) error { return fn(ctx, tx) }); err != nil {
+		t.Fatalf("Tx: %v", err)
+	}
+}
+
+var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func TestOpenMigratesAndReopens(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "congo.db")
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open(new file): %v", err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		t.Fatalf("migrations: %v", err)
+	}
+	if v, err := d.SchemaVersion(ctx); err != nil || v != len(ms) {
+		t.Fatalf("SchemaVersion() = %d, %v, want %d", v, err, len(ms))
+	}
+	var mode string
+	if err := d.sql.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v, want wal", mode, err)
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		_, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0)
+		return err
+	})
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+
+	d, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open(existing file): %v", err)
+	}
+	defer d.Close()
+	if v, err := d.SchemaVersion(ctx); err != nil || v != len(ms) {
+		t.Fatalf("SchemaVersion() after reopening = %d, %v, want %d", v, err, len(ms))
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		p, err := tx.PlayerByHandle(ctx, "alice")
+		if err != nil {
+			return err
+		}
+		if p.Address != "alice@example.org" || !p.Created.Equal(t0) {
+			t.Errorf("PlayerByHandle(alice) after reopening = %+v", p)
+		}
+		return nil
+	})
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "congo.db")
+	s, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Exec("PRAGMA user_version = 999"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if d, err := Open(ctx, path); err == nil {
+		d.Close()
+		t.Fatalf("Open(schema version 999) succeeded, want an error")
+	}
+}
+
+func TestOpenPathWithURICharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "odd?name#100%.db")
+	d, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Open(%q): %v", path, err)
+	}
+	d.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("database file not at %q: %v", path, err)
+	}
+}
+
+func TestTxRollsBack(t *testing.T) {
+	d := openTest(t)
+	ctx := context.Background()
+	errBoom := errors.New("boom")
+
+	err := d.Tx(ctx, func(tx *Tx) error {
+		if _, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s", t0); err != nil {
+			return err
+		}
+		return errBoom
+	})
+	if !errors.Is(err, errBoom) {
+		t.Fatalf("Tx returned %v, want %v", err, errBoom)
+	}
+
+	func() {
+		defer func() {
+			if r := recover(); r != "panic in tx" {
+				t.Errorf("recover() = %v, want the panic to go on", r)
+			}
+		}()
+		d.Tx(ctx, func(tx *Tx) error {
+			if _, err := tx.CreatePlayer(ctx, "bob", "bob@example.org", "s", t0); err != nil {
+				return err
+			}
+			panic("panic in tx")
+		})
+	}()
+
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for _, h := range []string{"alice", "bob"} {
+			if _, err := tx.PlayerByHandle(ctx, h); !errors.Is(err, ErrNotFound) {
+				t.Errorf("PlayerByHandle(%q) after rollback: err = %v, want ErrNotFound", h, err)
+			}
+		}
+		return nil
+	})
+}
+
+// TestConcurrentTx runs read-then-write transactions from many goroutines:
+// each reads the number of queued mails and queues one named after it, so
+// any overlap would give two mails the same name.
+func TestConcurrentTx(t *testing.T) {
+	d := openTest(t)
+	ctx := context.Background()
+	const workers, each = 6, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*each)
+	for range workers {
+		wg.Go(func() {
+			for range each {
+				errs <- d.Tx(ctx, func(tx *Tx) error {
+					n, err := tx.Pending(ctx)
+					if err != nil {
+						return err
+					}
+					_, err = tx.Enqueue(ctx, Mail{Created: t0, From: "a", To: "b", MessageID: fmt.Sprint(n), Raw: []byte("x")})
+					return err
+				})
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("concurrent Tx: %v", err)
+		}
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		mails, err := tx.Due(ctx, t0, 1000)
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, m := range mails {
+			if seen[m.MessageID] {
+				t.Errorf("two transactions read the same count %s", m.MessageID)
+			}
+			seen[m.MessageID] = true
+		}
+		if len(mails) != workers*each {
+			t.Errorf("Due() returned %d mails, want %d", len(mails), workers*each)
+		}
+		return nil
+	})
+}

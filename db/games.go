@@ -1,0 +1,237 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Status is where a game is in its life. The zero value means none.
+type Status uint8
+
+const (
+	NoStatus   Status = iota
+	Challenged        // waiting for the challenged player to accept or decline
+	Declined          // the challenge was declined
+	Active            // being played
+	Finished          // over; see Result and Reason
+)
+
+var statusNames = [...]string{
+	Challenged: "challenged",
+	Declined:   "declined",
+	Active:     "active",
+	Finished:   "finished",
+}
+
+// String returns the name the status is stored under.
+func (s Status) String() string {
+	if s == NoStatus || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", uint8(s))
+	}
+	return statusNames[s]
+}
+
+func parseStatus(s string) (Status, error) {
+	for st, name := range statusNames {
+		if name != "" && name == s {
+			return Status(st), nil
+		}
+	}
+	return NoStatus, fmt.Errorf("unknown game status %q", s)
+}
+
+// Result is how a finished game ended. The zero value means not finished.
+type Result uint8
+
+const (
+	NoResult  Result = iota
+	WhiteWins        // stored as "white"
+	BlackWins        // stored as "black"
+	Draw             // stored as "draw"
+)
+
+var resultNames = [...]string{NoResult: "", WhiteWins: "white", BlackWins: "black", Draw: "draw"}
+
+// String returns the name the result is stored under ("" for NoResult).
+func (r Result) String() string {
+	if int(r) >= len(resultNames) {
+		return fmt.Sprintf("Result(%d)", uint8(r))
+	}
+	return resultNames[r]
+}
+
+func parseResult(s string) (Result, error) {
+	for r, name := range resultNames {
+		if name == s {
+			return Result(r), nil
+		}
+	}
+	return NoResult, fmt.Errorf("unknown game result %q", s)
+}
+
+// Game is a game, from the challenge on.
+type Game struct {
+	ID         int64
+	White      int64 // player ids
+	Black      int64
+	Challenger int64 // White or Black
+	Status     Status
+	Position   string // the current position, as the rules write it
+	Result     Result
+	Reason     string // why the game ended, in the server's words ("resigned", ...)
+	ThreadRoot string // Message-ID of the game's first mail
+	Created    time.Time
+	Updated    time.Time
+}
+
+// Challenged returns the id of the player who was challenged.
+func (g Game) Challenged() int64 {
+	if g.Challenger == g.White {
+		return g.Black
+	}
+	return g.White
+}
+
+// Opponent returns the id of the other player of the game.
+func (g Game) Opponent(player int64) int64 {
+	if player == g.White {
+		return g.Black
+	}
+	return g.White
+}
+
+// Has reports whether the player plays in the game.
+func (g Game) Has(player int64) bool {
+	return player == g.White || player == g.Black
+}
+
+const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated"
+
+// CreateGame stores a new game and returns it with its id, the next number.
+// Created and Updated are set to at.
+func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error) {
+	g.Created, g.Updated = at.UTC(), at.UTC()
+	err := tx.tx.QueryRowContext(ctx,
+		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated)"+
+			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), g.Reason,
+		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated)).Scan(&g.ID)
+	if err != nil {
+		return Game{}, fmt.Errorf("create game: %w", err)
+	}
+	return g, nil
+}
+
+// UpdateGame stores the status, position, result, reason and thread root
+// of g, and sets its Updated time.
+func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
+	res, err := tx.tx.ExecContext(ctx,
+		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ? WHERE id = ?",
+		g.Status.String(), g.Position, g.Result.String(), g.Reason, g.ThreadRoot, formatTime(at), g.ID)
+	if err != nil {
+		return fmt.Errorf("update game %d: %w", g.ID, err)
+	}
+	return mustAffect(res, fmt.Sprintf("game %d", g.ID))
+}
+
+// Game returns the game with the given id.
+func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
+	row := tx.tx.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id)
+	g, err := scanGame(row)
+	if err != nil {
+		return Game{}, notFound(err, fmt.Sprintf("game %d", id))
+	}
+	return g, nil
+}
+
+// GamesOf returns the games a player plays in, in the order they were
+// created.
+func (tx *Tx) GamesOf(ctx context.Context, player int64) ([]Game, error) {
+	rows, err := tx.tx.QueryContext(ctx,
+		"SELECT "+gameColumns+" FROM games WHERE white = ? OR black = ? ORDER BY id", player, player)
+	if err != nil {
+		return nil, fmt.Errorf("games of player %d: %w", player, err)
+	}
+	defer rows.Close()
+	var games []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("games of player %d: %w", player, err)
+		}
+		games = append(games, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("games of player %d: %w", player, err)
+	}
+	return games, nil
+}
+
+func scanGame(row scanner) (Game, error) {
+	var g Game
+	var status, result, created, updated string
+	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
+		&g.Reason, &g.ThreadRoot, &created, &updated)
+	if err != nil {
+		return Game{}, err
+	}
+	if g.Status, err = parseStatus(status); err != nil {
+		return Game{}, err
+	}
+	if g.Result, err = parseResult(result); err != nil {
+		return Game{}, err
+	}
+	if g.Created, err = parseTime(created); err != nil {
+		return Game{}, err
+	}
+	if g.Updated, err = parseTime(updated); err != nil {
+		return Game{}, err
+	}
+	return g, nil
+}
+
+// Move is one move of a game, as stored.
+type Move struct {
+	Game     int64
+	Ply      int    // 1 for White's first move, 2 for Black's, ...
+	Move     string // canonical notation
+	Position string // the position after the move
+	At       time.Time
+}
+
+// AddMove stores a move.
+func (tx *Tx) AddMove(ctx context.Context, m Move) error {
+	_, err := tx.tx.ExecContext(ctx, "INSERT INTO moves (game, ply, move, position, at) VALUES (?, ?, ?, ?, ?)",
+		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At))
+	if err != nil {
+		return fmt.Errorf("add move %d of game %d: %w", m.Ply, m.Game, err)
+	}
+	return nil
+}
+
+// Moves returns the moves of a game in order.
+func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
+	rows, err := tx.tx.QueryContext(ctx,
+		"SELECT game, ply, move, position, at FROM moves WHERE game = ? ORDER BY ply", game)
+	if err != nil {
+		return nil, fmt.Errorf("moves of game %d: %w", game, err)
+	}
+	defer rows.Close()
+	var moves []Move
+	for rows.Next() {
+		var m Move
+		var at string
+		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at); err != nil {
+			return nil, fmt.Errorf("moves of game %d: %w", game, err)
+		}
+		if m.At, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		moves = append(moves, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("moves of game %d: %w", game, err)
+	}
+	return moves, nil
+}

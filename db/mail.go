@@ -1,0 +1,84 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Processed is an incoming mail that was handled.
+type Processed struct {
+	MessageID   string // without angle brackets; empty when the mail had none
+	UIDValidity uint32
+	UID         uint32
+	At          time.Time
+	Summary     string // what was done, for the log and for people
+}
+
+// Seen reports whether the mail was handled before: a mail with a
+// Message-ID is known by it, one without by its UIDVALIDITY and UID.
+// A mail with neither can never be recognised.
+func (tx *Tx) Seen(ctx context.Context, messageID string, uidValidity, uid uint32) (bool, error) {
+	var row *sql.Row
+	switch {
+	case messageID != "":
+		row = tx.tx.QueryRowContext(ctx, "SELECT 1 FROM processed WHERE message_id = ?", messageID)
+	case uid != 0:
+		row = tx.tx.QueryRowContext(ctx,
+			"SELECT 1 FROM processed WHERE message_id = '' AND uidvalidity = ? AND uid = ?", uidValidity, uid)
+	default:
+		return false, nil
+	}
+	var one int
+	err := row.Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up mail %q (uid %d/%d): %w", messageID, uidValidity, uid, err)
+	}
+	return true, nil
+}
+
+// RecordProcessed records that a mail was handled.
+func (tx *Tx) RecordProcessed(ctx context.Context, p Processed) error {
+	_, err := tx.tx.ExecContext(ctx,
+		"INSERT INTO processed (message_id, uidvalidity, uid, at, summary) VALUES (?, ?, ?, ?, ?)",
+		p.MessageID, p.UIDValidity, p.UID, formatTime(p.At), p.Summary)
+	if err != nil {
+		return fmt.Errorf("record mail %q (uid %d/%d): %w", p.MessageID, p.UIDValidity, p.UID, err)
+	}
+	return nil
+}
+
+// RecordSent records the Message-ID of a mail we send and the game it is
+// about (0 for none).
+func (tx *Tx) RecordSent(ctx context.Context, messageID string, game int64, at time.Time) error {
+	g := sql.NullInt64{Int64: game, Valid: game != 0}
+	_, err := tx.tx.ExecContext(ctx, "INSERT INTO sent (message_id, game, at) VALUES (?, ?, ?)",
+		messageID, g, formatTime(at))
+	if err != nil {
+		return fmt.Errorf("record sent mail %q: %w", messageID, err)
+	}
+	return nil
+}
+
+// GameOfMessages returns the game of the first of the Message-IDs that
+// names a mail we sent about a game, or 0 when none does.
+func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, error) {
+	for _, id := range messageIDs {
+		var game int64
+		err := tx.tx.QueryRowContext(ctx,
+			"SELECT game FROM sent WHERE message_id = ? AND game IS NOT NULL", id).Scan(&game)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("game of mail %q: %w", id, err)
+		}
+		return game, nil
+	}
+	return 0, nil
+}

@@ -1,0 +1,153 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Mail is a mail in the outbox.
+type Mail struct {
+	ID          int64
+	Created     time.Time
+	From        string // envelope sender
+	To          string // envelope recipient
+	MessageID   string // without angle brackets
+	Raw         []byte // the whole message
+	Attempts    int    // failed attempts so far
+	NextAttempt time.Time
+	LastError   string
+	SentAt      time.Time // zero until sent
+	FailedAt    time.Time // zero unless given up
+}
+
+const mailColumns = "id, created, mail_from, rcpt_to, message_id, raw, attempts, next_attempt, last_error, sent_at, failed_at"
+
+// Enqueue adds a mail to the outbox, due at once. It uses Created, From,
+// To, MessageID and Raw of m and returns the new id.
+func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
+	var id int64
+	err := tx.tx.QueryRowContext(ctx,
+		"INSERT INTO outbox (created, mail_from, rcpt_to, message_id, raw, next_attempt) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+		formatTime(m.Created), m.From, m.To, m.MessageID, m.Raw, formatTime(m.Created)).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
+	}
+	return id, nil
+}
+
+// Due returns up to limit mails waiting to be sent whose next attempt is
+// not after now, the earliest first.
+func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
+	rows, err := tx.tx.QueryContext(ctx,
+		"SELECT "+mailColumns+" FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?"+
+			" ORDER BY next_attempt, id LIMIT ?", formatTime(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("due mail: %w", err)
+	}
+	defer rows.Close()
+	var mails []Mail
+	for rows.Next() {
+		m, err := scanMail(rows)
+		if err != nil {
+			return nil, fmt.Errorf("due mail: %w", err)
+		}
+		mails = append(mails, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("due mail: %w", err)
+	}
+	return mails, nil
+}
+
+// NextDue returns when the earliest mail waiting to be sent is due; ok is
+// false when no mail is waiting.
+func (tx *Tx) NextDue(ctx context.Context) (next time.Time, ok bool, err error) {
+	var s sql.NullString
+	err = tx.tx.QueryRowContext(ctx,
+		"SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").Scan(&s)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
+	}
+	if !s.Valid {
+		return time.Time{}, false, nil
+	}
+	next, err = parseTime(s.String)
+	return next, err == nil, err
+}
+
+// Pending returns the number of mails waiting to be sent.
+func (tx *Tx) Pending(ctx context.Context) (int, error) {
+	var n int
+	err := tx.tx.QueryRowContext(ctx,
+		"SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count pending mail: %w", err)
+	}
+	return n, nil
+}
+
+// Mail returns the outbox mail with the given id.
+func (tx *Tx) Mail(ctx context.Context, id int64) (Mail, error) {
+	m, err := scanMail(tx.tx.QueryRowContext(ctx, "SELECT "+mailColumns+" FROM outbox WHERE id = ?", id))
+	if err != nil {
+		return Mail{}, notFound(err, fmt.Sprintf("outbox mail %d", id))
+	}
+	return m, nil
+}
+
+// MarkSent records that a mail was sent.
+func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
+	res, err := tx.tx.ExecContext(ctx, "UPDATE outbox SET sent_at = ? WHERE id = ?", formatTime(at), id)
+	if err != nil {
+		return fmt.Errorf("mark outbox mail %d sent: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("outbox mail %d", id))
+}
+
+// MarkRetry records a failed attempt and when to try again.
+func (tx *Tx) MarkRetry(ctx context.Context, id int64, next time.Time, reason string) error {
+	res, err := tx.tx.ExecContext(ctx,
+		"UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
+		formatTime(next), reason, id)
+	if err != nil {
+		return fmt.Errorf("mark outbox mail %d for retry: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("outbox mail %d", id))
+}
+
+// MarkFailed records a failed attempt after which the mail is given up.
+func (tx *Tx) MarkFailed(ctx context.Context, id int64, at time.Time, reason string) error {
+	res, err := tx.tx.ExecContext(ctx,
+		"UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ? WHERE id = ?",
+		formatTime(at), reason, id)
+	if err != nil {
+		return fmt.Errorf("mark outbox mail %d failed: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("outbox mail %d", id))
+}
+
+func scanMail(row scanner) (Mail, error) {
+	var m Mail
+	var created, next string
+	var sent, failed sql.NullString
+	err := row.Scan(&m.ID, &created, &m.From, &m.To, &m.MessageID, &m.Raw, &m.Attempts, &next,
+		&m.LastError, &sent, &failed)
+	if err != nil {
+		return Mail{}, err
+	}
+	if m.Created, err = parseTime(created); err != nil {
+		return Mail{}, err
+	}
+	if m.NextAttempt, err = parseTime(next); err != nil {
+		return Mail{}, err
+	}
+	if m.SentAt, err = parseNullTime(sent); err != nil {
+		return Mail{}, err
+	}
+	if m.FailedAt, err = parseNullTime(failed); err != nil {
+		return Mail{}, err
+	}
+	return m, nil
+}

@@ -1,0 +1,138 @@
+package mailer
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-message/mail"
+)
+
+// maxLine is the longest line, in octets without CRLF, that RFC 5322 allows.
+const maxLine = 998
+
+// Compose renders o as a raw RFC 5322 message with CRLF line ends and
+// returns it with its Message-ID (without brackets). hostname is the right
+// side of a generated Message-ID; when empty, the domain of o.From is used.
+// A zero o.Date means now.
+//
+// The body is text/plain in UTF-8: 7bit when it is ASCII with short lines,
+// so that boards read the same in the raw mail, quoted-printable otherwise.
+// Every mail says "Auto-Submitted" (RFC 3834), auto-replied when it answers
+// a mail (o.InReplyTo is set) and auto-generated otherwise, so that other
+// robots do not answer it.
+func Compose(o Outgoing, hostname string) ([]byte, string, error) {
+	from, err := mail.ParseAddress(o.From)
+	if err != nil {
+		return nil, "", fmt.Errorf("compose: from address %q: %w", o.From, err)
+	}
+	to, err := mail.ParseAddress(o.To)
+	if err != nil {
+		return nil, "", fmt.Errorf("compose: to address %q: %w", o.To, err)
+	}
+	to.Name = cleanLine(o.ToName)
+	for _, id := range append(append([]string{o.MessageID}, o.InReplyTo...), o.References...) {
+		if id != "" && !validMsgID(id) {
+			return nil, "", fmt.Errorf("compose: invalid message id %q", id)
+		}
+	}
+	if hostname == "" {
+		_, hostname, _ = strings.Cut(from.Address, "@")
+	}
+	date := o.Date
+	if date.IsZero() {
+		date = time.Now()
+	}
+
+	text := normalizeText(o.Text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	cte := "quoted-printable" // quotedprintable.Writer turns LF into CRLF itself
+	if plain7bit(text) {
+		cte = "7bit"
+		text = strings.ReplaceAll(text, "\n", "\r\n")
+	}
+	autoSubmitted := "auto-generated"
+	if len(o.InReplyTo) > 0 {
+		autoSubmitted = "auto-replied"
+	}
+
+	// The header is written last field first: set the fields bottom up.
+	var h mail.Header
+	h.Set("Content-Transfer-Encoding", cte)
+	h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	h.Set("MIME-Version", "1.0")
+	// Asks Exchange not to send out-of-office replies to us.
+	h.Set("X-Auto-Response-Suppress", "All")
+	h.Set("Auto-Submitted", autoSubmitted)
+	h.SetMsgIDList("References", o.References)
+	h.SetMsgIDList("In-Reply-To", o.InReplyTo)
+	if o.MessageID != "" {
+		h.SetMessageID(o.MessageID)
+	} else if err := h.GenerateMessageIDWithHostname(hostname); err != nil {
+		return nil, "", fmt.Errorf("compose: message id: %w", err)
+	}
+	h.SetSubject(cleanLine(o.Subject))
+	if o.ReplyTo != "" {
+		replyTo, err := mail.ParseAddress(o.ReplyTo)
+		if err != nil {
+			return nil, "", fmt.Errorf("compose: reply-to address %q: %w", o.ReplyTo, err)
+		}
+		h.SetAddressList("Reply-To", []*mail.Address{{Address: replyTo.Address}})
+	}
+	h.SetAddressList("To", []*mail.Address{to})
+	h.SetAddressList("From", []*mail.Address{{Address: from.Address}})
+	h.SetDate(date)
+
+	id, err := h.MessageID()
+	if err != nil {
+		return nil, "", fmt.Errorf("compose: message id: %w", err)
+	}
+	var buf bytes.Buffer
+	w, err := mail.CreateSingleInlineWriter(&buf, h)
+	if err != nil {
+		return nil, "", fmt.Errorf("compose: %w", err)
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		return nil, "", fmt.Errorf("compose: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", fmt.Errorf("compose: %w", err)
+	}
+	return buf.Bytes(), id, nil
+}
+
+// plain7bit reports whether text, with LF line ends, can be sent as it is:
+// printable ASCII and tabs, lines shorter than RFC 5322's limit.
+func plain7bit(text string) bool {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		if len(line) > maxLine {
+			return false
+		}
+		for i := 0; i < len(line); i++ {
+			if c := line[i]; (c < 0x20 && c != '\t') || c > 0x7e {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validMsgID reports whether id can stand between the brackets of a
+// Message-ID: id-left@id-right without white space, brackets or controls.
+func validMsgID(id string) bool {
+	left, right, ok := strings.Cut(id, "@")
+	if !ok || left == "" || right == "" {
+		return false
+	}
+	for _, r := range id {
+		if r <= ' ' || r == '<' || r == '>' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}

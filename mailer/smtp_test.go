@@ -1,0 +1,329 @@
+package mailer_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"io"
+	"math/big"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/mailer"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// delivery is a mail received by the recording server.
+type delivery struct {
+	user string // who logged in, if anyone
+	from string
+	to   []string
+	data string
+}
+
+// recorder is a go-smtp backend that keeps what it receives. Recipients
+// starting with "temp" are refused with 451, "perm" with 550.
+type recorder struct {
+	user, password string // the account AUTH accepts
+
+	mu  sync.Mutex
+	got []delivery
+}
+
+func (r *recorder) deliveries() []delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.got)
+}
+
+func (r *recorder) NewSession(*smtp.Conn) (smtp.Session, error) {
+	return &recordingSession{r: r}, nil
+}
+
+type recordingSession struct {
+	r *recorder
+	d delivery
+}
+
+func (s *recordingSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (s *recordingSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(identity, user, password string) error {
+		if user != s.r.user || password != s.r.password {
+			return smtp.ErrAuthFailed
+		}
+		s.d.user = user
+		return nil
+	}), nil
+}
+
+func (s *recordingSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.d.from = from
+	return nil
+}
+
+func (s *recordingSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	switch {
+	case strings.HasPrefix(to, "temp"):
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
+	case strings.HasPrefix(to, "perm"):
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	}
+	s.d.to = append(s.d.to, to)
+	return nil
+}
+
+func (s *recordingSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	s.d.data = string(b)
+	s.r.mu.Lock()
+	s.r.got = append(s.r.got, s.d)
+	s.r.mu.Unlock()
+	return nil
+}
+
+func (s *recordingSession) Reset()        { s.d = delivery{user: s.d.user} }
+func (s *recordingSession) Logout() error { return nil }
+
+// tlsMode is how the test server offers TLS.
+type tlsMode int
+
+const (
+	noTLS tlsMode = iota
+	withImplicitTLS
+	withStartTLS
+)
+
+// startSMTP runs a recording SMTP server on loopback.
+func startSMTP(t *testing.T, mode tlsMode, cert tls.Certificate) (string, *recorder) {
+	t.Helper()
+	rec := &recorder{user: "congo@pbm.example.net", password: "s3cret:/@%"}
+	srv := smtp.NewServer(rec)
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	srv.ErrorLog = discardLogger{}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch mode {
+	case withImplicitTLS:
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}})
+	case withStartTLS:
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String(), rec
+}
+
+type discardLogger struct{}
+
+func (discardLogger) Printf(string, ...any) {}
+func (discardLogger) Println(...any)        {}
+
+// selfSigned makes a certificate for 127.0.0.1 and a pool that trusts it.
+func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
+}
+
+const testMail = "From: <congo@pbm.example.net>\r\nTo: <alice@example.org>\r\nSubject: hi\r\n\r\nmove congo 42 b2-b3\r\n"
+
+func TestSMTPSend(t *testing.T) {
+	cert, pool := selfSigned(t)
+	userinfo := url.UserPassword("congo@pbm.example.net", "s3cret:/@%").String() + "@"
+	tests := []struct {
+		name     string
+		mode     tlsMode
+		scheme   string
+		userinfo string
+		to       string
+		wantUser string
+		wantErr  bool
+		wantPerm bool
+		wantCode int // the SMTP reply code of the error, if any
+	}{
+		{name: "plain", mode: noTLS, scheme: "smtp", to: "alice@example.org"},
+		{name: "auth", mode: noTLS, scheme: "smtp", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
+		{name: "bad password", mode: noTLS, scheme: "smtp", userinfo: "congo%40pbm.example.net:wrong@", to: "alice@example.org",
+			wantErr: true, wantCode: 535},
+		{name: "4xx is temporary", mode: noTLS, scheme: "smtp", to: "temp@example.org", wantErr: true, wantCode: 451},
+		{name: "5xx is permanent", mode: noTLS, scheme: "smtp", to: "perm@example.org", wantErr: true, wantPerm: true, wantCode: 550},
+		{name: "implicit tls", mode: withImplicitTLS, scheme: "smtps", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
+		{name: "starttls", mode: withStartTLS, scheme: "smtp+starttls", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
+		{name: "starttls not offered", mode: noTLS, scheme: "smtp+starttls", to: "alice@example.org", wantErr: true},
+		{name: "tls to a plain server", mode: noTLS, scheme: "smtps", to: "alice@example.org", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			addr, rec := startSMTP(t, tt.mode, cert)
+			rawURL := tt.scheme + "://" + tt.userinfo + addr
+			s, err := mailer.NewSMTP(rawURL, &tls.Config{RootCAs: pool})
+			if err != nil {
+				t.Fatalf("NewSMTP(%q) error = %v", rawURL, err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err = s.Send(ctx, "congo@pbm.example.net", []string{tt.to}, []byte(testMail))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Send(%s) error = %v, want error %v", tt.name, err, tt.wantErr)
+			}
+			if got := mailer.IsPermanent(err); got != tt.wantPerm {
+				t.Errorf("IsPermanent(%v) = %v, want %v", err, got, tt.wantPerm)
+			}
+			var se *smtp.SMTPError
+			if tt.wantCode != 0 && (!errors.As(err, &se) || se.Code != tt.wantCode) {
+				t.Errorf("Send(%s) error = %v, want SMTP code %d", tt.name, err, tt.wantCode)
+			}
+			got := rec.deliveries()
+			if tt.wantErr {
+				if len(got) != 0 {
+					t.Errorf("Send(%s) failed but the server got %+v", tt.name, got)
+				}
+				return
+			}
+			want := delivery{user: tt.wantUser, from: "congo@pbm.example.net", to: []string{tt.to}, data: testMail}
+			if len(got) != 1 || got[0].user != want.user || got[0].from != want.from ||
+				!slices.Equal(got[0].to, want.to) || got[0].data != want.data {
+				t.Errorf("Send(%s): server got %+v, want [%+v]", tt.name, got, want)
+			}
+		})
+	}
+}
+
+func TestSMTPSendUntrustedCertificate(t *testing.T) {
+	cert, _ := selfSigned(t)
+	addr, rec := startSMTP(t, withImplicitTLS, cert)
+	s, err := mailer.NewSMTP("smtps://"+addr, nil) // system roots: not trusted
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Send(context.Background(), "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+	if err == nil || mailer.IsPermanent(err) {
+		t.Errorf("Send to an untrusted server error = %v, want a temporary error", err)
+	}
+	if got := rec.deliveries(); len(got) != 0 {
+		t.Errorf("Send to an untrusted server delivered %+v", got)
+	}
+}
+
+func TestSMTPSendRespectsContext(t *testing.T) {
+	// A server that accepts the connection and never says a word.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	s, err := mailer.NewSMTP("smtp://"+ln.Addr().String(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = s.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Send to a silent server took %v, want about 200ms", took)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || mailer.IsPermanent(err) {
+		t.Errorf("Send to a silent server error = %v, want a temporary context.DeadlineExceeded", err)
+	}
+}
+
+func TestNewSMTP(t *testing.T) {
+	tests := []struct {
+		url      string
+		wantAddr string
+		wantErr  bool
+	}{
+		{"smtp://mail.example.org:2525", "mail.example.org:2525", false},
+		{"smtp://mail.example.org", "mail.example.org:25", false},
+		{"smtps://u:p@mail.example.org", "mail.example.org:465", false},
+		{"smtp+starttls://mail.example.org", "mail.example.org:587", false},
+		{"smtp://[::1]:25", "[::1]:25", false},
+		{"imap://mail.example.org", "", true},
+		{"smtp://", "", true},
+		{"mail.example.org:25", "", true},
+		{"smtp://%zz", "", true},
+	}
+	for _, tt := range tests {
+		s, err := mailer.NewSMTP(tt.url, nil)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("NewSMTP(%q) error = %v, want error %v", tt.url, err, tt.wantErr)
+			continue
+		}
+		if err == nil && s.Addr() != tt.wantAddr {
+			t.Errorf("NewSMTP(%q).Addr() = %q, want %q", tt.url, s.Addr(), tt.wantAddr)
+		}
+	}
+}
+
+func TestIsPermanent(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{errors.New("connection reset"), false},
+		{&smtp.SMTPError{Code: 421}, false},
+		{&smtp.SMTPError{Code: 452}, false},
+		{&smtp.SMTPError{Code: 550}, true},
+		{&smtp.SMTPError{Code: 554}, true},
+		{errors.Join(errors.New("wrapped"), &smtp.SMTPError{Code: 552}), true},
+		{context.DeadlineExceeded, false},
+	}
+	for _, tt := range tests {
+		if got := mailer.IsPermanent(tt.err); got != tt.want {
+			t.Errorf("IsPermanent(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,310 @@
+package parser
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/congobymail/congo/rules"
+)
+
+const (
+	// maxLineLen is the longest line read as a command, in bytes. The
+	// longest command, a challenge naming a 20-character handle, is far
+	// shorter; longer lines are errors, and an Error quotes this much.
+	maxLineLen = 256
+	// maxWordLen is how much of a single word a Reason quotes, in bytes.
+	maxWordLen = 40
+	// gameWord names the game; it may follow a game command (move congo 42
+	// b2-b3) or come first on any line (congo move 42 b2-b3).
+	gameWord = "congo"
+	// handleRule is the handle rule, as errors state it.
+	handleRule = "handles are 2-20 letters a-z, digits, - or _"
+)
+
+// ValidHandle reports whether h is a well-formed player handle: 2 to 20
+// ASCII letters, digits, '-' or '_'. Letters outside ASCII, such as the
+// Cyrillic "а" that looks like "a", are refused. Whether the handle is free
+// (unique ignoring case) is for the server to decide.
+func ValidHandle(h string) bool {
+	if len(h) < 2 || len(h) > 20 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseLine reads one line as a command. The line is trimmed and not
+// blank; game is the game the mail is about, or 0. It returns either a
+// Command with a Kind or an Error with a Problem.
+func parseLine(line string, game int64) (Command, Error) {
+	fail := func(p Problem, format string, args ...any) (Command, Error) {
+		return Command{}, lineError(line, p, format, args...)
+	}
+	if len(line) > maxLineLen {
+		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
+	}
+	words := strings.FieldsFunc(line, isSpace)
+	if len(words) == 0 {
+		return fail(UnknownCommand, `%s is not a command; send "help" for the list of commands`, quote(line))
+	}
+	k, args := commandOf(words)
+	c := Command{Kind: k, Line: line}
+	if isGameCommand(k) && len(args) > 0 && isGameWord(args[0]) {
+		args = args[1:]
+	}
+	switch k {
+	case NoKind:
+		return bareMove(line, words, game)
+
+	case Help, NewKey, Games:
+		if len(args) > 0 {
+			return fail(ExtraWords, "unexpected %s after %s: send just %s", quote(strings.Join(args, " ")), k, k)
+		}
+
+	case Register:
+		if len(args) == 0 {
+			return fail(MissingHandle, "register needs a handle: register <handle>")
+		}
+		h := strings.Join(args, " ")
+		if !ValidHandle(h) {
+			return fail(BadHandle, "%s is not a handle: %s", quote(h), handleRule)
+		}
+		c.Handle = h
+
+	case Challenge:
+		if len(args) == 0 {
+			return fail(MissingHandle, "challenge needs a handle: %s", usage(k))
+		}
+		if !ValidHandle(args[0]) {
+			return fail(BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
+		}
+		c.Handle = args[0]
+		if len(args) > 1 {
+			switch {
+			case strings.EqualFold(args[1], "white"):
+				c.Colour = White
+			case strings.EqualFold(args[1], "black"):
+				c.Colour = Black
+			default:
+				return fail(BadColour, "%s is not a colour: write white or black after the handle, or nothing", quote(args[1]))
+			}
+		}
+		if len(args) > 2 {
+			return fail(ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[2:], " ")), usage(k))
+		}
+
+	case Accept, Decline, Board, Resign:
+		if len(args) == 0 {
+			if game == 0 {
+				return fail(MissingGame, "%s needs a game number: %s", k, usage(k))
+			}
+			c.Game = game
+			break
+		}
+		id, ok := parseID(args[0])
+		if !ok {
+			return fail(BadGame, "%s is not a game number: write %s, for example %s congo 42", quote(args[0]), usage(k), k)
+		}
+		c.Game = id
+		if len(args) > 1 {
+			return fail(ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), usage(k))
+		}
+
+	case Move:
+		if len(args) > 0 {
+			if id, ok := parseID(args[0]); ok {
+				c.Game = id
+				args = args[1:]
+			} else if looksLikeID(args[0]) {
+				return fail(BadGame, "%s is not a game number: write %s, for example move congo 42 b2-b3", quote(args[0]), usage(k))
+			}
+		}
+		if c.Game == 0 {
+			if game == 0 {
+				return fail(MissingGame, "move needs a game number: %s", usage(k))
+			}
+			c.Game = game
+		}
+		if len(args) == 0 {
+			return fail(MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
+		}
+		move, n, ok := splitMoveNumber(strings.Join(args, " "))
+		switch {
+		case !ok:
+			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+		case move == "":
+			return fail(MissingMove, "move needs a move before the #: move congo %d b2-b3#%d", c.Game, n)
+		case !isMove(move):
+			return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))
+		}
+		c.Move, c.MoveNumber = move, n
+	}
+	return c, Error{}
+}
+
+// bareMove reads a line that starts with no command word: a move, which
+// applies to game (the game the mail is about), or an unknown command.
+func bareMove(line string, words []string, game int64) (Command, Error) {
+	fail := func(p Problem, format string, args ...any) (Command, Error) {
+		return Command{}, lineError(line, p, format, args...)
+	}
+	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b3
+		words = words[1:]
+	}
+	move, n, ok := splitMoveNumber(strings.Join(words, " "))
+	if move != "" && isMove(move) {
+		switch {
+		case !ok:
+			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+		case game == 0:
+			return fail(MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
+		}
+		return Command{Kind: Move, Line: line, Game: game, Move: move, MoveNumber: n}, Error{}
+	}
+	if looksLikeMove(words[0]) {
+		return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))
+	}
+	return fail(UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
+}
+
+// lineError returns the Error for line, with a Reason made by
+// fmt.Sprintf(format, args...).
+func lineError(line string, p Problem, format string, args ...any) Error {
+	return Error{Line: cut(line, maxLineLen), Problem: p, Reason: fmt.Sprintf(format, args...)}
+}
+
+// commandOf finds the command word of a line in either word order,
+// "move congo 42 b2-b3" or "congo move 42 b2-b3". It returns the command
+// and the words after its command word; NoKind when there is none.
+func commandOf(words []string) (Kind, []string) {
+	if k := keyword(words[0]); k != NoKind {
+		return k, words[1:]
+	}
+	if isGameWord(words[0]) && len(words) > 1 {
+		if k := keyword(words[1]); k != NoKind {
+			return k, words[2:]
+		}
+	}
+	return NoKind, words
+}
+
+// keyword returns the command that w names, in any case, or NoKind.
+func keyword(w string) Kind {
+	for k := Help; k <= Games; k++ {
+		if strings.EqualFold(w, k.String()) {
+			return k
+		}
+	}
+	return NoKind
+}
+
+// isGameCommand reports whether k acts on a game, so that the game word
+// may follow it.
+func isGameCommand(k Kind) bool {
+	switch k {
+	case Challenge, Accept, Decline, Move, Board, Resign:
+		return true
+	}
+	return false
+}
+
+func isGameWord(w string) bool { return strings.EqualFold(w, gameWord) }
+
+// usage returns the form of a game command, for errors.
+func usage(k Kind) string {
+	switch k {
+	case Challenge:
+		return "challenge congo <handle> [white|black]"
+	case Move:
+		return "move congo <id> <move>"
+	}
+	return k.String() + " congo <id>"
+}
+
+// parseID reads a game number written as "42" or "#42".
+func parseID(w string) (int64, bool) {
+	w = strings.TrimPrefix(w, "#")
+	if w == "" || len(w) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, n > 0
+}
+
+// looksLikeID reports whether w was meant as a game number: it starts
+// with a digit or '#'.
+func looksLikeID(w string) bool {
+	return w != "" && (w[0] == '#' || '0' <= w[0] && w[0] <= '9')
+}
+
+// looksLikeMove reports whether w was meant as a move: it starts with a
+// letter and a digit, like a square.
+func looksLikeMove(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	c := w[0] | 0x20 // lower case for letters
+	return 'a' <= c && c <= 'z' && '0' <= w[1] && w[1] <= '9'
+}
+
+// isMove reports whether s is written as a move (R20); legality is the
+// server's to judge.
+func isMove(s string) bool {
+	_, err := rules.ParseMoveText(s)
+	return err == nil
+}
+
+// splitMoveNumber splits the move number guard (M1) off a move: "b2-b3#1"
+// and "b2-b3 #1" give "b2-b3" and 1. Without a '#', n is 0. ok is false
+// when a '#' is followed by anything but a number from 1 up; move is then
+// still the text before the '#'.
+func splitMoveNumber(s string) (move string, n int, ok bool) {
+	i := strings.LastIndexByte(s, '#')
+	if i < 0 {
+		return s, 0, true
+	}
+	move = strings.TrimFunc(s[:i], isSpace)
+	digits := strings.TrimFunc(s[i+1:], isSpace)
+	if digits == "" || len(digits) > 9 {
+		return move, 0, false
+	}
+	for j := 0; j < len(digits); j++ {
+		c := digits[j]
+		if c < '0' || c > '9' {
+			return move, 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return move, n, n > 0
+}
+
+// quote returns w in double quotes, cut to maxWordLen bytes, for a Reason.
+func quote(w string) string { return strconv.Quote(cut(w, maxWordLen)) }
+
+// cut returns s when it is at most n bytes long; otherwise its first n
+// bytes or fewer, ending on a whole character, and "...".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

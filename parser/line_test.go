@@ -1,0 +1,291 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestParseCommand checks every command form, in both word orders, one to a
+// body.
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		line string
+		game int64 // Context.Game
+		want Command
+	}{
+		{"help", 0, Command{Kind: Help}},
+		{"HELP", 0, Command{Kind: Help}},
+		{"congo help", 0, Command{Kind: Help}},
+		{"newkey", 0, Command{Kind: NewKey}},
+		{"NewKey", 0, Command{Kind: NewKey}},
+		{"games", 0, Command{Kind: Games}},
+		{"Congo Games", 0, Command{Kind: Games}},
+
+		{"register alice", 0, Command{Kind: Register, Handle: "alice"}},
+		{"Register Alice_B-2", 0, Command{Kind: Register, Handle: "Alice_B-2"}},
+		{"REGISTER ab", 0, Command{Kind: Register, Handle: "ab"}},
+		{"register abcdefghijklmnopqrst", 0, Command{Kind: Register, Handle: "abcdefghijklmnopqrst"}},
+		{"register congo", 0, Command{Kind: Register, Handle: "congo"}},
+		{"congo register alice", 0, Command{Kind: Register, Handle: "alice"}},
+
+		{"challenge congo bob", 0, Command{Kind: Challenge, Handle: "bob"}},
+		{"challenge congo bob white", 0, Command{Kind: Challenge, Handle: "bob", Colour: White}},
+		{"challenge congo bob BLACK", 0, Command{Kind: Challenge, Handle: "bob", Colour: Black}},
+		{"Challenge Bob Black", 0, Command{Kind: Challenge, Handle: "Bob", Colour: Black}},
+		{"congo challenge bob white", 0, Command{Kind: Challenge, Handle: "bob", Colour: White}},
+		{"challenge congo congo", 0, Command{Kind: Challenge, Handle: "congo"}},
+		{"challenge congo white", 0, Command{Kind: Challenge, Handle: "white"}},
+		{"challenge congo bob white", 42, Command{Kind: Challenge, Handle: "bob", Colour: White}},
+
+		{"accept congo 42", 0, Command{Kind: Accept, Game: 42}},
+		{"accept congo #42", 0, Command{Kind: Accept, Game: 42}},
+		{"accept 42", 0, Command{Kind: Accept, Game: 42}},
+		{"congo accept 42", 0, Command{Kind: Accept, Game: 42}},
+		{"ACCEPT CONGO #7", 0, Command{Kind: Accept, Game: 7}},
+		{"accept congo 007", 0, Command{Kind: Accept, Game: 7}},
+		{"decline congo 42", 0, Command{Kind: Decline, Game: 42}},
+		{"congo decline #42", 0, Command{Kind: Decline, Game: 42}},
+		{"decline 42", 0, Command{Kind: Decline, Game: 42}},
+
+		{"move congo 42 b2-b3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"move congo #42 b2-b3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"move 42 b2-b3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"congo move 42 b2-b3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"congo move #42 b2-b3#3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 3}},
+		{"move congo 42 b2-b3#1", 0, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 1}},
+		{"move congo 42 b2-b3 #1", 0, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 1}},
+		{"move congo 42 b2-b3 # 12", 0, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 12}},
+		{"move congo 42 b2 - b3", 0, Command{Kind: Move, Game: 42, Move: "b2 - b3"}},
+		{"move congo 42 b2 - b3 #2", 0, Command{Kind: Move, Game: 42, Move: "b2 - b3", MoveNumber: 2}},
+		{"move congo 42 a2-c4-c6x", 0, Command{Kind: Move, Game: 42, Move: "a2-c4-c6x"}},
+		{"move congo 42 B2XB3", 0, Command{Kind: Move, Game: 42, Move: "B2XB3"}},
+		{"move congo 42 b1xd3xf5#9", 0, Command{Kind: Move, Game: 42, Move: "b1xd3xf5", MoveNumber: 9}},
+		{"move congo 42 d2-e3x", 0, Command{Kind: Move, Game: 42, Move: "d2-e3x"}},
+		{"Move Congo 42 c3xd4", 0, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
+		{"move congo 42 b2\u2013b3", 0, Command{Kind: Move, Game: 42, Move: "b2\u2013b3"}},
+		{"move congo 7 b2-b3", 42, Command{Kind: Move, Game: 7, Move: "b2-b3"}},
+
+		{"board congo 42", 0, Command{Kind: Board, Game: 42}},
+		{"congo board #42", 0, Command{Kind: Board, Game: 42}},
+		{"board 42", 0, Command{Kind: Board, Game: 42}},
+		{"resign congo 42", 0, Command{Kind: Resign, Game: 42}},
+		{"congo resign 42", 0, Command{Kind: Resign, Game: 42}},
+		{"resign #42", 0, Command{Kind: Resign, Game: 42}},
+		{"resign congo 7", 42, Command{Kind: Resign, Game: 7}},
+
+		// In a reply about game 42.
+		{"b2-b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"b2-b3 #4", 42, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 4}},
+		{"b2-b3#4", 42, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 4}},
+		{"B2xB3", 42, Command{Kind: Move, Game: 42, Move: "B2xB3"}},
+		{"b2 - b3", 42, Command{Kind: Move, Game: 42, Move: "b2 - b3"}},
+		{"a2-c4-c6x", 42, Command{Kind: Move, Game: 42, Move: "a2-c4-c6x"}},
+		{"move b2-b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"move congo b2-b3 #5", 42, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 5}},
+		{"congo move b2-b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"congo b2-b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"resign", 42, Command{Kind: Resign, Game: 42}},
+		{"Resign", 42, Command{Kind: Resign, Game: 42}},
+		{"resign congo", 42, Command{Kind: Resign, Game: 42}},
+		{"board", 42, Command{Kind: Board, Game: 42}},
+		{"accept", 42, Command{Kind: Accept, Game: 42}},
+		{"decline congo", 42, Command{Kind: Decline, Game: 42}},
+
+		// Mail program noise around the words.
+		{"move\u00a0congo\t42  b2-b3\r", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"  help  ", 0, Command{Kind: Help}},
+		{"help\u00a0\u00a0", 0, Command{Kind: Help}},
+		{"\ufeffgames\u200b", 0, Command{Kind: Games}},
+		{"\tresign congo 42 \t", 0, Command{Kind: Resign, Game: 42}},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{Game: tt.game})
+		want := tt.want
+		want.Line = strings.TrimFunc(tt.line, isSpace)
+		if len(got.Commands) != 1 || len(got.Errors) != 0 || got.Commands[0] != want {
+			t.Errorf("Parse(%q, game %d) = %+v, want one command %+v", tt.line, tt.game, got, want)
+		}
+	}
+}
+
+// TestParseLineError checks that lines that are not commands are reported
+// with the problem they have, quoting the line.
+func TestParseLineError(t *testing.T) {
+	tests := []struct {
+		line string
+		game int64 // Context.Game
+		want Problem
+	}{
+		{"mvoe congo 42 b2-b3", 0, UnknownCommand},
+		{"hello", 0, UnknownCommand},
+		{"Hi Bob,", 42, UnknownCommand},
+		{"congo", 0, UnknownCommand},
+		{"congo game 42", 0, UnknownCommand},
+		{"congo b2-b3", 0, MissingGame},
+		{"#42", 0, UnknownCommand},
+		{"h2-h3", 42, BadMove},
+		{strings.Repeat("a", maxLineLen+1), 0, LongLine},
+		{"move congo 42 " + strings.Repeat("b2-b3-", 50), 0, LongLine},
+
+		{"help me", 0, ExtraWords},
+		{"games please", 0, ExtraWords},
+		{"newkey now", 0, ExtraWords},
+		{"accept congo 42 please", 0, ExtraWords},
+		{"resign congo 42 43", 0, ExtraWords},
+		{"challenge congo bob white now", 0, ExtraWords},
+
+		{"move congo b2-b3", 0, MissingGame},
+		{"move b2-b3", 0, MissingGame},
+		{"move congo", 0, MissingGame},
+		{"move", 0, MissingGame},
+		{"move congo abc b2-b3", 0, MissingGame},
+		{"resign", 0, MissingGame},
+		{"board congo", 0, MissingGame},
+		{"accept congo", 0, MissingGame},
+		{"decline", 0, MissingGame},
+		{"b2-b3", 0, MissingGame},
+		{"b2-b3 #2", 0, MissingGame},
+		{"B2xB3", 0, MissingGame},
+
+		{"move congo #x b2-b3", 0, BadGame},
+		{"move congo 0 b2-b3", 0, BadGame},
+		{"move congo 42x b2-b3", 42, BadGame},
+		{"accept congo abc", 0, BadGame},
+		{"accept congo #", 0, BadGame},
+		{"accept congo -1", 0, BadGame},
+		{"board congo 99999999999999999999", 0, BadGame},
+		{"resign congo 0", 42, BadGame},
+
+		{"move congo 42", 0, MissingMove},
+		{"move congo #42", 0, MissingMove},
+		{"move congo 42 #3", 0, MissingMove},
+		{"move", 42, MissingMove},
+
+		{"move congo 42 xyz", 0, BadMove},
+		{"move congo 42 b2-b9", 0, BadMove},
+		{"move congo 42 b2", 0, BadMove},
+		{"move congo 42 b2-b3 please", 0, BadMove},
+		{"move congo abc b2-b3", 42, BadMove},
+		{"b2-b9", 42, BadMove},
+		{"e4", 42, BadMove},
+		{"b2", 0, BadMove},
+
+		{"move congo 42 b2-b3#", 0, BadMoveNumber},
+		{"move congo 42 b2-b3#0", 0, BadMoveNumber},
+		{"move congo 42 b2-b3#x", 0, BadMoveNumber},
+		{"move congo 42 b2-b3 #-1", 0, BadMoveNumber},
+		{"move congo 42 b2-b3 #1 please", 0, BadMoveNumber},
+		{"move congo 42 b2-b3#9999999999", 0, BadMoveNumber},
+		{"b2-b3#x", 42, BadMoveNumber},
+
+		{"register", 0, MissingHandle},
+		{"challenge", 0, MissingHandle},
+		{"challenge congo", 0, MissingHandle},
+
+		{"register a", 0, BadHandle},
+		{"register alice smith", 0, BadHandle},
+		{"register abcdefghijklmnopqrstu", 0, BadHandle},
+		{"register alice!", 0, BadHandle},
+		{"register \u0430lice", 0, BadHandle},                     // Cyrillic a
+		{"register \uff41\uff4c\uff49\uff43\uff45", 0, BadHandle}, // fullwidth alice
+		{"register al\u00efce", 0, BadHandle},
+		{"challenge congo b\u043eb", 0, BadHandle}, // Cyrillic o
+		{"challenge congo bob@example.com", 0, BadHandle},
+
+		{"challenge congo bob red", 0, BadColour},
+		{"challenge congo bob w", 0, BadColour},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{Game: tt.game})
+		if len(got.Commands) != 0 || len(got.Errors) != 1 {
+			t.Errorf("Parse(%q, game %d) = %+v, want one error", tt.line, tt.game, got)
+			continue
+		}
+		e := got.Errors[0]
+		if e.Problem != tt.want {
+			t.Errorf("Parse(%q, game %d) problem = %v (%s), want %v", tt.line, tt.game, e.Problem, e.Reason, tt.want)
+		}
+		if want := cut(strings.TrimFunc(tt.line, isSpace), maxLineLen); e.Line != want {
+			t.Errorf("Parse(%q, game %d) error line = %q, want %q", tt.line, tt.game, e.Line, want)
+		}
+		if e.Reason == "" {
+			t.Errorf("Parse(%q, game %d) error has no reason", tt.line, tt.game)
+		}
+	}
+}
+
+// TestReasonNamesTheFix spot-checks that a reason says how to fix the line.
+func TestReasonNamesTheFix(t *testing.T) {
+	tests := []struct {
+		line string
+		game int64
+		want string // a part of the reason
+	}{
+		{"mvoe congo 42 b2-b3", 0, `"mvoe"`},
+		{"mvoe congo 42 b2-b3", 0, `"help"`},
+		{"congo mvoe 42 b2-b3", 0, `"mvoe"`},
+		{"congo game 42", 0, `"game"`},
+		{"move b2-b3", 0, "move congo <id> <move>"},
+		{"move congo 42 xyz", 0, `"xyz"`},
+		{"move congo 42 xyz", 0, "b2-b3"},
+		{"b2-b3", 0, "move congo <id> b2-b3"},
+		{"register \u0430lice", 0, "2-20"},
+		{"accept congo abc", 0, "accept congo <id>"},
+		{"move congo 42", 0, "move congo 42 b2-b3"},
+		{"help " + strings.Repeat("x", 100), 0, strings.Repeat("x", maxWordLen) + `..."`},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{Game: tt.game})
+		if len(got.Errors) != 1 || !strings.Contains(got.Errors[0].Reason, tt.want) {
+			t.Errorf("Parse(%q) = %+v, want one error whose reason holds %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestValidHandle(t *testing.T) {
+	tests := []struct {
+		h    string
+		want bool
+	}{
+		{"al", true},
+		{"alice", true},
+		{"ALICE", true},
+		{"alice-b_2", true},
+		{"42", true},
+		{"--", true},
+		{"abcdefghijklmnopqrst", true},
+		{"", false},
+		{"a", false},
+		{"abcdefghijklmnopqrstu", false},
+		{"alice smith", false},
+		{"alice!", false},
+		{"alice.b", false},
+		{"alice@example.com", false},
+		{"\u0430lice", false},                     // Cyrillic a
+		{"\uff41\uff4c\uff49\uff43\uff45", false}, // fullwidth
+		{"alice\u200b", false},                    // zero-width space
+		{"al\u00efce", false},
+		{"\u00e9\u00e9", false}, // two letters, four bytes
+	}
+	for _, tt := range tests {
+		if got := ValidHandle(tt.h); got != tt.want {
+			t.Errorf("ValidHandle(%q) = %v, want %v", tt.h, got, tt.want)
+		}
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k := Help; k <= Games; k++ {
+		if !k.Valid() {
+			t.Errorf("Kind(%d).Valid() = false, want true", k)
+		}
+		if got := keyword(k.String()); got != k {
+			t.Errorf("keyword(%q) = %v, want %v", k.String(), got, k)
+		}
+	}
+	for _, k := range []Kind{NoKind, Games + 1} {
+		if k.Valid() {
+			t.Errorf("Kind(%d).Valid() = true, want false", k)
+		}
+	}
+}

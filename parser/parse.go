@@ -1,0 +1,382 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+const (
+	// maxCommands is the most commands read from one mail.
+	maxCommands = 50
+	// maxLines is the most lines of a body read for commands or for a
+	// comment, counting blank ones.
+	maxLines = 200
+	// maxComment is the most bytes of a comment passed on.
+	maxComment = 16 << 10
+)
+
+// Parse reads the commands of a mail.
+//
+// When the Subject, after any reply prefixes ("Re:", "Fwd:", "AW:", ...) and
+// "[...]" tags, is a command, that is the mail's one command and the body is
+// a comment for the opponent (Result.Comment, FromSubject). Otherwise each
+// body line is a command, down to the first signature ("-- "), quoted line
+// ("> "), attribution ("On ... wrote:") or forwarded header block: blank
+// lines and lines of only punctuation are skipped, every other line that is
+// no command is an Error. When the body holds nothing to read and the
+// Subject starts like a command but is malformed, the Subject's Error is
+// reported.
+//
+// In a mail about a game (ctx.Game, or else the game in a "Congo game N"
+// Subject), a bare move or a game command without a game number applies to
+// that game.
+//
+// At most 50 commands and 200 lines are read; a line beyond either limit is
+// reported as one Error with Problem Ignored. Parse judges only the form of
+// commands: legality, game numbers and handles are the server's to check.
+func Parse(subject, body string, ctx Context) Result {
+	game := ctx.Game
+	if game == 0 {
+		game = GameFromSubject(subject)
+	}
+	var subjectErr *Error
+	if s := stripSubject(subject); s != "" {
+		c, e := parseLine(s, game)
+		if c.Kind != NoKind {
+			comment, errs := commentOf(body)
+			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true}
+		}
+		if e.Problem != UnknownCommand && e.Problem != LongLine {
+			subjectErr = &e
+		}
+	}
+	r := parseBody(body, game)
+	if subjectErr != nil && len(r.Commands) == 0 && len(r.Errors) == 0 {
+		r.Errors = []Error{*subjectErr}
+	}
+	return r
+}
+
+// parseBody reads the commands of a body, one a line.
+func parseBody(body string, game int64) Result {
+	var r Result
+	afterBlank := true
+	rest := body
+	for n := 0; rest != ""; n++ {
+		var line string
+		line, rest = nextLine(rest)
+		line = strings.TrimFunc(line, isSpace)
+		switch classify(line, afterBlank, rest) {
+		case stopLine:
+			return r
+		case skipLine:
+			afterBlank = true
+			continue
+		}
+		afterBlank = false
+		if n >= maxLines {
+			r.Errors = append(r.Errors, Error{
+				Line:    cut(line, maxLineLen),
+				Problem: Ignored,
+				Reason:  fmt.Sprintf("only the first %d lines of a mail are read: this line and the rest were ignored", maxLines),
+			})
+			return r
+		}
+		if len(r.Commands) == maxCommands {
+			r.Errors = append(r.Errors, Error{
+				Line:    cut(line, maxLineLen),
+				Problem: Ignored,
+				Reason:  fmt.Sprintf("at most %d commands are read from one mail: this line and the rest were ignored", maxCommands),
+			})
+			return r
+		}
+		c, e := parseLine(line, game)
+		if c.Kind != NoKind {
+			r.Commands = append(r.Commands, c)
+		} else {
+			r.Errors = append(r.Errors, e)
+		}
+	}
+	return r
+}
+
+// commentOf returns the body of a mail whose command is in the Subject,
+// down to its signature or quote, trimmed; and an Error when it was cut to
+// maxLines lines or maxComment bytes.
+func commentOf(body string) (string, []Error) {
+	var b strings.Builder
+	full := false // a line did not fit: no text after it is passed on
+	afterBlank := true
+	rest := body
+	for n := 0; rest != ""; n++ {
+		var raw string
+		raw, rest = nextLine(rest)
+		raw = strings.TrimRightFunc(raw, isSpace)
+		line := strings.TrimLeftFunc(raw, isSpace)
+		class := classify(line, afterBlank, rest)
+		if class == stopLine {
+			break
+		}
+		afterBlank = class == skipLine
+		full = full || n >= maxLines || b.Len()+len(raw) >= maxComment
+		switch {
+		case !full:
+			b.WriteString(raw)
+			b.WriteByte('\n')
+		case class == textLine:
+			return strings.TrimFunc(b.String(), isSpace), []Error{{
+				Line:    cut(line, maxLineLen),
+				Problem: Ignored,
+				Reason:  fmt.Sprintf("the comment is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
+			}}
+		}
+	}
+	return strings.TrimFunc(b.String(), isSpace), nil
+}
+
+// lineClass is how a body line is read.
+type lineClass uint8
+
+const (
+	textLine lineClass = iota // a command, or an error
+	skipLine                  // blank, or only punctuation
+	stopLine                  // the end of what the sender wrote: nothing after it is read
+)
+
+// classify says how a trimmed body line is read. afterBlank is whether the
+// line before was skipped (or there is none); rest is the body after the
+// line, to look one line ahead for an attribution split over two lines.
+func classify(line string, afterBlank bool, rest string) lineClass {
+	switch {
+	case line == "":
+		return skipLine
+	case line[0] == '>', // a quoted line
+		line == "--",      // a signature, "-- " trimmed
+		isSeparator(line), // "-----Original Message-----"
+		afterBlank && isHeader(line),
+		isSignOff(line),
+		isAttribution(line, rest):
+		return stopLine
+	case isPunctuation(line):
+		return skipLine
+	}
+	return textLine
+}
+
+// isSeparator reports whether line is a separator written by a mail
+// program before an old mail, such as "-----Original Message-----" or
+// "---------- Forwarded message ---------".
+func isSeparator(line string) bool {
+	if len(line) < 7 || !strings.HasPrefix(line, "---") || !strings.HasSuffix(line, "---") {
+		return false
+	}
+	return strings.IndexFunc(line, unicode.IsLetter) >= 0
+}
+
+// isHeader reports whether line starts the header block a mail program
+// writes above an old mail ("From: Alice ...").
+func isHeader(line string) bool {
+	return hasPrefixFold(line, "From:") || hasPrefixFold(line, "Von:") ||
+		hasPrefixFold(line, "De:") || hasPrefixFold(line, "De :")
+}
+
+// isSignOff reports whether line is a mail program's sign-off, such as
+// "Sent from my iPhone".
+func isSignOff(line string) bool {
+	return hasPrefixFold(line, "Sent from ") || hasPrefixFold(line, "Get Outlook for ") ||
+		hasPrefixFold(line, "Envoyé de mon ") || hasPrefixFold(line, "Von meinem ")
+}
+
+// isAttribution reports whether line introduces a quoted mail: "On <date>,
+// <someone> wrote:", "Le ... a écrit :", "Am ... schrieb ...:" and their
+// like, also when split over this line and the next.
+func isAttribution(line, rest string) bool {
+	if strings.HasSuffix(line, " wrote:") {
+		return true
+	}
+	verb := attributionVerb(line)
+	if verb == "" {
+		return false
+	}
+	if strings.HasSuffix(line, ":") {
+		return strings.Contains(line, verb)
+	}
+	next, _ := nextLine(rest)
+	next = strings.TrimFunc(next, isSpace)
+	return strings.HasSuffix(next, ":") && (strings.Contains(line, verb) || strings.Contains(next, verb))
+}
+
+// attributionVerb returns the verb of an attribution that starts with the
+// first word of line ("wrote" for "On"), or "" when it starts none.
+func attributionVerb(line string) string {
+	i := strings.IndexByte(line, ' ')
+	if i < 2 || i > 3 {
+		return ""
+	}
+	switch strings.ToLower(line[:i]) {
+	case "on":
+		return "wrote"
+	case "le":
+		return "écrit"
+	case "am":
+		return "schrieb"
+	case "el":
+		return "escribió"
+	case "il":
+		return "scritto"
+	case "op":
+		return "schreef"
+	case "em":
+		return "escreveu"
+	case "den":
+		return "skrev"
+	}
+	return ""
+}
+
+// isPunctuation reports whether line holds only punctuation, symbols and
+// spaces, like "***" or "________".
+func isPunctuation(line string) bool {
+	for _, r := range line {
+		if !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !isSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextLine splits s after its first line, ended by "\n", "\r\n" or "\r".
+func nextLine(s string) (line, rest string) {
+	i := strings.IndexAny(s, "\r\n")
+	if i < 0 {
+		return s, ""
+	}
+	j := i + 1
+	if s[i] == '\r' && j < len(s) && s[j] == '\n' {
+		j++
+	}
+	return s[:i], s[j:]
+}
+
+// isSpace reports whether r separates words: white space, including the
+// non-breaking space, and the invisible characters mail programs leave.
+func isSpace(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// stripSubject returns the first line of subject (the mailer unfolds it
+// into one) without its reply and forward prefixes and "[...]" tags,
+// trimmed.
+func stripSubject(subject string) string {
+	s, _ := nextLine(subject)
+	s = strings.TrimFunc(s, isSpace)
+	for {
+		rest, ok := cutSubjectPrefix(s)
+		if !ok {
+			return s
+		}
+		s = strings.TrimFunc(rest, isSpace)
+	}
+}
+
+// cutSubjectPrefix cuts one reply or forward prefix ("Re:", "RE :",
+// "Re[2]:", "Fwd:", "AW:", "SV:", "Antw:", ...) or one "[...]" tag off the
+// start of s.
+func cutSubjectPrefix(s string) (string, bool) {
+	if strings.HasPrefix(s, "[") {
+		if i := strings.IndexByte(s, ']'); i > 0 {
+			return s[i+1:], true
+		}
+		return s, false
+	}
+	i := 0
+	for i < len(s) && i <= 4 && isLetter(s[i]) {
+		i++
+	}
+	if !isReplyWord(s[:i]) {
+		return s, false
+	}
+	// A count of replies, as in "Re[2]:" or "Re(2):".
+	if i < len(s) && (s[i] == '[' || s[i] == '(') {
+		end := byte(']')
+		if s[i] == '(' {
+			end = ')'
+		}
+		j := i + 1
+		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+			j++
+		}
+		if j > i+1 && j < len(s) && s[j] == end {
+			i = j + 1
+		}
+	}
+	if i < len(s) && s[i] == ' ' { // French style, "RE : ..."
+		i++
+	}
+	if i < len(s) && s[i] == ':' {
+		return s[i+1:], true
+	}
+	return s, false
+}
+
+// isReplyWord reports whether w is a prefix word that mail programs put
+// before the Subject of a reply or a forwarded mail, in some language.
+func isReplyWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "re", "fw", "fwd", "aw", "wg", "sv", "vs", "antw", "tr", "rv", "enc":
+		return true
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func isWordByte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '_' }
+
+// GameFromSubject returns the game number in a Subject that names a game
+// as the server's mails do, such as "Re: Congo game 42: alice vs bob - bob
+// to move" (42), or 0 when it names none. Case is ignored and the number
+// may be written "#42".
+func GameFromSubject(subject string) int64 {
+	for i := 0; i+len(gameWord) <= len(subject); i++ {
+		if !strings.EqualFold(subject[i:i+len(gameWord)], gameWord) || i > 0 && isWordByte(subject[i-1]) {
+			continue
+		}
+		s, ok := cutSpaces(subject[i+len(gameWord):])
+		if !ok || !hasPrefixFold(s, "game") {
+			continue
+		}
+		if s, ok = cutSpaces(s[len("game"):]); !ok {
+			continue
+		}
+		s = strings.TrimPrefix(s, "#")
+		j := 0
+		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+			j++
+		}
+		if j < len(s) && isWordByte(s[j]) {
+			continue
+		}
+		if id, ok := parseID(s[:j]); ok {
+			return id
+		}
+	}
+	return 0
+}
+
+// cutSpaces cuts the spaces and tabs off the start of s, reporting whether
+// there were any.
+func cutSpaces(s string) (string, bool) {
+	t := strings.TrimLeft(s, " \t")
+	return t, len(t) < len(s)
+}

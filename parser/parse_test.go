@@ -1,0 +1,364 @@
+package parser
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// errAt is an Error with no Reason, for tables: Reasons are wording, and
+// tests compare Line and Problem only.
+func errAt(line string, p Problem) Error { return Error{Line: line, Problem: p} }
+
+// checkResult compares got with want, ignoring error Reasons but requiring
+// that each Error has one.
+func checkResult(t *testing.T, call string, got, want Result) {
+	t.Helper()
+	for i, e := range got.Errors {
+		if e.Reason == "" {
+			t.Errorf("%s error %d has no reason: %+v", call, i, e)
+		}
+		got.Errors[i].Reason = ""
+	}
+	if len(got.Commands) == 0 {
+		got.Commands = nil
+	}
+	if len(got.Errors) == 0 {
+		got.Errors = nil
+	}
+	if !reflect.DeepEqual(got.Commands, want.Commands) {
+		t.Errorf("%s commands (-want +got):\n-%+v\n+%+v", call, want.Commands, got.Commands)
+	}
+	if !reflect.DeepEqual(got.Errors, want.Errors) {
+		t.Errorf("%s errors (-want +got):\n-%+v\n+%+v", call, want.Errors, got.Errors)
+	}
+	if got.Comment != want.Comment {
+		t.Errorf("%s comment = %q, want %q", call, got.Comment, want.Comment)
+	}
+	if got.FromSubject != want.FromSubject {
+		t.Errorf("%s FromSubject = %v, want %v", call, got.FromSubject, want.FromSubject)
+	}
+}
+
+func TestParseSubject(t *testing.T) {
+	move42 := Command{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"}
+	tests := []struct {
+		subject, body string
+		game          int64 // Context.Game
+		want          Result
+	}{
+		{
+			"move congo 42 b2-b3", "Good luck!\n\n-- \nAlice\n", 0,
+			Result{Commands: []Command{move42}, Comment: "Good luck!", FromSubject: true},
+		},
+		{
+			"Re: RE: Fwd: [congo] move congo 42 b2-b3", "", 0,
+			Result{Commands: []Command{move42}, FromSubject: true},
+		},
+		{
+			"AW: SV: Antw: Fw: WG: move congo 42 b2-b3  ", "", 0,
+			Result{Commands: []Command{move42}, FromSubject: true},
+		},
+		{
+			"Re[2]: Re(3): [ext] [congo] move congo 42 b2-b3", "", 0,
+			Result{Commands: []Command{move42}, FromSubject: true},
+		},
+		{
+			"RE : TR : help", "", 0,
+			Result{Commands: []Command{{Kind: Help, Line: "help"}}, FromSubject: true},
+		},
+		{
+			// A comment keeps its inner blank lines and ends at the quote.
+			"resign congo 42", "\r\nHi Bob,\r\n\r\nwell played.  \r\n\r\nOn Mon, 1 Jan 2024, Bob wrote:\r\n> b2-b3\r\n", 0,
+			Result{Commands: []Command{{Kind: Resign, Line: "resign congo 42", Game: 42}}, Comment: "Hi Bob,\n\nwell played.", FromSubject: true},
+		},
+		{
+			// The body is a comment even when it holds commands.
+			"move congo 42 b2-b3", "resign congo 42", 0,
+			Result{Commands: []Command{move42}, Comment: "resign congo 42", FromSubject: true},
+		},
+		{
+			// A bare move in the Subject of a reply.
+			"Re: b2-b3 #3", "your turn", 42,
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3 #3", Game: 42, Move: "b2-b3", MoveNumber: 3}}, Comment: "your turn", FromSubject: true},
+		},
+		{
+			// The server's own Subject is no command: the body is read.
+			"Re: Congo game 42: alice vs bob - bob to move", "b2-b3\n\nOn Mon, 1 Jan 2024 at 10:00, Congo <congo@example.com> wrote:\n> Congo game 42\n", 0,
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}},
+		},
+		{
+			"Re: Congo game 42: alice vs bob - bob to move", "resign\n", 0,
+			Result{Commands: []Command{{Kind: Resign, Line: "resign", Game: 42}}},
+		},
+		{
+			// The Context wins over the Subject.
+			"Re: Congo game 42: alice vs bob - bob to move", "b2-b3", 7,
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 7, Move: "b2-b3"}}},
+		},
+		{
+			"Re: Congo game 42: alice vs bob - bob to move", "", 0,
+			Result{},
+		},
+		{
+			"Hello", "help", 0,
+			Result{Commands: []Command{{Kind: Help, Line: "help"}}},
+		},
+		{
+			"[congo]", "games", 0,
+			Result{Commands: []Command{{Kind: Games, Line: "games"}}},
+		},
+		{
+			"Re:", "games", 0,
+			Result{Commands: []Command{{Kind: Games, Line: "games"}}},
+		},
+		{
+			"Hello there", "", 0,
+			Result{},
+		},
+		{
+			// A malformed command in the Subject is reported when the
+			// body has no command ...
+			"move congo 42 b2-b9", "", 0,
+			Result{Errors: []Error{errAt("move congo 42 b2-b9", BadMove)}},
+		},
+		{
+			"Re: help me", "\n\n-- \nAlice", 0,
+			Result{Errors: []Error{errAt("help me", ExtraWords)}},
+		},
+		{
+			"b2-b3", "", 0,
+			Result{Errors: []Error{errAt("b2-b3", MissingGame)}},
+		},
+		{
+			// ... and not when it has something to read.
+			"move congo 42 b2-b9", "board congo 42", 0,
+			Result{Commands: []Command{{Kind: Board, Line: "board congo 42", Game: 42}}},
+		},
+		{
+			"Re: Help for Congo", "I am new\n", 0,
+			Result{Errors: []Error{errAt("I am new", UnknownCommand)}},
+		},
+		{
+			strings.Repeat("move ", 100), "games", 0,
+			Result{Commands: []Command{{Kind: Games, Line: "games"}}},
+		},
+	}
+	for _, tt := range tests {
+		got := Parse(tt.subject, tt.body, Context{Game: tt.game})
+		checkResult(t, fmt.Sprintf("Parse(%q, %q, game %d)", tt.subject, tt.body, tt.game), got, tt.want)
+	}
+}
+
+func TestParseBody(t *testing.T) {
+	help := Command{Kind: Help, Line: "help"}
+	games := Command{Kind: Games, Line: "games"}
+	tests := []struct {
+		name string
+		body string
+		want Result
+	}{
+		{"empty", "", Result{}},
+		{"blank", "\n \n\t\r\n\u00a0\n", Result{}},
+		{"two commands", "move congo 42 b2-b3\nboard congo 43\n", Result{Commands: []Command{
+			{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"},
+			{Kind: Board, Line: "board congo 43", Game: 43},
+		}}},
+		{"CRLF", "help\r\ngames\r\n", Result{Commands: []Command{help, games}}},
+		{"CR", "help\rgames", Result{Commands: []Command{help, games}}},
+		{"no final newline", "help\ngames", Result{Commands: []Command{help, games}}},
+		{"skipped lines", "\n\n***\nhelp\n   \n_____\n. . .\n#\ngames\n", Result{Commands: []Command{help, games}}},
+		{"chat around commands", "Hi Bob,\nmove congo 42 b2-b3\nThanks!\n", Result{
+			Commands: []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"}},
+			Errors:   []Error{errAt("Hi Bob,", UnknownCommand), errAt("Thanks!", UnknownCommand)},
+		}},
+		{"error after command", "help\nmvoe congo 1 b2-b3\ngames", Result{
+			Commands: []Command{help, games},
+			Errors:   []Error{errAt("mvoe congo 1 b2-b3", UnknownCommand)},
+		}},
+
+		{"signature", "help\n-- \nAlice\ngames", Result{Commands: []Command{help}}},
+		{"signature without space", "help\n--\ngames", Result{Commands: []Command{help}}},
+		{"signature with CR", "help\r\n-- \r\nAlice", Result{Commands: []Command{help}}},
+		{"long dash line is no signature", "help\n----\ngames", Result{Commands: []Command{help, games}}},
+
+		{"quote", "help\n> games\nboard congo 1", Result{Commands: []Command{help}}},
+		{"quote first", "> games\nhelp", Result{}},
+		{"indented quote", "help\n   > games", Result{Commands: []Command{help}}},
+		{"nested quote", "help\n>> games", Result{Commands: []Command{help}}},
+		{"HTML blockquote", "help\n\n> On Mon, 1 Jan 2024, Bob wrote:\n> \n> games\n", Result{Commands: []Command{help}}},
+
+		{"attribution", "help\n\nOn Mon, 1 Jan 2024 at 10:00, Bob <bob@example.com> wrote:\ngames", Result{Commands: []Command{help}}},
+		{"attribution lowercase", "help\non Mon, Bob wrote:\ngames", Result{Commands: []Command{help}}},
+		{"attribution over two lines", "help\nOn Mon, Jan 1, 2024 at 10:00 AM Bob Smith <\nbob@example.com> wrote:\n\ngames", Result{Commands: []Command{help}}},
+		{"attribution without On", "help\nBob Smith wrote:\ngames", Result{Commands: []Command{help}}},
+		{"French attribution", "help\nLe lun. 1 janv. 2024 à 10:00, Bob <bob@example.com> a écrit :\ngames", Result{Commands: []Command{help}}},
+		{"German attribution", "help\nAm 01.01.2024 um 10:00 schrieb Bob <bob@example.com>:\ngames", Result{Commands: []Command{help}}},
+		{"German attribution over two lines", "help\nAm 01.01.2024 um 10:00 schrieb Bob Smith\n<bob@example.com>:\ngames", Result{Commands: []Command{help}}},
+		{"a line starting On is no attribution", "On second thought\nhelp", Result{
+			Commands: []Command{help},
+			Errors:   []Error{errAt("On second thought", UnknownCommand)},
+		}},
+
+		{"Outlook original message", "help\n\n-----Original Message-----\nFrom: Bob\ngames", Result{Commands: []Command{help}}},
+		{"Outlook spaced original message", "help\n----- Original Message -----\ngames", Result{Commands: []Command{help}}},
+		{"forwarded message", "help\n---------- Forwarded message ---------\ngames", Result{Commands: []Command{help}}},
+		{"Outlook header block", "help\n\n________________________________\nFrom: Bob <bob@example.com>\nSent: Monday\ngames", Result{Commands: []Command{help}}},
+		{"header block after blank", "help\n\nFrom: Bob <bob@example.com>\ngames", Result{Commands: []Command{help}}},
+		{"German header block", "help\n\nVon: Bob <bob@example.com>\ngames", Result{Commands: []Command{help}}},
+		{"From line not after a blank line", "help\nFrom: Bob\ngames", Result{
+			Commands: []Command{help, games},
+			Errors:   []Error{errAt("From: Bob", UnknownCommand)},
+		}},
+		{"sign-off", "resign congo 4\n\nSent from my iPhone\n", Result{Commands: []Command{{Kind: Resign, Line: "resign congo 4", Game: 4}}}},
+		{"Outlook sign-off", "help\nGet Outlook for Android", Result{Commands: []Command{help}}},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.body, Context{})
+		checkResult(t, fmt.Sprintf("%s: Parse(%q)", tt.name, tt.body), got, tt.want)
+	}
+}
+
+// TestParseHTMLText checks a body as the mailer makes it from an HTML-only
+// reply: non-breaking spaces, blank lines, and the quoted mail as "> ".
+func TestParseHTMLText(t *testing.T) {
+	body := "\u00a0\n\nb2-b3\u00a0#2\u00a0\n\u00a0\n\nmove\u00a0congo\u00a043 c3xd4\n\n" +
+		"On Mon, 1 Jan 2024 at 10:00, Congo <congo@example.com> wrote:\n\n" +
+		"> Congo game 42: alice vs bob - bob to move\n> \n> move congo 42 a1-a2\n"
+	want := Result{Commands: []Command{
+		{Kind: Move, Line: "b2-b3\u00a0#2", Game: 42, Move: "b2-b3", MoveNumber: 2},
+		{Kind: Move, Line: "move\u00a0congo\u00a043 c3xd4", Game: 43, Move: "c3xd4"},
+	}}
+	got := Parse("Re: Congo game 42: alice vs bob - bob to move", body, Context{})
+	checkResult(t, fmt.Sprintf("Parse(%q)", body), got, want)
+}
+
+func TestParseLimits(t *testing.T) {
+	lines := func(line string, n int) string { return strings.Repeat(line+"\n", n) }
+	helps := func(n int) []Command {
+		c := make([]Command, n)
+		for i := range c {
+			c[i] = Command{Kind: Help, Line: "help"}
+		}
+		return c
+	}
+	hellos := func(n int) []Error {
+		e := make([]Error, n)
+		for i := range e {
+			e[i] = errAt("hello", UnknownCommand)
+		}
+		return e
+	}
+	long := strings.Repeat("x", 1<<20)
+	tests := []struct {
+		name    string
+		subject string
+		body    string
+		want    Result
+	}{
+		{"50 commands", "", lines("help", maxCommands), Result{Commands: helps(maxCommands)}},
+		{"51 commands", "", lines("help", maxCommands+1), Result{
+			Commands: helps(maxCommands),
+			Errors:   []Error{errAt("help", Ignored)},
+		}},
+		{"51 commands and a signature", "", lines("help", maxCommands) + "-- \nAlice\n", Result{Commands: helps(maxCommands)}},
+		{"200 lines", "", lines("hello", maxLines), Result{Errors: hellos(maxLines)}},
+		{"100000 lines", "", lines("hello", 100000), Result{Errors: append(hellos(maxLines), errAt("hello", Ignored))}},
+		{"command after many blank lines", "", lines("", maxLines) + "help", Result{Errors: []Error{errAt("help", Ignored)}}},
+		{"signature after many blank lines", "", "help\n" + lines("", 100000) + "-- \nhello", Result{Commands: helps(1)}},
+		{"one long line", "", long, Result{Errors: []Error{errAt(long[:maxLineLen]+"...", LongLine)}}},
+		{"long line among commands", "", "help\n" + long + "\nhelp", Result{
+			Commands: helps(2),
+			Errors:   []Error{errAt(long[:maxLineLen]+"...", LongLine)},
+		}},
+		{"long non-ASCII line is cut between characters", "", "x" + strings.Repeat("\u00e9", 200), Result{Errors: []Error{errAt("x"+strings.Repeat("\u00e9", 127)+"...", LongLine)}}},
+		{"long subject", strings.Repeat("move ", 100000), "help", Result{Commands: helps(1)}},
+		{"long comment", "help", lines("hello", maxLines+5), Result{
+			Commands:    helps(1),
+			Comment:     strings.TrimSpace(lines("hello", maxLines)),
+			FromSubject: true,
+			Errors:      []Error{errAt("hello", Ignored)},
+		}},
+		{"long comment line", "help", "hello\n" + long, Result{
+			Commands:    helps(1),
+			Comment:     "hello",
+			FromSubject: true,
+			Errors:      []Error{errAt(long[:maxLineLen]+"...", Ignored)},
+		}},
+	}
+	for _, tt := range tests {
+		got := Parse(tt.subject, tt.body, Context{})
+		checkResult(t, fmt.Sprintf("%s: Parse(%.40q, %.40q)", tt.name, tt.subject, tt.body), got, tt.want)
+	}
+}
+
+func TestGameFromSubject(t *testing.T) {
+	tests := []struct {
+		subject string
+		want    int64
+	}{
+		{"Congo game 42: alice vs bob - bob to move", 42},
+		{"Re: Congo game 42: alice vs bob - bob to move", 42},
+		{"RE: [congo] CONGO GAME #7 - alice to move", 7},
+		{"Fwd: congo game 12", 12},
+		{"congo  game\t9", 9},
+		{"congo congo game 5", 5},
+		{"Re: Congo game 3 (Congo game 4)", 3},
+		{"", 0},
+		{"congo game", 0},
+		{"congo game 0", 0},
+		{"congo game #", 0},
+		{"congo game 42abc", 0},
+		{"congo game 99999999999999999999", 0},
+		{"mycongo game 4", 0},
+		{"congogame 4", 0},
+		{"congo games 4", 0},
+		{"move congo 42 b2-b3", 0},
+		{"game 42", 0},
+	}
+	for _, tt := range tests {
+		if got := GameFromSubject(tt.subject); got != tt.want {
+			t.Errorf("GameFromSubject(%q) = %d, want %d", tt.subject, got, tt.want)
+		}
+	}
+}
+
+func TestStripSubject(t *testing.T) {
+	tests := []struct {
+		subject, want string
+	}{
+		{"help", "help"},
+		{"  Re: help ", "help"},
+		{"Re:help", "help"},
+		{"RE: Re: re: help", "help"},
+		{"Fwd: Fw: FW: help", "help"},
+		{"AW: SV: Antw: VS: WG: help", "help"},
+		{"RE : TR : help", "help"},
+		{"Re[2]: Re(10): help", "help"},
+		{"[congo] [ext] help", "help"},
+		{"Re: [congo] Re: help", "help"},
+		{"\u00a0Re:\u00a0help\u00a0", "help"},
+		{"Reply: help", "Reply: help"},
+		{"Re help", "Re help"},
+		{"Re[x]: help", "Re[x]: help"},
+		{"[unclosed help", "[unclosed help"},
+		{"Re:", ""},
+		{"Re: help\r\n games", "help"},
+		{"\nhelp", ""},
+		{"", ""},
+		{"Congo game 42: alice vs bob", "Congo game 42: alice vs bob"},
+	}
+	for _, tt := range tests {
+		if got := stripSubject(tt.subject); got != tt.want {
+			t.Errorf("stripSubject(%q) = %q, want %q", tt.subject, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkParseLongBody(b *testing.B) {
+	body := strings.Repeat("a line that is not a command\n", 100000)
+	for b.Loop() {
+		Parse("Re: Congo game 42: alice vs bob - bob to move", body, Context{})
+	}
+}

@@ -1,0 +1,354 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/templates"
+)
+
+// register registers the sender, or reminds a registered sender of their
+// handle and personal address.
+func (h *handling) register(ctx context.Context, c parser.Command) error {
+	if h.sender != nil {
+		h.answer(templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true})
+		h.note("register: already " + h.sender.Handle)
+		return nil
+	}
+	if !parser.ValidHandle(c.Handle) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.BadHandle, Handle: c.Handle})
+		return nil
+	}
+	secret, err := h.s.newSecret()
+	if err != nil {
+		return err
+	}
+	p, err := h.tx.CreatePlayer(ctx, c.Handle, h.mail.From, secret, h.now)
+	if errors.Is(err, db.ErrHandleTaken) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.HandleTaken, Handle: c.Handle})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.sender = &p
+	h.answer(templates.Registered{Handle: p.Handle, Personal: h.s.personal(p)})
+	h.note("register " + p.Handle)
+	return nil
+}
+
+// newKey gives the sender a new secret; the old one stops working.
+func (h *handling) newKey(ctx context.Context) error {
+	secret, err := h.s.newSecret()
+	if err != nil {
+		return err
+	}
+	if err := h.tx.SetSecret(ctx, h.sender.ID, secret); err != nil {
+		return err
+	}
+	h.sender.Secret = secret
+	h.answer(templates.NewKey{Personal: h.s.personal(*h.sender)})
+	h.note("newkey")
+	return nil
+}
+
+// games lists the sender's games, those where it is their move first.
+func (h *handling) games(ctx context.Context) error {
+	games, err := h.tx.GamesOf(ctx, h.sender.ID)
+	if err != nil {
+		return err
+	}
+	var list templates.GameList
+	var finished []gameState
+	for _, g := range games {
+		gs, err := h.gameState(ctx, g)
+		if err != nil {
+			return err
+		}
+		t := gs.template()
+		switch g.Status {
+		case db.Active:
+			if gs.player(gs.pos.Turn()).ID == h.sender.ID {
+				list.YourMove = append(list.YourMove, t)
+			} else {
+				list.TheirMove = append(list.TheirMove, t)
+			}
+		case db.Challenged:
+			if g.Challenger == h.sender.ID {
+				list.Sent = append(list.Sent, t)
+			} else {
+				list.ToAnswer = append(list.ToAnswer, t)
+			}
+		case db.Finished:
+			finished = append(finished, gs)
+		}
+	}
+	// The games that ended last come first.
+	slices.SortStableFunc(finished, func(a, b gameState) int { return b.g.Updated.Compare(a.g.Updated) })
+	for _, gs := range finished {
+		list.Finished = append(list.Finished, gs.template())
+	}
+	h.answer(list)
+	h.note("games")
+	return nil
+}
+
+// board sends the board of one of the sender's games, in the game's
+// thread.
+func (h *handling) board(ctx context.Context, c parser.Command) error {
+	gs, ok, err := h.ownGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	subject, body, err := templates.Board(templates.BoardData{
+		Game: gs.template(), To: h.sender.Handle, Board: gs.view(gs.colorOf(h.sender.ID)),
+	})
+	if err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("board %d", gs.g.ID))
+	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body)
+	return err
+}
+
+// challenge starts a game: the challenged player is asked to accept it.
+func (h *handling) challenge(ctx context.Context, c parser.Command) error {
+	opponent, err := h.tx.PlayerByHandle(ctx, c.Handle)
+	if errors.Is(err, db.ErrNotFound) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if opponent.ID == h.sender.ID {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.ChallengeSelf})
+		return nil
+	}
+	g := db.Game{White: h.sender.ID, Black: opponent.ID, Challenger: h.sender.ID, Status: db.Challenged,
+		Position: rules.StartPosition}
+	if c.Colour == parser.Black {
+		g.White, g.Black = opponent.ID, h.sender.ID
+	}
+	if g, err = h.tx.CreateGame(ctx, g, h.now); err != nil {
+		return err
+	}
+	gs, err := h.gameState(ctx, g)
+	if err != nil {
+		return err
+	}
+	data := templates.ChallengeData{Game: gs.template(), To: opponent.Handle, Challenger: h.sender.Handle,
+		Challenged: opponent.Handle, Comment: h.commentFor()}
+
+	// The mail to the challenged player starts the game's thread (M9).
+	subject, body, err := templates.Challenge(data)
+	if err != nil {
+		return err
+	}
+	if gs.g.ThreadRoot, err = h.gameMail(ctx, opponent, gs.g, subject, body); err != nil {
+		return err
+	}
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	data.To, data.Comment = h.sender.Handle, nil
+	if subject, body, err = templates.ChallengeSent(data); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("challenge %s: game %d", opponent.Handle, g.ID))
+	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body)
+	return err
+}
+
+// accept starts a game the sender was challenged to.
+func (h *handling) accept(ctx context.Context, c parser.Command) error {
+	gs, ok, err := h.challengedGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	gs.g.Status = db.Active
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("accept %d", gs.g.ID))
+	return h.boardToBoth(ctx, gs, templates.BoardData{Accepted: true})
+}
+
+// decline refuses a game the sender was challenged to.
+func (h *handling) decline(ctx context.Context, c parser.Command) error {
+	gs, ok, err := h.challengedGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	gs.g.Status = db.Declined
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("decline %d", gs.g.ID))
+	challenger := gs.opponent(h.sender.ID)
+	data := templates.ChallengeData{Game: gs.template(), Challenger: challenger.Handle, Challenged: h.sender.Handle}
+	for _, to := range []db.Player{challenger, *h.sender} {
+		data.To, data.Comment = to.Handle, nil
+		if to.ID != h.sender.ID {
+			data.Comment = h.commentFor()
+		}
+		subject, body, err := templates.ChallengeDeclined(data)
+		if err != nil {
+			return err
+		}
+		if _, err := h.gameMail(ctx, to, gs.g, subject, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// move plays a move in one of the sender's games.
+func (h *handling) move(ctx context.Context, c parser.Command) error {
+	gs, ok, err := h.activeGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	if gs.pos.Turn() != gs.colorOf(h.sender.ID) {
+		h.fail(h.gameError(c, gs, templates.NotYourTurn, ""))
+		return nil
+	}
+	if c.MoveNumber != 0 && c.MoveNumber != gs.pos.MoveNumber() {
+		h.fail(h.gameError(c, gs, templates.StaleMoveNumber, ""))
+		return nil
+	}
+	m, err := gs.pos.ParseMove(c.Move)
+	if err != nil {
+		// A *rules.MoveError says what that piece can do instead.
+		h.fail(h.gameError(c, gs, templates.IllegalMove, err.Error()))
+		return nil
+	}
+	n := ply(gs.pos)
+	next, eff := gs.pos.Apply(m)
+	gs.pos, gs.g.Position = next, next.String()
+	if out := eff.Outcome; out.Over() {
+		gs.g.Status, gs.g.Reason = db.Finished, reasonOf(out.Reason)
+		gs.g.Result = db.Draw
+		if out.State == rules.Won {
+			gs.g.Result = resultOf(out.Winner)
+		}
+	}
+	if err := h.tx.AddMove(ctx, db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now}); err != nil {
+		return err
+	}
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("move %d %s", gs.g.ID, m))
+	return h.boardToBoth(ctx, gs, templates.BoardData{Move: moveWords(h.sender.Handle, eff)})
+}
+
+// resign ends one of the sender's games in the opponent's favour.
+func (h *handling) resign(ctx context.Context, c parser.Command) error {
+	gs, ok, err := h.activeGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	gs.g.Status, gs.g.Reason = db.Finished, reasonResigned
+	gs.g.Result = resultOf(gs.colorOf(h.sender.ID).Other())
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("resign %d", gs.g.ID))
+	return h.boardToBoth(ctx, gs, templates.BoardData{})
+}
+
+// boardToBoth sends each player the board from their side, with what
+// data says happened; the comment goes to the sender's opponent.
+func (h *handling) boardToBoth(ctx context.Context, gs gameState, data templates.BoardData) error {
+	data.Game = gs.template()
+	for _, to := range []db.Player{gs.opponent(h.sender.ID), *h.sender} {
+		data.To, data.Comment = to.Handle, nil
+		if to.ID != h.sender.ID {
+			data.Comment = h.commentFor()
+		}
+		data.Board = gs.view(gs.colorOf(to.ID))
+		subject, body, err := templates.Board(data)
+		if err != nil {
+			return err
+		}
+		if _, err := h.gameMail(ctx, to, gs.g, subject, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commentFor returns the sender's words for the opponent, if any.
+func (h *handling) commentFor() *templates.Comment {
+	if h.comment == "" {
+		return nil
+	}
+	return &templates.Comment{By: h.sender.Handle, Text: h.comment}
+}
+
+// ownGame loads the game a command names, when the sender plays in it;
+// otherwise it answers why not and returns ok false.
+func (h *handling) ownGame(ctx context.Context, c parser.Command) (gs gameState, ok bool, err error) {
+	gs, err = h.loadGame(ctx, c.Game)
+	if errors.Is(err, db.ErrNotFound) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
+		return gameState{}, false, nil
+	}
+	if err != nil {
+		return gameState{}, false, err
+	}
+	if !gs.g.Has(h.sender.ID) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NotYourGame, GameID: c.Game})
+		return gameState{}, false, nil
+	}
+	return gs, true, nil
+}
+
+// challengedGame loads a game the sender was challenged to and has not
+// answered yet, or answers why it is not one.
+func (h *handling) challengedGame(ctx context.Context, c parser.Command) (gs gameState, ok bool, err error) {
+	gs, ok, err = h.ownGame(ctx, c)
+	if err != nil || !ok {
+		return gs, ok, err
+	}
+	switch {
+	case gs.g.Status != db.Challenged:
+		h.fail(h.gameError(c, gs, templates.NotChallenged, ""))
+	case gs.g.Challenger == h.sender.ID:
+		e := h.gameError(c, gs, templates.OwnChallenge, "")
+		e.Handle = gs.opponent(h.sender.ID).Handle
+		h.fail(e)
+	default:
+		return gs, true, nil
+	}
+	return gameState{}, false, nil
+}
+
+// activeGame loads a game of the sender's that is being played, or
+// answers why it is not.
+func (h *handling) activeGame(ctx context.Context, c parser.Command) (gs gameState, ok bool, err error) {
+	gs, ok, err = h.ownGame(ctx, c)
+	if err != nil || !ok {
+		return gs, ok, err
+	}
+	if gs.g.Status != db.Active {
+		h.fail(h.gameError(c, gs, templates.NotActive, ""))
+		return gameState{}, false, nil
+	}
+	return gs, true, nil
+}
+
+// gameError is an answer about one of the sender's games, with its board
+// as the sender sees it (M3).
+func (h *handling) gameError(c parser.Command, gs gameState, p templates.Problem, detail string) templates.Error {
+	t := gs.template()
+	v := gs.view(gs.colorOf(h.sender.ID))
+	return templates.Error{Line: c.Line, Problem: p, Detail: detail, GameID: gs.g.ID, Game: &t, Board: &v}
+}
+

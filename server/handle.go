@@ -1,0 +1,203 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/templates"
+)
+
+// handling is the work on one incoming mail, inside its transaction.
+// Game events queue their mails at once; everything that answers the
+// sender is gathered into one reply, queued last.
+type handling struct {
+	s    *Server
+	tx   *db.Tx
+	mail *mailer.Incoming
+	now  time.Time
+
+	sender  *db.Player // nil while the From address is not registered
+	proven  bool       // the mail proves it comes from sender
+	comment string     // the words for the opponent, from a Subject command
+
+	reply      []templates.Section
+	replyGame  int64 // the game the reply is about, for threading
+	unproven   []string
+	proveAt    int // index in reply of the Prove section; -1 for none
+	unknown    []string
+	registerAt int // index in reply of the HowToRegister section; -1 for none
+
+	notes  []string // what was done, for the summary
+	queued int      // mails queued
+}
+
+// handle carries out the mail and returns a summary of what was done.
+func (h *handling) handle(ctx context.Context) (string, error) {
+	m := h.mail
+	switch {
+	case m.AutoReply:
+		return "not answered: " + m.Why, nil
+	case m.From == "":
+		return "not answered: no sender address", nil
+	case h.s.isOwn(m.From):
+		return "not answered: from our own address", nil
+	}
+	if err := h.identify(ctx); err != nil {
+		return "", err
+	}
+	ctxGame, err := h.tx.GameOfMessages(ctx, threadIDs(m)...)
+	if err != nil {
+		return "", err
+	}
+	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame})
+	if res.FromSubject {
+		h.comment = strings.TrimSpace(res.Comment)
+	}
+	h.replyGame = ctxGame
+	h.proveAt, h.registerAt = -1, -1
+	for _, c := range res.Commands {
+		if err := h.run(ctx, c); err != nil {
+			return "", err
+		}
+	}
+	for _, e := range res.Errors {
+		h.answer(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Detail: e.Reason})
+		h.note("not understood: " + e.Problem.String())
+	}
+	h.finishReply(len(res.Commands), len(res.Errors))
+	if err := h.sendReply(ctx); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: %s", m.From, strings.Join(h.notes, "; ")), nil
+}
+
+// identify finds the registered player who sent the mail, if any, and
+// whether the mail proves it.
+func (h *handling) identify(ctx context.Context) error {
+	p, err := h.tx.PlayerByAddress(ctx, h.mail.From)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.sender = &p
+	h.proven = h.s.proves(h.mail, p)
+	return nil
+}
+
+// threadIDs lists the Message-IDs a mail answers, the closest first.
+func threadIDs(m *mailer.Incoming) []string {
+	ids := append([]string(nil), m.InReplyTo...)
+	for i := len(m.References) - 1; i >= 0; i-- {
+		ids = append(ids, m.References[i])
+	}
+	return ids
+}
+
+// run carries out one command, after checking who may give it.
+func (h *handling) run(ctx context.Context, c parser.Command) error {
+	switch c.Kind {
+	case parser.Help:
+		h.answer(templates.Help{})
+		h.note("help")
+		return nil
+	case parser.Register:
+		return h.register(ctx, c)
+	}
+	if h.sender == nil {
+		h.notRegistered(c)
+		return nil
+	}
+	switch c.Kind {
+	case parser.Games:
+		return h.games(ctx)
+	case parser.Board:
+		return h.board(ctx, c)
+	}
+	if !h.proven {
+		h.notProven(c)
+		return nil
+	}
+	switch c.Kind {
+	case parser.NewKey:
+		return h.newKey(ctx)
+	case parser.Challenge:
+		return h.challenge(ctx, c)
+	case parser.Accept:
+		return h.accept(ctx, c)
+	case parser.Decline:
+		return h.decline(ctx, c)
+	case parser.Move:
+		return h.move(ctx, c)
+	case parser.Resign:
+		return h.resign(ctx, c)
+	}
+	return fmt.Errorf("command %v has no handler", c.Kind)
+}
+
+// answer adds a section to the reply.
+func (h *handling) answer(s templates.Section) {
+	h.reply = append(h.reply, s)
+}
+
+// note records what was done, for the summary.
+func (h *handling) note(s string) {
+	h.notes = append(h.notes, s)
+}
+
+// fail answers a command that cannot be carried out.
+func (h *handling) fail(e templates.Error) {
+	if e.GameID != 0 && h.replyGame == 0 {
+		h.replyGame = e.GameID
+	}
+	h.answer(e)
+	h.note(string(e.Problem))
+}
+
+// notRegistered answers a command from an address that is not registered.
+// All such commands share one section, where the first of them stood.
+func (h *handling) notRegistered(c parser.Command) {
+	if h.registerAt < 0 {
+		h.registerAt = len(h.reply)
+		h.answer(nil)
+	}
+	h.unknown = append(h.unknown, c.Line)
+	h.note(c.Kind.String() + ": not registered")
+}
+
+// notProven answers a command that the mail does not prove to come from
+// the player. All such commands share one section, where the first stood.
+func (h *handling) notProven(c parser.Command) {
+	if h.proveAt < 0 {
+		h.proveAt = len(h.reply)
+		h.answer(nil)
+	}
+	h.unproven = append(h.unproven, c.Line)
+	h.note(c.Kind.String() + ": not proven")
+}
+
+// finishReply fills in the gathered sections, and makes sure that every
+// mail gets an answer (M5).
+func (h *handling) finishReply(commands, errs int) {
+	if h.sender == nil && h.registerAt < 0 && (commands == 0 || errs > 0) {
+		h.registerAt = len(h.reply)
+		h.answer(nil)
+	}
+	if h.registerAt >= 0 {
+		h.reply[h.registerAt] = templates.HowToRegister{Lines: h.unknown}
+	}
+	if h.proveAt >= 0 {
+		h.reply[h.proveAt] = templates.Prove{Personal: h.s.personal(*h.sender), Lines: h.unproven}
+	}
+	if len(h.reply) == 0 {
+		h.answer(templates.NoCommand{})
+		h.note("no command")
+	}
+}

@@ -1,0 +1,132 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/templates"
+)
+
+// maxReferences bounds the References of a reply: the thread's root and
+// the latest ids.
+const maxReferences = 20
+
+// gameMail queues a mail about game g to one of its players, in the
+// game's thread (M9), and returns its Message-ID.
+func (h *handling) gameMail(ctx context.Context, to db.Player, g db.Game, subject, body string) (string, error) {
+	o := h.mailTo(to, subject, body)
+	if g.ThreadRoot != "" {
+		o.InReplyTo = []string{g.ThreadRoot}
+		o.References = []string{g.ThreadRoot}
+	}
+	return h.enqueue(ctx, o, g.ID)
+}
+
+// mailTo is a mail to a player, whose replies go to the player's personal
+// address.
+func (h *handling) mailTo(to db.Player, subject, body string) mailer.Outgoing {
+	return mailer.Outgoing{
+		From:    h.s.address,
+		ReplyTo: h.s.personal(to),
+		To:      to.Address,
+		ToName:  to.Handle,
+		Subject: subject,
+		Text:    body,
+		Date:    h.now,
+	}
+}
+
+// sendReply queues the one answer to the mail, in reply to it.
+func (h *handling) sendReply(ctx context.Context) error {
+	subject, body, err := templates.Reply(templates.ReplyData{Subject: h.mail.Subject, Sections: h.reply})
+	if err != nil {
+		return err
+	}
+	// M5: a registered player is answered at the registered address only.
+	o := mailer.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
+	if h.sender != nil {
+		o = h.mailTo(*h.sender, subject, body)
+	}
+	root, err := h.threadRoot(ctx, h.replyGame)
+	if err != nil {
+		return err
+	}
+	if validID(h.mail.MessageID) {
+		o.InReplyTo = []string{h.mail.MessageID}
+	}
+	o.References = replyReferences(h.mail, root)
+	_, err = h.enqueue(ctx, o, h.replyGame)
+	return err
+}
+
+// threadRoot returns the first Message-ID of a game's thread, or "" when
+// there is no such game.
+func (h *handling) threadRoot(ctx context.Context, game int64) (string, error) {
+	if game == 0 {
+		return "", nil
+	}
+	g, err := h.tx.Game(ctx, game)
+	if errors.Is(err, db.ErrNotFound) {
+		return "", nil
+	}
+	return g.ThreadRoot, err
+}
+
+// replyReferences is the References of a reply to m: m's own, then m's
+// Message-ID, with the root of the game's thread first when m did not
+// name it.
+func replyReferences(m *mailer.Incoming, root string) []string {
+	var refs []string
+	for _, id := range append(append([]string(nil), m.References...), m.MessageID) {
+		if validID(id) {
+			refs = append(refs, id)
+		}
+	}
+	if root != "" && !containsID(refs, root) {
+		refs = append([]string{root}, refs...)
+	}
+	if len(refs) > maxReferences {
+		refs = append(refs[:1], refs[len(refs)-maxReferences+1:]...)
+	}
+	return refs
+}
+
+func containsID(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// validID reports whether id can be written in a Message-ID header:
+// left@right without spaces, brackets or control characters.
+func validID(id string) bool {
+	left, right, ok := strings.Cut(id, "@")
+	if !ok || left == "" || right == "" {
+		return false
+	}
+	return !strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r == '<' || r == '>' || r == 0x7f })
+}
+
+// enqueue composes a mail, queues it and records its Message-ID with the
+// game it is about (0 for none), all in the mail's transaction, so that
+// every retry sends the same bytes.
+func (h *handling) enqueue(ctx context.Context, o mailer.Outgoing, game int64) (string, error) {
+	raw, id, err := mailer.Compose(o, h.s.hostname)
+	if err != nil {
+		return "", err
+	}
+	if _, err := h.tx.Enqueue(ctx, db.Mail{Created: h.now, From: h.s.address, To: o.To, MessageID: id, Raw: raw}); err != nil {
+		return "", err
+	}
+	if err := h.tx.RecordSent(ctx, id, game, h.now); err != nil {
+		return "", err
+	}
+	h.queued++
+	return id, nil
+}

@@ -1,0 +1,144 @@
+package server
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+)
+
+// Sender sends one mail. *mailer.SMTP is one.
+type Sender interface {
+	Send(ctx context.Context, from string, to []string, msg []byte) error
+}
+
+const (
+	// sendBatch is how many mails one SendDue sends at most.
+	sendBatch = 50
+	// firstRetry and lastRetry bound the wait after a failed attempt,
+	// which doubles with each attempt.
+	firstRetry = time.Minute
+	lastRetry  = time.Hour
+	// giveUpAfter is how long a mail is retried before it is given up.
+	giveUpAfter = 5 * 24 * time.Hour
+)
+
+// SendDue sends the mails of the outbox that are due and returns how many
+// were sent. A mail that fails for a while is tried again later, with
+// exponential backoff; one that fails permanently, or for longer than
+// giveUpAfter, is recorded as failed. It returns an error when the
+// database fails or ctx is done.
+func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
+	var due []db.Mail
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		var err error
+		due, err = tx.Due(ctx, s.now(), sendBatch)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, m := range due {
+		if ctx.Err() != nil {
+			break
+		}
+		sendErr := send.Send(ctx, m.From, []string{m.To}, m.Raw)
+		if sendErr != nil && ctx.Err() != nil {
+			break // cut short by shutdown: the mail stays due
+		}
+		// What happened is recorded even when shutdown begins meanwhile,
+		// so that a mail sent is not sent again.
+		rctx := context.WithoutCancel(ctx)
+		err := s.db.Tx(rctx, func(tx *db.Tx) error { return s.recordAttempt(rctx, tx, m, sendErr) })
+		if err != nil {
+			return sent, err
+		}
+		if sendErr == nil {
+			sent++
+		}
+	}
+	return sent, ctx.Err()
+}
+
+// recordAttempt records the outcome of sending m: sent, to retry, or
+// failed for good.
+func (s *Server) recordAttempt(ctx context.Context, tx *db.Tx, m db.Mail, sendErr error) error {
+	now := s.now()
+	log := s.log.With("id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
+	switch {
+	case sendErr == nil:
+		log.Info("mail sent")
+		return tx.MarkSent(ctx, m.ID, now)
+	case mailer.IsPermanent(sendErr):
+		log.Error("mail refused; not sending it again", "err", sendErr)
+		return tx.MarkFailed(ctx, m.ID, now, sendErr.Error())
+	case now.Sub(m.Created) >= giveUpAfter:
+		log.Error("mail not sent for too long; giving up", "err", sendErr, "since", m.Created)
+		return tx.MarkFailed(ctx, m.ID, now, sendErr.Error())
+	}
+	next := now.Add(backoff(m.Attempts + 1))
+	log.Warn("mail not sent; will try again", "err", sendErr, "next", next)
+	return tx.MarkRetry(ctx, m.ID, next, sendErr.Error())
+}
+
+// backoff is the wait after the given number of failed attempts: it
+// doubles from firstRetry up to lastRetry, and a random part of up to a
+// half of it keeps many mails from being retried at once.
+func backoff(attempts int) time.Duration {
+	d := firstRetry
+	for i := 1; i < attempts && d < lastRetry; i++ {
+		d *= 2
+	}
+	d = min(d, lastRetry)
+	return d/2 + rand.N(d/2+1)
+}
+
+// RunOutbox sends the outbox until ctx is done, and then returns
+// ctx.Err(). It sends what is due, then sleeps until the next mail is due
+// or HandleMail queues one. Database failures are logged and retried.
+func (s *Server) RunOutbox(ctx context.Context, send Sender) error {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+		case <-s.wake:
+		}
+		wait, err := s.sendRound(ctx, send)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log.Error("outbox", "err", err)
+			wait = firstRetry
+		}
+		timer.Reset(wait)
+	}
+}
+
+// sendRound sends what is due and returns how long to wait for the next
+// mail to become due: lastRetry when none is waiting (a wake-up comes
+// sooner when mail is queued).
+func (s *Server) sendRound(ctx context.Context, send Sender) (time.Duration, error) {
+	if _, err := s.SendDue(ctx, send); err != nil {
+		return 0, err
+	}
+	var (
+		next time.Time
+		ok   bool
+	)
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		var err error
+		next, ok, err = tx.NextDue(ctx)
+		return err
+	})
+	if err != nil || !ok {
+		return lastRetry, err
+	}
+	return max(next.Sub(s.now()), 0), nil
+}

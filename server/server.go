@@ -1,0 +1,175 @@
+// Package server carries out the commands players send by mail: who may
+// do what, the life of a game, and the mails each command causes.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+)
+
+// Config configures a Server.
+type Config struct {
+	// DB is where players, games and the outbox live. Required.
+	DB *db.DB
+
+	// Address is the server's own mail address, like congo@example.org.
+	// Players' personal addresses are local+secret@domain. Required.
+	Address string
+
+	// Hostname is the right side of the Message-IDs the server makes;
+	// default the domain of Address.
+	Hostname string
+
+	// TrustAuthServ is the authserv-id of a receiving mail server whose
+	// Authentication-Results header is trusted: a mail it found to pass
+	// DMARC, or DKIM for the From domain, proves its sender without the
+	// personal address. Empty trusts none.
+	TrustAuthServ string
+
+	// Now gives the time; default time.Now. The server reads no other
+	// clock.
+	Now func() time.Time
+
+	// Rand is the source of personal address secrets; default
+	// crypto/rand.Reader.
+	Rand io.Reader
+
+	// Logger receives what the server does; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Server handles incoming mail and sends the answers.
+type Server struct {
+	db            *db.DB
+	local, domain string // the two halves of Address
+	address       string
+	hostname      string
+	trustAuthServ string
+	now           func() time.Time
+	rand          io.Reader
+	log           *slog.Logger
+
+	// wake tells the send loop that mail was queued.
+	wake chan struct{}
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.DB == nil {
+		return nil, errors.New("server: no database")
+	}
+	local, domain, ok := strings.Cut(strings.ToLower(cfg.Address), "@")
+	if !ok || local == "" || domain == "" || strings.ContainsAny(local, "+@ <>") || strings.ContainsAny(domain, "@ <>") {
+		return nil, fmt.Errorf("server: address %q is not of the form local@domain without +", cfg.Address)
+	}
+	s := &Server{
+		db:            cfg.DB,
+		local:         local,
+		domain:        domain,
+		address:       local + "@" + domain,
+		hostname:      cfg.Hostname,
+		trustAuthServ: cfg.TrustAuthServ,
+		now:           cfg.Now,
+		rand:          cfg.Rand,
+		log:           cfg.Logger,
+		wake:          make(chan struct{}, 1),
+	}
+	if s.hostname == "" {
+		s.hostname = domain
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.rand == nil {
+		s.rand = rand.Reader
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s, nil
+}
+
+// HandleMail handles one incoming mail in one transaction: it carries out
+// the mail's commands and queues every mail they cause, and records the
+// mail so that it is never handled twice. It returns nil when the mail is
+// handled, including a mail handled before and one that must not be
+// answered, so that the caller can file it away; an error means a
+// temporary failure, and the caller should try again later.
+func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
+	now := s.now().UTC()
+	var (
+		summary string
+		queued  int
+		seen    bool
+	)
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		var err error
+		seen, err = tx.Seen(ctx, m.MessageID, m.UIDValidity, m.UID)
+		if err != nil || seen {
+			return err
+		}
+		h := &handling{s: s, tx: tx, mail: m, now: now}
+		if summary, err = h.handle(ctx); err != nil {
+			return err
+		}
+		queued = h.queued
+		return tx.RecordProcessed(ctx, db.Processed{
+			MessageID: m.MessageID, UIDValidity: m.UIDValidity, UID: m.UID, At: now, Summary: summary,
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, err)
+	}
+	if seen {
+		s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
+		return nil
+	}
+	s.log.Info("mail handled", "message_id", m.MessageID, "from", m.From, "summary", summary, "queued", queued)
+	if queued > 0 {
+		s.wakeOutbox()
+	}
+	return nil
+}
+
+// wakeOutbox tells the send loop that there is mail to send, without
+// waiting: one pending wake-up is enough.
+func (s *Server) wakeOutbox() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// personal returns a player's personal address.
+func (s *Server) personal(p db.Player) string {
+	return s.local + "+" + p.Secret + "@" + s.domain
+}
+
+// isOwn reports whether addr is one of the server's addresses: its own
+// local part, with or without a +tag, at its domain.
+func (s *Server) isOwn(addr string) bool {
+	local, domain, ok := cutAddress(addr)
+	if !ok || !strings.EqualFold(domain, s.domain) {
+		return false
+	}
+	base, _, _ := strings.Cut(local, "+")
+	return strings.EqualFold(base, s.local)
+}
+
+// cutAddress splits an address at its last "@".
+func cutAddress(addr string) (local, domain string, ok bool) {
+	i := strings.LastIndexByte(addr, '@')
+	if i <= 0 || i == len(addr)-1 {
+		return "", "", false
+	}
+	return addr[:i], addr[i+1:], true
+}

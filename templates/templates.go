@@ -1,0 +1,374 @@
+// Package templates holds the wording of every mail the server sends.
+package templates
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+// mails is the parsed set of templates, read once from the embedded files.
+// It is never changed after that, and executing it is safe from many
+// goroutines.
+var mails = template.Must(template.New("").Funcs(template.FuncMap{
+	"pieces": pieces,
+	"indent": indent,
+	"loser":  Game.loser,
+}).ParseFS(files, "*.tmpl"))
+
+// State is where a game stands, as a mail tells it. The zero value means
+// none.
+type State string
+
+const (
+	Challenged State = "challenge" // waiting for the challenged player
+	Declined   State = "declined"
+	Playing    State = "playing"
+	Won        State = "won"
+	Drawn      State = "drawn"
+)
+
+// Reason is why a game ended. The zero value means none.
+type Reason string
+
+const (
+	LionCaptured Reason = "lion captured" // R15
+	NoLegalMove  Reason = "no legal move" // R16
+	BareLions    Reason = "bare lions"    // R17
+	Resigned     Reason = "resigned"
+)
+
+// Game names a game and says where it stands.
+type Game struct {
+	ID         int64
+	White      string // handles
+	Black      string
+	State      State
+	ToMove     string // handle of the player to move, when Playing
+	Winner     string // handle of the winner, when Won
+	Reason     Reason // when Won or Drawn
+	MoveNumber int    // the number of the move to make (R21)
+}
+
+// loser returns the handle of the player who lost a won game.
+func (g Game) loser() string {
+	if g.Winner == g.White {
+		return g.Black
+	}
+	return g.White
+}
+
+// Piece is a piece on a square, in words: Kind "pawn", Square "c2".
+type Piece struct {
+	Kind   string
+	Square string
+}
+
+// Move is a move just made.
+type Move struct {
+	By       string // handle of the player who made it
+	Notation string // canonical, like "b1xd3xf5"
+	Piece    string // kind of the piece that moved, before any promotion
+	To       string // the square it ended on
+	Captured []Piece
+	Drowned  []Piece // the mover's pieces drowned at the end of the move
+	Promoted bool    // a pawn became a superpawn
+}
+
+// Comment is what a player wrote with a command sent in the Subject.
+type Comment struct {
+	By   string
+	Text string
+}
+
+// View is a board as its recipient sees it.
+type View struct {
+	Diagram  string // from the recipient's side, ending in a newline
+	Position string // R21
+}
+
+// BoardData is a mail showing a game's board: after the challenge was
+// accepted, after a move or a resignation, or in answer to "board".
+type BoardData struct {
+	Game     Game
+	To       string // handle of the recipient
+	Accepted bool   // the challenge was just accepted
+	Move     *Move  // the move just made, if any
+	Comment  *Comment
+	Board    View
+}
+
+// Board renders a mail that shows a game's board.
+func Board(d BoardData) (subject, body string, err error) {
+	return render("board", d.Game, d)
+}
+
+// ChallengeData is a mail about a challenge.
+type ChallengeData struct {
+	Game       Game
+	To         string // handle of the recipient
+	Challenger string
+	Challenged string
+	Comment    *Comment
+}
+
+// Challenge renders the mail that asks the challenged player to accept.
+func Challenge(d ChallengeData) (subject, body string, err error) {
+	return render("challenge", d.Game, d)
+}
+
+// ChallengeSent renders the mail that tells the challenger the number of
+// the new game.
+func ChallengeSent(d ChallengeData) (subject, body string, err error) {
+	return render("challenge_sent", d.Game, d)
+}
+
+// ChallengeDeclined renders the mail that tells a player the challenge
+// was declined.
+func ChallengeDeclined(d ChallengeData) (subject, body string, err error) {
+	return render("declined", d.Game, d)
+}
+
+// ReplyData is the one answer to a mail: its sections in the order of the
+// commands they answer.
+type ReplyData struct {
+	Subject  string // the Subject of the mail answered
+	Sections []Section
+}
+
+// Reply renders the answer to a mail.
+func Reply(d ReplyData) (subject, body string, err error) {
+	parts := make([]string, 0, len(d.Sections))
+	for _, s := range d.Sections {
+		text, err := execute(s.template(), s)
+		if err != nil {
+			return "", "", err
+		}
+		parts = append(parts, strings.TrimSpace(text))
+	}
+	body, err = execute("reply", parts)
+	if err != nil {
+		return "", "", err
+	}
+	return replySubject(d.Subject), body, nil
+}
+
+// replySubject is the Subject of an answer: "Re: " and the Subject
+// answered, once.
+func replySubject(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "Re: your mail to Congo"
+	}
+	if len(s) >= 3 && strings.EqualFold(s[:3], "re:") {
+		return s
+	}
+	return "Re: " + s
+}
+
+// A Section is one part of a reply.
+type Section interface {
+	template() string
+}
+
+// Help is the manual.
+type Help struct{}
+
+// Registered answers register: a welcome, or, for an address registered
+// already, a reminder of its handle and personal address.
+type Registered struct {
+	Handle   string
+	Personal string // the personal address
+	Already  bool
+}
+
+// NewKey answers newkey with the new personal address.
+type NewKey struct {
+	Personal string
+}
+
+// GameList answers games.
+type GameList struct {
+	YourMove  []Game // active games where it is the recipient's move
+	ToAnswer  []Game // challenges waiting for the recipient's answer
+	TheirMove []Game // active games where it is the opponent's move
+	Sent      []Game // the recipient's challenges not yet answered
+	Finished  []Game
+}
+
+// Problem is what is wrong with a command. The zero value means none.
+type Problem string
+
+const (
+	NotUnderstood   Problem = "not understood"    // the parser's Detail says why
+	BadHandle       Problem = "bad handle"        // Handle breaks the handle rule
+	HandleTaken     Problem = "handle taken"      // Handle belongs to someone else
+	NoSuchPlayer    Problem = "no such player"    // no player has Handle
+	ChallengeSelf   Problem = "challenge self"    // a challenge to oneself
+	NoSuchGame      Problem = "no such game"      // GameID names no game
+	NotYourGame     Problem = "not your game"     // GameID is a game of other players
+	NotChallenged   Problem = "not challenged"    // accept/decline of a game that waits for no answer
+	OwnChallenge    Problem = "own challenge"     // accept/decline by the challenger
+	NotActive       Problem = "not active"        // move/resign in a game not being played
+	NotYourTurn     Problem = "not your turn"     // a move when the opponent is to move
+	StaleMoveNumber Problem = "stale move number" // #N is not the number of the move to make
+	IllegalMove     Problem = "illegal move"      // Detail has the rules' explanation
+)
+
+// Problems lists every Problem, for tests that check each has wording.
+var Problems = []Problem{
+	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove,
+}
+
+// Error answers a command that could not be carried out.
+type Error struct {
+	Line    string // the line, quoted
+	Problem Problem
+	Detail  string // the parser's or the rules' explanation
+	Handle  string // the handle named, for handle problems
+	GameID  int64  // the game named
+	Game    *Game  // the game, when the recipient may see it
+	Board   *View  // the board, when the error is about a game being played or over
+}
+
+// Prove answers commands that were not applied because the mail did not
+// prove its sender: it did not come to the personal address.
+type Prove struct {
+	Personal string
+	Lines    []string
+}
+
+// HowToRegister answers commands from an address that is not registered.
+type HowToRegister struct {
+	Lines []string
+}
+
+// NoCommand answers a mail with no command in it.
+type NoCommand struct{}
+
+func (Help) template() string          { return "help" }
+func (Registered) template() string    { return "registered" }
+func (NewKey) template() string        { return "newkey" }
+func (GameList) template() string      { return "games" }
+func (Error) template() string         { return "error" }
+func (Prove) template() string         { return "prove" }
+func (HowToRegister) template() string { return "how_to_register" }
+func (NoCommand) template() string     { return "no_command" }
+
+// render executes the body template name with data and the subject of
+// the game g.
+func render(name string, g Game, data any) (subject, body string, err error) {
+	subject, err = execute("subject", g)
+	if err != nil {
+		return "", "", err
+	}
+	body, err = execute(name, data)
+	if err != nil {
+		return "", "", err
+	}
+	return strings.TrimSpace(subject), body, nil
+}
+
+// execute runs one template and tidies its text.
+func execute(name string, data any) (string, error) {
+	var b strings.Builder
+	if err := mails.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("render %s: %w", name, err)
+	}
+	return tidy(b.String()), nil
+}
+
+// signatureSeparator starts the footer; mail programs leave what follows
+// it out of replies. Its trailing space is part of it.
+const signatureSeparator = "-- "
+
+// width is the longest line of prose in a mail.
+const width = 72
+
+// tidy lets templates be written loosely: it removes trailing spaces and
+// runs of blank lines, wraps prose lines longer than width, and ends the
+// text with one newline. Indented lines and quotes ("> ") are left as
+// they are: boards, commands, addresses and players' words.
+func tidy(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l != signatureSeparator {
+			l = strings.TrimRight(l, " \t")
+		}
+		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
+			continue
+		}
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, wrap(l)...)
+	}
+	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
+}
+
+// wrap breaks a line at spaces into lines of at most width bytes; a word
+// longer than that stays whole on its own line.
+func wrap(l string) []string {
+	var lines []string
+	for len(l) > width {
+		cut := strings.LastIndexByte(l[:width+1], ' ')
+		if cut <= 0 {
+			cut = strings.IndexByte(l, ' ')
+			if cut < 0 {
+				break
+			}
+		}
+		lines = append(lines, l[:cut])
+		l = strings.TrimLeft(l[cut:], " ")
+	}
+	return append(lines, l)
+}
+
+// pieces names pieces in a sentence, those of one kind together:
+// "the pawns on c2 and e4 and the zebra on d5".
+func pieces(ps []Piece) string {
+	var kinds []string
+	squares := map[string][]string{}
+	for _, p := range ps {
+		if _, ok := squares[p.Kind]; !ok {
+			kinds = append(kinds, p.Kind)
+		}
+		squares[p.Kind] = append(squares[p.Kind], p.Square)
+	}
+	groups := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		sq := squares[k]
+		if len(sq) == 1 {
+			groups = append(groups, "the "+k+" on "+sq[0])
+		} else {
+			groups = append(groups, "the "+k+"s on "+and(sq))
+		}
+	}
+	return and(groups)
+}
+
+// and joins words as a list in a sentence: "a", "a and b", "a, b and c".
+func and(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// indent puts prefix before every line of s.
+func indent(prefix, s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}

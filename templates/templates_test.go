@@ -1,0 +1,335 @@
+package templates
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// diagram is a board as rules.Position.Diagram draws it.
+const diagram = `   a b c d e f g
+7  g m|e l e|c z  7
+6  p p|p p p|p p  6
+5  . .|. . .|. .  5
+4  ~ ~ ~ ~ ~ ~ ~  4  river
+3  . P|. . .|. .  3
+2  P .|P P P|P P  2
+1  G M|E L E|C Z  1
+   a b c d e f g
+`
+
+var (
+	playing = Game{ID: 42, White: "alice", Black: "bob", State: Playing, ToMove: "bob", MoveNumber: 1}
+	view    = View{Diagram: diagram, Position: "gmelecz/ppppppp/7/7/7/1P5/P1PPPPP/GMELECZ b 1"}
+)
+
+// mail is a rendered mail: what a golden file holds.
+type mail struct {
+	subject, body string
+}
+
+func (m mail) String() string {
+	return "Subject: " + m.subject + "\n\n" + m.body
+}
+
+func TestGolden(t *testing.T) {
+	won := playing
+	won.State, won.ToMove, won.Winner, won.Reason = Won, "", "alice", LionCaptured
+	resigned := won
+	resigned.Winner, resigned.Reason = "bob", Resigned
+	over := won
+	over.ID = 43
+	drawn := playing
+	drawn.State, drawn.ToMove, drawn.Reason = Drawn, "", BareLions
+	started := playing
+	started.ToMove = "alice"
+	challenge := Game{ID: 42, White: "alice", Black: "bob", State: Challenged}
+	declined := challenge
+	declined.State = Declined
+	comment := &Comment{By: "alice", Text: "Good luck!\n\nI have been waiting for this."}
+
+	tests := []struct {
+		name   string
+		render func() (string, string, error)
+	}{
+		{"board_accepted", func() (string, string, error) {
+			return Board(BoardData{Game: started, To: "alice", Accepted: true, Board: view})
+		}},
+		{"board_move", func() (string, string, error) {
+			return Board(BoardData{Game: playing, To: "bob", Board: view, Comment: &Comment{By: "alice", Text: "Your move."},
+				Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}})
+		}},
+		{"board_move_mover", func() (string, string, error) {
+			return Board(BoardData{Game: playing, To: "alice", Board: view,
+				Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}})
+		}},
+		{"board_chain_capture", func() (string, string, error) {
+			return Board(BoardData{Game: playing, To: "bob", Board: view, Move: &Move{
+				By: "alice", Notation: "b1xd3xf5", Piece: "monkey", To: "f5",
+				Captured: []Piece{{"pawn", "c2"}, {"pawn", "e4"}, {"zebra", "f6"}},
+				Drowned:  []Piece{{"giraffe", "a4"}},
+			}})
+		}},
+		{"board_promotion", func() (string, string, error) {
+			return Board(BoardData{Game: playing, To: "bob", Board: view, Move: &Move{
+				By: "alice", Notation: "c6xd7", Piece: "pawn", To: "d7", Captured: []Piece{{"lion", "d7"}}, Promoted: true,
+			}})
+		}},
+		{"board_won", func() (string, string, error) {
+			return Board(BoardData{Game: won, To: "bob", Board: view, Move: &Move{
+				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
+			}})
+		}},
+		{"board_resigned", func() (string, string, error) {
+			return Board(BoardData{Game: resigned, To: "alice", Board: view})
+		}},
+		{"board_drawn", func() (string, string, error) {
+			return Board(BoardData{Game: drawn, To: "alice", Board: view})
+		}},
+		{"board_request", func() (string, string, error) {
+			return Board(BoardData{Game: playing, To: "bob", Board: view})
+		}},
+		{"challenge", func() (string, string, error) {
+			return Challenge(ChallengeData{Game: challenge, To: "bob", Challenger: "alice", Challenged: "bob", Comment: comment})
+		}},
+		{"challenge_sent", func() (string, string, error) {
+			return ChallengeSent(ChallengeData{Game: challenge, To: "alice", Challenger: "alice", Challenged: "bob"})
+		}},
+		{"declined_challenger", func() (string, string, error) {
+			return ChallengeDeclined(ChallengeData{Game: declined, To: "alice", Challenger: "alice", Challenged: "bob",
+				Comment: &Comment{By: "bob", Text: "Not today."}})
+		}},
+		{"declined_challenged", func() (string, string, error) {
+			return ChallengeDeclined(ChallengeData{Game: declined, To: "bob", Challenger: "alice", Challenged: "bob"})
+		}},
+		{"reply_help", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{}}})
+		}},
+		{"reply_register", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "register alice", Sections: []Section{
+				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
+			}})
+		}},
+		{"reply_register_again", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "Re: lost", Sections: []Section{
+				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true},
+			}})
+		}},
+		{"reply_newkey", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "newkey", Sections: []Section{
+				NewKey{Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
+			}})
+		}},
+		{"reply_games", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "games", Sections: []Section{GameList{
+				YourMove:  []Game{{ID: 3, White: "alice", Black: "bob", State: Playing, ToMove: "alice", MoveNumber: 12}},
+				ToAnswer:  []Game{{ID: 7, White: "carol", Black: "alice", State: Challenged}},
+				TheirMove: []Game{{ID: 5, White: "dave", Black: "alice", State: Playing, ToMove: "dave", MoveNumber: 4}},
+				Sent:      []Game{{ID: 8, White: "alice", Black: "erin", State: Challenged}},
+				Finished: []Game{
+					{ID: 1, White: "alice", Black: "bob", State: Won, Winner: "bob", Reason: Resigned},
+					{ID: 2, White: "bob", Black: "alice", State: Drawn, Reason: BareLions},
+				},
+			}}})
+		}},
+		{"reply_games_none", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "games", Sections: []Section{GameList{}}})
+		}},
+		{"reply_errors", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "", Sections: []Section{
+				Error{Line: "hello there", Problem: NotUnderstood, Detail: `"hello" is not a command; send "help" for the list of commands.`},
+				Error{Line: "challenge congo zed", Problem: NoSuchPlayer, Handle: "zed"},
+				Error{Line: "move congo 42 b2-b5", Problem: IllegalMove, GameID: 42, Game: &playing, Board: &view,
+					Detail: "b2-b5: the pawn on b2 can go to b3, a3, c3"},
+				Error{Line: "move congo 42 b6-b5 #3", Problem: StaleMoveNumber, GameID: 42, Game: &playing, Board: &view},
+				Error{Line: "move congo 43 b2-b3", Problem: NotActive, GameID: 43, Game: &over, Board: &view},
+			}})
+		}},
+		{"reply_prove", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "Re: Congo game 42: alice vs bob - bob to move", Sections: []Section{
+				Help{}, // answered all the same: the answer goes to the registered address
+				Prove{Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Lines: []string{"b6-b5", "resign congo 41"}},
+			}})
+		}},
+		{"reply_how_to_register", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "hi", Sections: []Section{
+				HowToRegister{Lines: []string{"challenge congo bob"}},
+			}})
+		}},
+		{"reply_not_registered", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "hi", Sections: []Section{HowToRegister{}}})
+		}},
+		{"board_challenge", func() (string, string, error) {
+			return Board(BoardData{Game: challenge, To: "alice", Board: view})
+		}},
+		{"reply_no_command", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "RE: hello", Sections: []Section{NoCommand{}}})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			subject, body, err := tt.render()
+			if err != nil {
+				t.Fatalf("render: %v", err)
+			}
+			got := mail{subject, body}.String()
+			checkGolden(t, tt.name, got)
+			checkMailText(t, subject, body)
+		})
+	}
+}
+
+// checkGolden compares got with testdata/name.golden, or rewrites the file
+// under -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s (-want +got):\n%s", name, path, lineDiff(string(want), got))
+	}
+}
+
+// checkMailText checks what every mail must be: a one-line subject, and a
+// body ending in the footer, with no trailing spaces but the signature
+// separator's and no runs of blank lines.
+func checkMailText(t *testing.T, subject, body string) {
+	t.Helper()
+	if subject == "" || strings.ContainsAny(subject, "\r\n") {
+		t.Errorf("subject %q is empty or not one line", subject)
+	}
+	if !strings.Contains(body, "\n-- \nReply to this mail") || !strings.HasSuffix(body, "manual.\n") {
+		t.Errorf("body does not end in the footer:\n%s", body)
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if l != "-- " && strings.TrimRight(l, " ") != l {
+			t.Errorf("line %d %q has trailing spaces", i+1, l)
+		}
+		if i > 0 && l == "" && lines[i-1] == "" {
+			t.Errorf("blank lines run at line %d", i+1)
+		}
+	}
+}
+
+// lineDiff lists the lines that differ, "-" for want and "+" for got.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl || i >= len(w) || i >= len(g) {
+			if i < len(w) {
+				b.WriteString("-" + wl + "\n")
+			}
+			if i < len(g) {
+				b.WriteString("+" + gl + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func TestSubject(t *testing.T) {
+	tests := []struct {
+		game Game
+		want string
+	}{
+		{Game{ID: 42, White: "alice", Black: "bob", State: Playing, ToMove: "bob"}, "Congo game 42: alice vs bob - bob to move"},
+		{Game{ID: 42, White: "alice", Black: "bob", State: Won, Winner: "alice", Reason: LionCaptured}, "Congo game 42: alice vs bob - alice wins"},
+		{Game{ID: 42, White: "alice", Black: "bob", State: Drawn, Reason: BareLions}, "Congo game 42: alice vs bob - draw"},
+		{Game{ID: 7, White: "bob", Black: "alice", State: Challenged}, "Congo game 7: bob vs alice - challenge"},
+		{Game{ID: 7, White: "bob", Black: "alice", State: Declined}, "Congo game 7: bob vs alice - declined"},
+	}
+	for _, tt := range tests {
+		got, _, err := Board(BoardData{Game: tt.game, To: "alice", Board: view})
+		if err != nil || got != tt.want {
+			t.Errorf("Board(%+v) subject = %q, %v, want %q", tt.game, got, err, tt.want)
+		}
+	}
+}
+
+func TestReplySubject(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"games", "Re: games"},
+		{"Re: Congo game 42: alice vs bob - bob to move", "Re: Congo game 42: alice vs bob - bob to move"},
+		{"RE: x", "RE: x"},
+		{"  help ", "Re: help"},
+		{"", "Re: your mail to Congo"},
+		{"Regards", "Re: Regards"},
+	}
+	for _, tt := range tests {
+		if got := replySubject(tt.in); got != tt.want {
+			t.Errorf("replySubject(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEveryProblemHasWords(t *testing.T) {
+	for _, p := range Problems {
+		e := Error{Line: "x", Problem: p, Handle: "zed", GameID: 42, Game: &playing, Detail: "detail"}
+		got, err := execute("problem", e)
+		if err != nil {
+			t.Errorf("problem %q: %v", p, err)
+			continue
+		}
+		if strings.Contains(got, "could not be carried out") {
+			t.Errorf("problem %q has no wording of its own: %q", p, got)
+		}
+	}
+}
+
+func TestPieces(t *testing.T) {
+	tests := []struct {
+		in   []Piece
+		want string
+	}{
+		{nil, ""},
+		{[]Piece{{"pawn", "c2"}}, "the pawn on c2"},
+		{[]Piece{{"pawn", "c2"}, {"pawn", "e4"}}, "the pawns on c2 and e4"},
+		{[]Piece{{"pawn", "c2"}, {"zebra", "d5"}, {"pawn", "e4"}}, "the pawns on c2 and e4 and the zebra on d5"},
+		{[]Piece{{"pawn", "a1"}, {"pawn", "b1"}, {"pawn", "c1"}, {"lion", "d1"}, {"giraffe", "e1"}},
+			"the pawns on a1, b1 and c1, the lion on d1 and the giraffe on e1"},
+	}
+	for _, tt := range tests {
+		if got := pieces(tt.in); got != tt.want {
+			t.Errorf("pieces(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTidy(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a  \n\n\n\nb\n\n", "a\n\nb\n"},
+		{"\n\na", "a\n"},
+		{"x\n-- \nfooter  ", "x\n-- \nfooter\n"},
+		{strings.Repeat("word ", 20), strings.Repeat("word ", 13) + "word\n" + strings.Repeat("word ", 5) + "word\n"},
+		{"  " + strings.Repeat("word ", 20), "  " + strings.TrimSpace(strings.Repeat("word ", 20)) + "\n"},
+		{"> " + strings.Repeat("word ", 20), "> " + strings.TrimSpace(strings.Repeat("word ", 20)) + "\n"},
+		{strings.Repeat("x", 80) + " y", strings.Repeat("x", 80) + "\ny\n"},
+	}
+	for _, tt := range tests {
+		if got := tidy(tt.in); got != tt.want {
+			t.Errorf("tidy(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
