@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -64,8 +65,9 @@ func (p *Position) play(m *Move, eff *Effects) {
 			p.remove(to, them, eff, false)
 		}
 	}
+	// A monkey's chain may end where it started: clear, then set.
 	p.board[from] = NoPiece
-	p.occ[us] ^= from.bit() | to.bit()
+	p.occ[us] = p.occ[us]&^from.bit() | to.bit()
 	switch pc.Kind() {
 	case Lion:
 		p.lion[us] = to
@@ -92,7 +94,9 @@ func (p *Position) play(m *Move, eff *Effects) {
 			}
 		}
 	}
-	if us == Black {
+	// R21. The number stops at the largest one ParsePosition reads, so
+	// that every position can be written and read back.
+	if us == Black && p.number < math.MaxInt32 {
 		p.number++
 	}
 	p.turn = them

@@ -72,6 +72,20 @@ var (
 	blackWins = Outcome{State: Won, Winner: Black, Reason: LionCaptured}
 )
 
+func TestR8Chains(t *testing.T) {
+	testPlay(t, []playCase{
+		{
+			// Back on its start square, with all four pawns of the ring.
+			name: "round the ring", pos: "3l3/7/3p3/2p1p2/2Mp3/7/3L3 w 1", moves: []string{"c3xe3xe5xc5xc3"},
+			want: "3l3/7/7/7/2M4/7/3L3 b 1", captured: "d3 black pawn, e4 black pawn, d5 black pawn, c4 black pawn",
+		},
+		{
+			name: "stopping half way", pos: "3l3/7/3p3/2p1p2/2Mp3/7/3L3 w 1", moves: []string{"c3xc5xe5"},
+			want: "3l3/7/4M2/4p2/3p3/7/3L3 b 1", captured: "c4 black pawn, d5 black pawn",
+		},
+	})
+}
+
 func TestR11Promotion(t *testing.T) {
 	testPlay(t, []playCase{
 		{

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -73,6 +74,9 @@ func (m Move) landings() string {
 	return s[3:]
 }
 
+// ErrGameOver is returned, wrapped, for a move tried in a finished game.
+var ErrGameOver = errors.New("the game is over")
+
 // MoveError is the error for text that is not a legal move in a position:
 // what is wrong, and what the piece named could do instead.
 type MoveError struct {
@@ -83,7 +87,12 @@ type MoveError struct {
 	Reason string // what is wrong, for people
 }
 
-func (e *MoveError) Error() string { return e.Input + ": " + e.Reason }
+func (e *MoveError) Error() string {
+	if e.Input == "" {
+		return e.Reason
+	}
+	return e.Input + ": " + e.Reason
+}
 
 // ParseMoveText reads the squares of a move as a player writes it (R20):
 // the start square and each landing square, joined by "-" or "x" in any mix,
@@ -101,10 +110,10 @@ func ParseMoveText(text string) ([]Square, error) {
 	var squares []Square
 	sep := true // a separator was seen (or nothing yet)
 	for i := 0; i < len(input); {
-		r, size := utf8.DecodeRuneInString(input[i:])
+		r, w := utf8.DecodeRuneInString(input[i:])
 		switch {
 		case r == ' ' || r == '\t':
-			i += size
+			i += w
 			continue
 		case r == 'x' || r == 'X' || r == '-' || r == '\u2013' || r == '\u2014' || r == '\u00d7':
 			// x and - are interchangeable (R20); mail programs turn - into
@@ -116,7 +125,7 @@ func ParseMoveText(text string) ([]Square, error) {
 				return fail("it starts with %q; start with a square like b2", r)
 			}
 			sep = true
-			i += size
+			i += w
 			continue
 		}
 		if i+2 > len(input) {
@@ -167,9 +176,10 @@ func (p Position) ParseMove(text string) (Move, error) {
 	var moves []Move
 	p.genFrom(from, &moves)
 	e.Legal = moves
+	written := pathOf(squares)
 	var ends []Move
 	for _, m := range moves {
-		if int(m.n) == len(squares) && m.path == pathOf(squares) {
+		if int(m.n) == len(squares) && m.path == written {
 			return m, nil
 		}
 		if m.To() == squares[len(squares)-1] {

@@ -1,10 +1,7 @@
 // Package rules implements the game of Congo as decided in RULES.md.
 package rules
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Color is a side: White or Black. White moves first (R1).
 type Color uint8
@@ -36,14 +33,14 @@ type Square uint8
 // NoSquare stands for no square at all.
 const NoSquare Square = 49
 
-// Size is the number of files and of ranks.
-const Size = 7
+// size is the number of files and of ranks.
+const size = 7
 
 // river is the rank index (0-based) of the river (R2).
 const river = 3
 
 // squareAt returns the square on file f and rank r, both 0-based.
-func squareAt(f, r int) Square { return Square(r*Size + f) }
+func squareAt(f, r int) Square { return Square(r*size + f) }
 
 // ParseSquare reads a square written as in R20: a file letter a..g and a
 // rank digit 1..7, in either case.
@@ -58,10 +55,10 @@ func ParseSquare(s string) (Square, error) {
 }
 
 // File returns the 0-based file of s: 0 for file a, 6 for file g.
-func (s Square) File() int { return int(s) % Size }
+func (s Square) File() int { return int(s) % size }
 
 // Rank returns the 0-based rank of s: 0 for rank 1, 6 for rank 7.
-func (s Square) Rank() int { return int(s) / Size }
+func (s Square) Rank() int { return int(s) / size }
 
 // String returns the square as written in R20, like "b2".
 func (s Square) String() string {
@@ -173,6 +170,3 @@ func lower(b byte) byte {
 	}
 	return b
 }
-
-// ErrGameOver is returned, wrapped, for a move tried in a finished game.
-var ErrGameOver = errors.New("the game is over")

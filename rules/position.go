@@ -89,13 +89,13 @@ func ParsePosition(s string) (Position, error) {
 		return fail(BadFields, 0, NoSquare, "want 3 fields (board, side to move, move number), got %d", len(fields))
 	}
 	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != Size {
+	if len(ranks) != size {
 		return fail(BadRanks, 0, NoSquare, "want 7 ranks separated by /, got %d", len(ranks))
 	}
 	var p Position
 	p.lion = [2]Square{NoSquare, NoSquare}
 	for i, text := range ranks {
-		r := Size - 1 - i
+		r := size - 1 - i
 		f := 0
 		for j := 0; j < len(text); j++ {
 			b := text[j]
@@ -107,7 +107,7 @@ func ParsePosition(s string) (Position, error) {
 			if !ok {
 				return fail(BadLetter, r+1, NoSquare, "rank %d: %q is not a piece letter (LZEGMCPS, lowercase for black) or a digit 1-7", r+1, rune(b))
 			}
-			if f >= Size {
+			if f >= size {
 				f++
 				continue // reported below as too many files
 			}
@@ -128,7 +128,7 @@ func ParsePosition(s string) (Position, error) {
 			p.occ[c] |= sq.bit()
 			f++
 		}
-		if f != Size {
+		if f != size {
 			return fail(BadFiles, r+1, NoSquare, "rank %d %q has %d files, want 7", r+1, text, f)
 		}
 	}
@@ -165,9 +165,9 @@ func ParsePosition(s string) (Position, error) {
 func (p Position) String() string {
 	var b strings.Builder
 	b.Grow(64)
-	for r := Size - 1; r >= 0; r-- {
+	for r := size - 1; r >= 0; r-- {
 		empty := 0
-		for f := 0; f < Size; f++ {
+		for f := 0; f < size; f++ {
 			pc := p.board[squareAt(f, r)]
 			if pc == NoPiece {
 				empty++

@@ -6,7 +6,7 @@ package rules
 // Bitboards: bit s of a uint64 stands for Square s.
 const (
 	boardMask uint64 = 1<<49 - 1
-	riverMask uint64 = 0x7f << (river * Size)
+	riverMask uint64 = 0x7f << (river * size)
 	// notAligned marks a pair of squares with no lion's line between them.
 	notAligned uint64 = 1 << 63
 )
@@ -43,7 +43,7 @@ var tab = buildTables()
 // directions lists the 8 directions as (file, rank) steps: orthogonal first.
 var directions = [8][2]int{{0, 1}, {0, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}, {-1, -1}, {1, -1}}
 
-func onBoard(f, r int) bool { return 0 <= f && f < Size && 0 <= r && r < Size }
+func onBoard(f, r int) bool { return 0 <= f && f < size && 0 <= r && r < size }
 
 // forward returns the rank step forward for c.
 func forward(c Color) int {
@@ -69,7 +69,7 @@ func ray(s Square, df, dr, n int) []Square {
 
 func buildTables() *tables {
 	t := new(tables)
-	for r := 0; r < Size; r++ {
+	for r := 0; r < size; r++ {
 		for f := 2; f <= 4; f++ {
 			if r <= 2 {
 				t.castle[White] |= squareAt(f, r).bit()
@@ -78,7 +78,7 @@ func buildTables() *tables {
 			}
 		}
 	}
-	t.lastRank[White] = 0x7f << (6 * Size)
+	t.lastRank[White] = 0x7f << (6 * size)
 	t.lastRank[Black] = 0x7f
 	for s := Square(0); s < NoSquare; s++ {
 		f, r := s.File(), s.Rank()
@@ -139,7 +139,7 @@ func buildTables() *tables {
 			t.crocRays[s] = [][]Square{ray(s, 0, -1, r-river)}
 		default:
 			for _, df := range []int{-1, 1} {
-				if along := ray(s, df, 0, Size); len(along) > 0 {
+				if along := ray(s, df, 0, size); len(along) > 0 {
 					t.crocRays[s] = append(t.crocRays[s], along)
 				}
 			}
@@ -152,7 +152,7 @@ func buildTables() *tables {
 		// Files and diagonals only: the lions never share a rank.
 		for _, d := range [6][2]int{{0, 1}, {0, -1}, {-1, 1}, {1, 1}, {-1, -1}, {1, -1}} {
 			var mask uint64
-			for _, s := range ray(a, d[0], d[1], Size) {
+			for _, s := range ray(a, d[0], d[1], size) {
 				t.between[a][s] = mask
 				mask |= s.bit()
 			}

@@ -351,4 +351,3 @@ func (h *handling) gameError(c parser.Command, gs gameState, p templates.Problem
 	v := gs.view(gs.colorOf(h.sender.ID))
 	return templates.Error{Line: c.Line, Problem: p, Detail: detail, GameID: gs.g.ID, Game: &t, Board: &v}
 }
-

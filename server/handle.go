@@ -37,6 +37,10 @@ type handling struct {
 	queued int      // mails queued
 }
 
+func newHandling(s *Server, tx *db.Tx, m *mailer.Incoming, now time.Time) *handling {
+	return &handling{s: s, tx: tx, mail: m, now: now, proveAt: -1, registerAt: -1}
+}
+
 // handle carries out the mail and returns a summary of what was done.
 func (h *handling) handle(ctx context.Context) (string, error) {
 	m := h.mail
@@ -60,7 +64,6 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		h.comment = strings.TrimSpace(res.Comment)
 	}
 	h.replyGame = ctxGame
-	h.proveAt, h.registerAt = -1, -1
 	for _, c := range res.Commands {
 		if err := h.run(ctx, c); err != nil {
 			return "", err
@@ -71,8 +74,10 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		h.note("not understood: " + e.Problem.String())
 	}
 	h.finishReply(len(res.Commands), len(res.Errors))
-	if err := h.sendReply(ctx); err != nil {
-		return "", err
+	if len(h.reply) > 0 {
+		if err := h.sendReply(ctx); err != nil {
+			return "", err
+		}
 	}
 	return fmt.Sprintf("%s: %s", m.From, strings.Join(h.notes, "; ")), nil
 }
@@ -139,7 +144,11 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 	case parser.Resign:
 		return h.resign(ctx, c)
 	}
-	return fmt.Errorf("command %v has no handler", c.Kind)
+	// A command the parser knows and the server does not: answer it, so
+	// that the mail is not tried again and again.
+	h.s.log.Error("command has no handler", "command", c.Kind.String(), "line", c.Line)
+	h.fail(templates.Error{Line: c.Line, Problem: templates.Unsupported})
+	return nil
 }
 
 // answer adds a section to the reply.
@@ -154,7 +163,7 @@ func (h *handling) note(s string) {
 
 // fail answers a command that cannot be carried out.
 func (h *handling) fail(e templates.Error) {
-	if e.GameID != 0 && h.replyGame == 0 {
+	if e.Game != nil && h.replyGame == 0 {
 		h.replyGame = e.GameID
 	}
 	h.answer(e)
@@ -184,7 +193,8 @@ func (h *handling) notProven(c parser.Command) {
 }
 
 // finishReply fills in the gathered sections, and makes sure that every
-// mail gets an answer (M5).
+// mail gets an answer (M5): a mail without commands gets a reply, one
+// whose commands were all game events is answered by their mails.
 func (h *handling) finishReply(commands, errs int) {
 	if h.sender == nil && h.registerAt < 0 && (commands == 0 || errs > 0) {
 		h.registerAt = len(h.reply)
@@ -196,7 +206,7 @@ func (h *handling) finishReply(commands, errs int) {
 	if h.proveAt >= 0 {
 		h.reply[h.proveAt] = templates.Prove{Personal: h.s.personal(*h.sender), Lines: h.unproven}
 	}
-	if len(h.reply) == 0 {
+	if commands == 0 && len(h.reply) == 0 {
 		h.answer(templates.NoCommand{})
 		h.note("no command")
 	}

@@ -14,6 +14,8 @@ type Sender interface {
 	Send(ctx context.Context, from string, to []string, msg []byte) error
 }
 
+var _ Sender = (*mailer.SMTP)(nil)
+
 const (
 	// sendBatch is how many mails one SendDue sends at most.
 	sendBatch = 50

@@ -102,8 +102,9 @@ func New(cfg Config) (*Server, error) {
 // the mail's commands and queues every mail they cause, and records the
 // mail so that it is never handled twice. It returns nil when the mail is
 // handled, including a mail handled before and one that must not be
-// answered, so that the caller can file it away; an error means a
-// temporary failure, and the caller should try again later.
+// answered, so that the caller can file it away. An error means that
+// nothing was done (the transaction was rolled back), as when the
+// database is busy or ctx ends: the caller should try again later.
 func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 	now := s.now().UTC()
 	var (
@@ -117,7 +118,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 		if err != nil || seen {
 			return err
 		}
-		h := &handling{s: s, tx: tx, mail: m, now: now}
+		h := newHandling(s, tx, m, now)
 		if summary, err = h.handle(ctx); err != nil {
 			return err
 		}

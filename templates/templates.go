@@ -217,13 +217,8 @@ const (
 	NotYourTurn     Problem = "not your turn"     // a move when the opponent is to move
 	StaleMoveNumber Problem = "stale move number" // #N is not the number of the move to make
 	IllegalMove     Problem = "illegal move"      // Detail has the rules' explanation
+	Unsupported     Problem = "unsupported"       // a command this server does not carry out
 )
-
-// Problems lists every Problem, for tests that check each has wording.
-var Problems = []Problem{
-	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
-	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove,
-}
 
 // Error answers a command that could not be carried out.
 type Error struct {

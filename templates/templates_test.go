@@ -284,8 +284,14 @@ func TestReplySubject(t *testing.T) {
 	}
 }
 
+// problems lists every Problem.
+var problems = []Problem{
+	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
+}
+
 func TestEveryProblemHasWords(t *testing.T) {
-	for _, p := range Problems {
+	for _, p := range problems {
 		e := Error{Line: "x", Problem: p, Handle: "zed", GameID: 42, Game: &playing, Detail: "detail"}
 		got, err := execute("problem", e)
 		if err != nil {

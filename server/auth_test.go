@@ -1,0 +1,215 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+)
+
+// TestUnprovenCommandsAreNotApplied sends every command that changes
+// something from a player's registered address, but not to the personal
+// address: nothing may change, the opponent hears nothing, and the player
+// is told, at the registered address, how to send from the personal one.
+func TestUnprovenCommandsAreNotApplied(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(h *harness) (from, body string)
+	}{
+		{"newkey", func(h *harness) (string, string) { return "alice", "newkey" }},
+		{"challenge", func(h *harness) (string, string) { return "alice", "challenge congo bob" }},
+		{"accept", func(h *harness) (string, string) {
+			h.sendProven("alice", "challenge congo bob")
+			h.deliver()
+			return "bob", "accept congo 1"
+		}},
+		{"decline", func(h *harness) (string, string) {
+			h.sendProven("alice", "challenge congo bob")
+			h.deliver()
+			return "bob", "decline congo 1"
+		}},
+		{"move", func(h *harness) (string, string) {
+			h.startGame("alice", "bob")
+			return "alice", "move congo 1 b2-b3"
+		}},
+		{"resign", func(h *harness) (string, string) {
+			h.startGame("alice", "bob")
+			return "alice", "resign congo 1"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.register("alice", "bob")
+			from, body := tt.setup(h)
+			before := h.snapshot()
+
+			m := h.mail(from, "", body)
+			m.Recipients = []string{ourAddress, "congo+" + strings.Repeat("a", secretLen) + "@example.org"}
+			h.handle(m)
+
+			mails := h.deliver()
+			if len(mails) != 1 {
+				t.Fatalf("%d mails sent, want 1 (the answer to %s)", len(mails), from)
+			}
+			reply := only(t, mails, from)
+			wantText(t, reply, "did not come to your personal address", body, h.personal(from))
+			if reply.ReplyTo != h.personal(from) {
+				t.Errorf("Reply-To = %q, want the personal address %q", reply.ReplyTo, h.personal(from))
+			}
+			if after := h.snapshot(); after != before {
+				t.Errorf("unproven %q changed the database:\nbefore %s\nafter  %s", body, before, after)
+			}
+		})
+	}
+}
+
+// snapshot describes the players and games, to see whether they changed.
+func (h *harness) snapshot() string {
+	h.t.Helper()
+	var b strings.Builder
+	for _, p := range []string{"alice", "bob"} {
+		fmt.Fprintf(&b, "%s:%s ", p, h.player(p).Secret)
+	}
+	for id := int64(1); id <= 3; id++ {
+		var g db.Game
+		h.inTx(func(ctx context.Context, tx *db.Tx) error {
+			g, _ = tx.Game(ctx, id)
+			return nil
+		})
+		fmt.Fprintf(&b, "game %d %v %s %v; ", g.ID, g.Status, g.Position, g.Result)
+	}
+	return b.String()
+}
+
+// TestPersonalAddressHeaders reads real mails whose personal address
+// stands in To, Cc or Delivered-To, in any case.
+func TestPersonalAddressHeaders(t *testing.T) {
+	tests := []struct {
+		name   string
+		header func(personal string) string
+		proven bool
+	}{
+		{"To", func(p string) string { return "To: <" + p + ">\r\n" }, true},
+		{"To with a name", func(p string) string { return "To: Congo <" + p + ">, other@example.com\r\n" }, true},
+		{"Cc", func(p string) string { return "To: congo@example.org\r\nCc: " + p + "\r\n" }, true},
+		{"Delivered-To", func(p string) string { return "Delivered-To: " + p + "\r\nTo: undisclosed-recipients:;\r\n" }, true},
+		{"upper case", func(p string) string { return "To: " + strings.ToUpper(p) + "\r\n" }, true},
+		{"plain address", func(p string) string { return "To: congo@example.org\r\n" }, false},
+		{"wrong secret", func(p string) string { return "To: congo+" + strings.Repeat("b", secretLen) + "@example.org\r\n" }, false},
+		{"other domain", func(p string) string { return "To: " + strings.Replace(p, "example.org", "example.com", 1) + "\r\n" }, false},
+		{"other local part", func(p string) string { return "To: " + strings.Replace(p, "congo+", "chess+", 1) + "\r\n" }, false},
+		{"secret in the name only", func(p string) string { return "To: \"" + p + "\" <congo@example.org>\r\n" }, false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.register("alice", "bob")
+			raw := "From: Alice <alice@players.example>\r\n" +
+				tt.header(h.personal("alice")) +
+				fmt.Sprintf("Message-ID: <raw%d@players.example>\r\n", i) +
+				"Subject: a challenge\r\n" +
+				"\r\n" +
+				"challenge congo bob\r\n"
+			m, err := mailer.ParseMessage([]byte(raw))
+			if err != nil {
+				t.Fatalf("ParseMessage: %v", err)
+			}
+			h.handle(m)
+			mails := h.deliver()
+			if got := len(to(mails, "bob")) == 1; got != tt.proven {
+				t.Errorf("challenge with %s: proven %v, want %v", tt.name, got, tt.proven)
+			}
+		})
+	}
+}
+
+func TestAuthenticationResults(t *testing.T) {
+	tests := []struct {
+		name    string
+		trust   string
+		from    string
+		headers []string
+		want    bool
+	}{
+		{"dmarc pass", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dmarc=pass header.from=players.example"}, true},
+		{"dmarc pass, comment", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; spf=pass smtp.mailfrom=players.example; dmarc=pass (p=none dis=none) header.from=players.example"}, true},
+		{"dmarc pass, authserv-id in another case", "MX.example.org", "alice@players.example",
+			[]string{"mx.EXAMPLE.org; dmarc=pass header.from=players.example"}, true},
+		{"dmarc pass for another domain", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dmarc=pass header.from=evil.example"}, false},
+		{"dmarc fail", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dmarc=fail header.from=players.example"}, false},
+		{"dkim pass header.d", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dkim=pass header.d=players.example header.s=sel"}, true},
+		{"dkim pass header.i", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dkim=pass header.i=@players.example"}, true},
+		{"dkim pass for another domain", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dkim=pass header.d=evil.example"}, false},
+		{"dkim pass for a parent domain", "mx.example.org", "alice@mail.players.example",
+			[]string{"mx.example.org; dkim=pass header.d=players.example"}, false},
+		{"spf pass only", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; spf=pass smtp.mailfrom=players.example"}, false},
+		{"untrusted server", "mx.example.org", "alice@players.example",
+			[]string{"evil.example; dmarc=pass header.from=players.example"}, false},
+		{"nothing trusted", "", "alice@players.example",
+			[]string{"mx.example.org; dmarc=pass header.from=players.example"}, false},
+		{"topmost trusted header decides", "mx.example.org", "alice@players.example",
+			[]string{
+				"mx.example.org; dmarc=fail header.from=players.example",
+				"mx.example.org; dmarc=pass header.from=players.example",
+			}, false},
+		{"other servers' headers above are skipped", "mx.example.org", "alice@players.example",
+			[]string{
+				"filter.example.org; dmarc=fail header.from=players.example",
+				"mx.example.org; dmarc=pass header.from=players.example",
+			}, true},
+		{"no headers", "mx.example.org", "alice@players.example", nil, false},
+		{"unparsable", "mx.example.org", "alice@players.example", []string{"mx.example.org 2; dmarc=pass"}, false},
+	}
+	for _, tt := range tests {
+		s := &Server{trustAuthServ: tt.trust}
+		m := &mailer.Incoming{From: tt.from, AuthResults: tt.headers}
+		if got := s.authenticated(m); got != tt.want {
+			t.Errorf("%s: authenticated(From %s, %q) with trusted %q = %v, want %v", tt.name, tt.from, tt.headers, tt.trust, got, tt.want)
+		}
+	}
+}
+
+// TestAuthenticatedMailIsObeyed checks that a trusted server's word stands
+// in for the personal address.
+func TestAuthenticatedMailIsObeyed(t *testing.T) {
+	h := newHarnessWith(t, Config{TrustAuthServ: "mx.example.org"})
+	h.register("alice", "bob")
+	m := h.mail("alice", "", "challenge congo bob")
+	m.AuthResults = []string{"mx.example.org; dkim=pass header.d=players.example"}
+	h.handle(m)
+	wantText(t, only(t, h.deliver(), "bob"), "alice challenges you")
+}
+
+func TestOwnAddress(t *testing.T) {
+	s := &Server{local: "congo", domain: "example.org"}
+	tests := []struct {
+		addr string
+		want bool
+	}{
+		{"congo@example.org", true},
+		{"CONGO@Example.ORG", true},
+		{"congo+abc@example.org", true},
+		{"congo+@example.org", true},
+		{"congo@example.com", false},
+		{"congoo@example.org", false},
+		{"alice@example.org", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := s.isOwn(tt.addr); got != tt.want {
+			t.Errorf("isOwn(%q) = %v, want %v", tt.addr, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+)
+
+// TestThread plays by plain replies: every mail about the game refers to
+// the game's first mail, and a reply to any of them names the game, so a
+// bare move works.
+func TestThread(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.sendProven("alice", "challenge congo bob")
+	challenge := only(t, h.deliver(), "bob")
+	root := challenge.MessageID
+
+	h.reply(challenge, "accept")
+	board := only(t, h.deliver(), "alice")
+	h.reply(board, "b2-b3")
+	toBob := only(t, h.deliver(), "bob")
+	wantText(t, toBob, "alice: b2-b3")
+
+	h.reply(toBob, "b6-b5 #1")
+	toAlice := only(t, h.deliver(), "alice")
+	wantText(t, toAlice, "bob: b6-b5")
+
+	// A mistake is answered in the thread too, and a reply to the answer
+	// still names the game.
+	h.reply(toAlice, "c2-c6")
+	answer := only(t, h.deliver(), "alice")
+	wantText(t, answer, "not legal")
+	if !slices.Equal(answer.InReplyTo, []string{h.last.MessageID}) {
+		t.Errorf("answer In-Reply-To %q, want the mail answered %q", answer.InReplyTo, h.last.MessageID)
+	}
+	h.reply(answer, "c2-c3")
+	wantText(t, only(t, h.deliver(), "bob"), "alice: c2-c3")
+
+	for _, m := range []received{board, toBob, toAlice, answer} {
+		if !slices.Contains(m.References, root) {
+			t.Errorf("mail %q to %s: References %q lack the root %q", m.Subject, m.To, m.References, root)
+		}
+	}
+}
+
+func idOf(n int) string {
+	return fmt.Sprintf("m%d@%s", n, players)
+}
+
+func TestSubjectCommandCarriesComment(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	m := h.mail("alice", "move congo 1 b2-b3", "Your turn, bob!\n\nAlice")
+	m.Recipients = []string{h.personal("alice")}
+	h.handle(m)
+	mails := h.deliver()
+	wantText(t, only(t, mails, "bob"), "alice: b2-b3", "alice says:", "Your turn, bob!")
+	wantNoText(t, only(t, mails, "alice"), "alice says:")
+}
+
+func TestDuplicateMail(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	m := h.mail("alice", "", "move congo 1 b2-b3")
+	m.Recipients = []string{h.personal("alice")}
+	h.handle(m)
+	again := *m
+	again.UID += 100 // the same mail, seen again at another place
+	h.handle(&again)
+	if mails := h.deliver(); len(mails) != 2 {
+		t.Errorf("a mail handled twice gave %d mails, want 2", len(mails))
+	}
+
+	// Without a Message-ID, UIDVALIDITY and UID recognise it.
+	m = h.mail("bob", "", "move congo 1 b6-b5")
+	m.Recipients, m.MessageID = []string{h.personal("bob")}, ""
+	h.handle(m)
+	h.handle(m)
+	if mails := h.deliver(); len(mails) != 2 {
+		t.Errorf("a mail without Message-ID handled twice gave %d mails, want 2", len(mails))
+	}
+	var moves []db.Move
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		moves, err = tx.Moves(ctx, 1)
+		return err
+	})
+	if len(moves) != 2 {
+		t.Errorf("%d moves stored, want 2", len(moves))
+	}
+}
+
+func TestNeverAnswered(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice")
+	tests := []struct {
+		name string
+		edit func(m *mailer.Incoming)
+	}{
+		{"auto-reply", func(m *mailer.Incoming) { m.AutoReply, m.Why = true, "Auto-Submitted: auto-replied" }},
+		{"bounce", func(m *mailer.Incoming) { m.AutoReply, m.Why, m.ReturnPath = true, "empty Return-Path", "<>" }},
+		{"our own address", func(m *mailer.Incoming) { m.From = ourAddress }},
+		{"our own plus address", func(m *mailer.Incoming) { m.From = "Congo+abc@Example.org" }},
+		{"no From", func(m *mailer.Incoming) { m.From = "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := h.mail("alice", "help", "help\nregister zed")
+			tt.edit(m)
+			h.handle(m)
+			if mails := h.deliver(); len(mails) != 0 {
+				t.Errorf("%d mails sent, want none", len(mails))
+			}
+			var seen bool
+			h.inTx(func(ctx context.Context, tx *db.Tx) error {
+				var err error
+				seen, err = tx.Seen(ctx, m.MessageID, m.UIDValidity, m.UID)
+				return err
+			})
+			if !seen {
+				t.Errorf("the mail was not recorded as handled")
+			}
+		})
+	}
+}
+
+func TestReplyReferences(t *testing.T) {
+	tests := []struct {
+		name string
+		m    mailer.Incoming
+		root string
+		want []string
+	}{
+		{"first mail", mailer.Incoming{MessageID: "a@x"}, "", []string{"a@x"}},
+		{"reply", mailer.Incoming{MessageID: "c@x", References: []string{"a@x", "b@x"}}, "a@x", []string{"a@x", "b@x", "c@x"}},
+		{"root added", mailer.Incoming{MessageID: "c@x", References: []string{"b@x"}}, "r@y", []string{"r@y", "b@x", "c@x"}},
+		{"no Message-ID", mailer.Incoming{References: []string{"b@x"}}, "", []string{"b@x"}},
+		{"invalid ids dropped", mailer.Incoming{MessageID: "nonsense", References: []string{"b@x", "with space@x"}}, "", []string{"b@x"}},
+	}
+	for _, tt := range tests {
+		if got := replyReferences(&tt.m, tt.root); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: replyReferences(%q %q, %q) = %q, want %q", tt.name, tt.m.MessageID, tt.m.References, tt.root, got, tt.want)
+		}
+	}
+
+	long := mailer.Incoming{MessageID: "last@x"}
+	for i := range 30 {
+		long.References = append(long.References, idOf(i))
+	}
+	got := replyReferences(&long, idOf(0))
+	if len(got) != maxReferences || got[0] != idOf(0) || got[len(got)-1] != "last@x" {
+		t.Errorf("replyReferences(30 references) = %q, want %d: the root first and the latest last", got, maxReferences)
+	}
+}
+
+func TestHelpAndErrorsGoInOneReply(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.sendProven("alice", "help\nwhat is this\ngames\nchallenge congo zed\nchallenge congo bob")
+	mails := h.deliver()
+	if len(mails) != 3 {
+		t.Fatalf("%d mails, want 3: the challenge to bob and alice, and one reply", len(mails))
+	}
+	var reply received
+	for _, m := range to(mails, "alice") {
+		if m.Subject == "Re: your mail to Congo" {
+			reply = m
+		}
+	}
+	wantText(t, reply, "CONGO BY MAIL", "> what is this", "Your games", "No player has the handle zed")
+	if !slices.Equal(reply.InReplyTo, []string{h.last.MessageID}) {
+		t.Errorf("reply In-Reply-To = %q, want %q", reply.InReplyTo, h.last.MessageID)
+	}
+}
+
+// TestConcurrentDuplicate hands the same mail to the server from several
+// goroutines at once, as two mailbox connections might: it is carried
+// out once.
+func TestConcurrentDuplicate(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	m := h.mail("alice", "", "move congo 1 b2-b3")
+	m.Recipients = []string{h.personal("alice")}
+	errs := make(chan error, 4)
+	for range cap(errs) {
+		go func() { errs <- h.s.HandleMail(context.Background(), m) }()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Errorf("HandleMail: %v", err)
+		}
+	}
+	if mails := h.deliver(); len(mails) != 2 {
+		t.Errorf("the same mail handled at once by 4 goroutines gave %d mails, want 2", len(mails))
+	}
+}
