@@ -25,6 +25,9 @@ type handling struct {
 	sender  *db.Player // nil while the From address is not registered
 	proven  bool       // the mail proves it comes from sender
 	comment string     // the words for the opponent, from a Subject command
+	// subjectCommand is true when the Subject was a command: the answer
+	// must not repeat it, or a reply to the answer would run it again.
+	subjectCommand bool
 
 	reply      []templates.Section
 	replyGame  int64 // the game the reply is about, for threading
@@ -62,6 +65,7 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame})
 	if res.FromSubject {
 		h.comment = strings.TrimSpace(res.Comment)
+		h.subjectCommand = true
 	}
 	h.replyGame = ctxGame
 	for _, c := range res.Commands {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/congobymail/congo/db"
@@ -200,5 +201,20 @@ func TestConcurrentDuplicate(t *testing.T) {
 	}
 	if mails := h.deliver(); len(mails) != 2 {
 		t.Errorf("the same mail handled at once by 4 goroutines gave %d mails, want 2", len(mails))
+	}
+}
+
+// An answer to a command in the Subject must not repeat it: a reply to the
+// answer would carry it again and run it a second time.
+func TestAnswerDoesNotRepeatSubjectCommand(t *testing.T) {
+	h := newHarness(t)
+	h.handle(h.mail("alice", "register alice", ""))
+	welcome := only(t, h.deliver(), "alice")
+	if welcome.Subject != "Re: your mail to Congo" {
+		t.Errorf("Subject of the answer to \"register alice\" = %q, want %q", welcome.Subject, "Re: your mail to Congo")
+	}
+	h.reply(welcome, "help")
+	if r := only(t, h.deliver(), "alice"); !strings.Contains(r.Text, "CONGO BY MAIL") || strings.Contains(r.Text, "Welcome") {
+		t.Errorf("reply \"help\" to the welcome was answered with:\n%s", r.Text)
 	}
 }

@@ -41,7 +41,11 @@ func (h *handling) mailTo(to db.Player, subject, body string) mailer.Outgoing {
 
 // sendReply queues the one answer to the mail, in reply to it.
 func (h *handling) sendReply(ctx context.Context) error {
-	subject, body, err := templates.Reply(templates.ReplyData{Subject: h.mail.Subject, Sections: h.reply})
+	answered := h.mail.Subject
+	if h.subjectCommand {
+		answered = ""
+	}
+	subject, body, err := templates.Reply(templates.ReplyData{Subject: answered, Sections: h.reply})
 	if err != nil {
 		return err
 	}
