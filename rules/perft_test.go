@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -149,6 +150,77 @@ func TestRandomGames(t *testing.T) {
 			t.Fatalf("game %d: %v", g, err)
 		}
 	}
+}
+
+// TestRandomPositions checks made-up positions, crowded or sparse, with
+// pieces anywhere the rules allow: the counting of Perft against Legal and
+// Apply, and what checkPosition checks.
+func TestRandomPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 400
+	if testing.Short() {
+		n = 50
+	}
+	for i := 0; i < n; {
+		fen := randomPosition(rng)
+		p, err := ParsePosition(fen)
+		if err != nil {
+			continue // a pawn on its last rank
+		}
+		i++
+		if err := checkPosition(p); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := Perft(p, 2), perftSlow(p, 2); got != want {
+			t.Fatalf("Perft(%q, 2) = %d, over Legal and Apply %d", fen, got, want)
+		}
+	}
+}
+
+// randomPosition returns a made-up position in R21 notation: the lions in
+// their castles, every other square filled with the same chance, by any
+// piece.
+func randomPosition(rng *rand.Rand) string {
+	var board [49]byte
+	density := rng.Float64()
+	for s := range board {
+		if rng.Float64() < density {
+			board[s] = "ZEGMCPSzegmcps"[rng.IntN(14)]
+		}
+	}
+	castle := func(c Color) int {
+		r := rng.IntN(3)
+		if c == Black {
+			r += 4
+		}
+		return r*size + 2 + rng.IntN(3)
+	}
+	board[castle(White)] = 'L'
+	board[castle(Black)] = 'l'
+	var b strings.Builder
+	for r := size - 1; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < size; f++ {
+			c := board[r*size+f]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString([]string{" w 1", " b 1"}[rng.IntN(2)])
+	return b.String()
 }
 
 // checkGame plays from the start, picking each move by the next byte of
