@@ -180,12 +180,12 @@ func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Inc
 	st := &inboxState{pending: make(map[imap.UID]bool)}
 	delay := b.backoff
 	for {
-		selected, err := b.session(ctx, st, handle)
+		scanned, err := b.session(ctx, st, handle)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if selected {
-			delay = b.backoff
+		if scanned {
+			delay = b.backoff // the connection worked for a while
 		}
 		wait := delay/2 + rand.N(delay)
 		b.log.Warn("imap session ended; reconnecting", "addr", b.addr, "err", err, "wait", wait.Round(time.Millisecond))
@@ -240,9 +240,9 @@ func (cn *conn) do(ctx context.Context, what string, f func() error) error {
 	return nil
 }
 
-// session runs one connection until it fails or ctx is done. selected
-// reports whether it got as far as selecting the mailbox.
-func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context.Context, *Incoming) error) (selected bool, err error) {
+// session runs one connection until it fails or ctx is done. scanned
+// reports whether it got through the mailbox at least once.
+func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context.Context, *Incoming) error) (scanned bool, err error) {
 	wake := make(chan struct{}, 1)
 	cn, err := b.dial(ctx, &imapclient.Options{
 		TLSConfig: b.tlsConfig,
@@ -301,10 +301,11 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context
 		default:
 		}
 		if err := b.scan(ctx, cn, st, handle); err != nil {
-			return true, err
+			return scanned, err
 		}
+		scanned = true
 		if err := b.wait(ctx, cn, wake); err != nil {
-			return true, err
+			return scanned, err
 		}
 	}
 }
@@ -347,29 +348,38 @@ func (b *Inbox) dial(ctx context.Context, opts *imapclient.Options) (*conn, erro
 // ensureProcessed creates the processed mailbox when it is missing. When it
 // cannot be created, handled mail is only flagged \Seen (M7).
 func (b *Inbox) ensureProcessed(ctx context.Context, cn *conn) error {
-	var found bool
-	if err := cn.do(ctx, "list", func() error {
-		list, err := cn.c.List("", b.processed, nil).Collect()
-		found = len(list) > 0
-		return err
-	}); err != nil {
+	exists := func() (bool, error) {
+		var found bool
+		err := cn.do(ctx, "list", func() error {
+			list, err := cn.c.List("", b.processed, nil).Collect()
+			found = len(list) > 0
+			return err
+		})
+		return found, err
+	}
+	found, err := exists()
+	if err != nil || found {
+		cn.processed = found
 		return err
 	}
-	if found {
-		cn.processed = true
-		return nil
-	}
-	err := cn.do(ctx, "create "+b.processed, func() error { return cn.c.Create(b.processed, nil).Wait() })
+	err = cn.do(ctx, "create "+b.processed, func() error { return cn.c.Create(b.processed, nil).Wait() })
 	var ie *imap.Error
 	switch {
 	case err == nil:
 		b.log.Info("imap mailbox created", "mailbox", b.processed)
 		cn.processed = true
-	case errors.As(err, &ie):
-		b.log.Warn("imap cannot create the processed mailbox; handled mail stays, flagged \\Seen", "mailbox", b.processed, "err", err)
-	default:
+		return nil
+	case !errors.As(err, &ie):
+		return err
+	case ie.Code == imap.ResponseCodeAlreadyExists:
+		cn.processed = true
+		return nil
+	}
+	// Refused: perhaps created meanwhile, perhaps not allowed.
+	if cn.processed, err = exists(); err != nil || cn.processed {
 		return err
 	}
+	b.log.Warn("imap cannot create the processed mailbox; handled mail stays, flagged \\Seen", "mailbox", b.processed, "err", ie)
 	return nil
 }
 
@@ -404,6 +414,9 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(
 				continue // expunged meanwhile
 			}
 			if err := handle(ctx, in); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
 				b.log.Error("mail not handled; it stays for the next pass", "uid", uid, "message_id", in.MessageID, "err", err)
 				continue
 			}

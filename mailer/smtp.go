@@ -122,8 +122,8 @@ func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) e
 	if err != nil {
 		return err
 	}
-	// go-smtp sets its own per-command deadlines on conn, so ctx is
-	// enforced by closing the connection.
+	// go-smtp sets its own (long) deadlines on conn for every command, so
+	// ctx is enforced by closing the connection.
 	defer context.AfterFunc(ctx, func() { conn.Close() })()
 	defer conn.Close()
 
@@ -143,11 +143,6 @@ func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) e
 		}
 	}
 	defer c.Close()
-	if deadline, ok := ctx.Deadline(); ok {
-		left := time.Until(deadline)
-		c.CommandTimeout = min(c.CommandTimeout, left)
-		c.SubmissionTimeout = min(c.SubmissionTimeout, left)
-	}
 	if s.LocalName != "" {
 		if err := c.Hello(s.LocalName); err != nil {
 			return err

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -74,6 +73,7 @@ type System struct {
 	users  map[string]*user // by lowercased name
 	imap   *imapserver.Server
 	smtp   *smtp.Server
+	lns    []net.Listener
 	done   chan struct{} // closed by shutdown
 	once   sync.Once
 	wg     sync.WaitGroup
@@ -147,19 +147,20 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 		imapLn.Close()
 		return nil, fmt.Errorf("loopback: %w", err)
 	}
+	s.lns = []net.Listener{imapLn, smtpLn}
 	s.IMAPAddr = imapLn.Addr().String()
 	s.SMTPAddr = smtpLn.Addr().String()
 
 	s.wg.Add(3)
 	go func() {
 		defer s.wg.Done()
-		if err := s.imap.Serve(imapLn); err != nil {
+		if err := s.imap.Serve(imapLn); err != nil && !s.closed() {
 			log.Error("loopback imap server stopped", "err", err)
 		}
 	}()
 	go func() {
 		defer s.wg.Done()
-		if err := s.smtp.Serve(smtpLn); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+		if err := s.smtp.Serve(smtpLn); err != nil && !s.closed() {
 			log.Error("loopback smtp server stopped", "err", err)
 		}
 	}()
@@ -185,7 +186,20 @@ func (s *System) shutdown() {
 		close(s.done)
 		s.imap.Close()
 		s.smtp.Close()
+		// The servers close only the listeners they have started serving.
+		for _, ln := range s.lns {
+			ln.Close()
+		}
 	})
+}
+
+func (s *System) closed() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // Address returns the mail address of a user: name@Domain.

@@ -1,0 +1,262 @@
+package mailer_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/mailer"
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// dovecot is a Dovecot IMAP server run by a test.
+type dovecot struct {
+	addr string
+}
+
+// startDovecot runs Dovecot on a loopback port with one user, congo/pw,
+// and extra lines of configuration. The test is skipped where Dovecot is
+// not installed or the test does not run as root (Dovecot then cannot
+// switch to the mail user).
+func startDovecot(t *testing.T, extra string) *dovecot {
+	t.Helper()
+	bin, err := exec.LookPath("dovecot")
+	if err != nil {
+		t.Skip("dovecot is not installed (apt-get install dovecot-imapd)")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("running Dovecot needs root")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+
+	// Not t.TempDir: Dovecot's own users must be able to enter it.
+	dir, err := os.MkdirTemp("", "congo-dovecot-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const nobody = 65534
+	if err := os.Chown(home, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "passwd"), []byte("congo:{PLAIN}pw\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := fmt.Sprintf(`protocols = imap
+listen = 127.0.0.1
+base_dir = %[1]s/run
+state_dir = %[1]s/state
+log_path = %[1]s/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN %[1]s/passwd
+}
+userdb {
+  driver = static
+  args = uid=%[2]d gid=%[2]d home=%[3]s/%%u
+}
+mail_location = maildir:~/Maildir
+namespace inbox {
+  inbox = yes
+  separator = /
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = %[4]d
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+%[5]s
+`, dir, nobody, home, port, extra)
+	confPath := filepath.Join(dir, "dovecot.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-F", "-c", confPath)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start dovecot: %v", err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))
+			t.Logf("dovecot.log:\n%s", log)
+		}
+	})
+	d := &dovecot{addr: fmt.Sprintf("127.0.0.1:%d", port)}
+	waitFor(t, "dovecot listening", 10*time.Second, func() bool {
+		c, err := net.DialTimeout("tcp", d.addr, time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	return d
+}
+
+func (d *dovecot) url() string { return "imap://congo:pw@" + d.addr + "/INBOX" }
+
+// client logs in as congo.
+func (d *dovecot) client(t *testing.T) *imapclient.Client {
+	t.Helper()
+	c, err := imapclient.DialInsecure(d.addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Login("congo", "pw").Wait(); err != nil {
+		c.Close()
+		t.Fatalf("dovecot login: %v", err)
+	}
+	return c
+}
+
+// appendMail puts a mail with the given subject into the INBOX, and
+// returns it.
+func (d *dovecot) appendMail(t *testing.T, subject string, flags ...imap.Flag) []byte {
+	t.Helper()
+	raw := []byte(fmt.Sprintf("From: Alice <alice@example.org>\r\nTo: congo@pbm.example.net\r\n"+
+		"Subject: %s\r\n\r\nmove congo 42 b2-b3\r\n", subject))
+	d.appendRaw(t, raw, flags...)
+	return raw
+}
+
+func (d *dovecot) appendRaw(t *testing.T, raw []byte, flags ...imap.Flag) {
+	t.Helper()
+	c := d.client(t)
+	defer c.Close()
+	cmd := c.Append("INBOX", int64(len(raw)), &imap.AppendOptions{Flags: flags})
+	if _, err := cmd.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cmd.Wait(); err != nil {
+		t.Fatalf("dovecot append: %v", err)
+	}
+}
+
+type stored struct {
+	subject string
+	seen    bool
+}
+
+// mailbox lists a mailbox; nil when it does not exist.
+func (d *dovecot) mailbox(t *testing.T, name string) []stored {
+	t.Helper()
+	c := d.client(t)
+	defer c.Close()
+	sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return nil
+	}
+	bufs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{
+		Flags:       true,
+		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
+	}).Collect()
+	if err != nil {
+		t.Fatalf("dovecot fetch %s: %v", name, err)
+	}
+	var l []stored
+	for _, b := range bufs {
+		in, _ := mailer.ParseMessage(b.BodySection[0].Bytes)
+		l = append(l, stored{in.Subject, slices.Contains(b.Flags, imap.FlagSeen)})
+	}
+	return l
+}
+
+func TestInboxDovecot(t *testing.T) {
+	d := startDovecot(t, "")
+	d.appendMail(t, "first")
+	big := mailWithAttachment(64<<10, true)
+	d.appendRaw(t, big)
+	var h handled
+	runInbox(t, mailer.InboxConfig{URL: d.url(), Poll: time.Minute, MaxSize: 4096},
+		func(_ context.Context, m *mailer.Incoming) error {
+			h.add(m)
+			return nil
+		})
+	waitFor(t, "the mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
+	d.appendMail(t, "during idle")
+	waitFor(t, "the mail appended during IDLE handled", 5*time.Second, func() bool { return len(h.all()) == 3 })
+	waitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+
+	if got, want := h.subjects(), []string{"first", "big", "during idle"}; !slices.Equal(got, want) {
+		t.Errorf("handled %q, want %q", got, want)
+	}
+	if m := h.all()[1]; m.Text != "board congo 42" || !m.Truncated || m.Size != len(big) {
+		t.Errorf("big mail = Text %q, Truncated %v, Size %d; want %q, true, %d", m.Text, m.Truncated, m.Size, "board congo 42", len(big))
+	}
+	want := []stored{{"first", true}, {"big", true}, {"during idle", true}}
+	if got := d.mailbox(t, "Processed"); !slices.Equal(got, want) {
+		t.Errorf("Processed holds %v, want %v", got, want)
+	}
+}
+
+func TestInboxDovecotWithoutMoveOrIdle(t *testing.T) {
+	tests := []struct {
+		name      string
+		caps      string
+		wantInbox []stored
+	}{
+		{"UIDPLUS", "IMAP4rev1 LITERAL+ UIDPLUS", []stored{{"someone's deleted mail", true}}},
+		{"plain IMAP4rev1", "IMAP4rev1 LITERAL+", []stored{{"someone's deleted mail", true}, {"command", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := startDovecot(t, "protocol imap {\n  imap_capability = "+tt.caps+"\n}")
+			d.appendMail(t, "someone's deleted mail", imap.FlagSeen, imap.FlagDeleted)
+			var h handled
+			runInbox(t, mailer.InboxConfig{URL: d.url(), Poll: 200 * time.Millisecond},
+				func(_ context.Context, m *mailer.Incoming) error {
+					h.add(m)
+					return nil
+				})
+			// Without IDLE, mail is found by polling.
+			d.appendMail(t, "command")
+			waitFor(t, "the mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+			waitFor(t, "the mail filed", 5*time.Second, func() bool { return len(d.mailbox(t, "Processed")) == 1 })
+			waitFor(t, "the INBOX settled", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == len(tt.wantInbox) })
+			if got := d.mailbox(t, "INBOX"); !slices.Equal(got, tt.wantInbox) {
+				t.Errorf("INBOX holds %v, want %v", got, tt.wantInbox)
+			}
+			if got, want := d.mailbox(t, "Processed"), []stored{{"command", true}}; !slices.Equal(got, want) {
+				t.Errorf("Processed holds %v, want %v", got, want)
+			}
+		})
+	}
+}
