@@ -199,3 +199,23 @@ func mustAffect(res sql.Result, what string) error {
 	}
 	return nil
 }
+
+// formatOptTime stores a time that may be zero, as "".
+func formatOptTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return formatTime(t)
+}
+
+func parseOptTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return parseTime(s)
+}
+
+// seconds stores a duration as whole seconds, rounded down.
+func seconds(d time.Duration) int64 { return int64(d / time.Second) }
+
+func fromSeconds(s int64) time.Duration { return time.Duration(s) * time.Second }

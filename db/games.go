@@ -83,6 +83,20 @@ type Game struct {
 	ThreadRoot string // Message-ID of the game's first mail
 	Created    time.Time
 	Updated    time.Time
+
+	TimeControl string // "days=N" or "bank=D+I" (M11)
+	Rated       bool
+	// The clocks. The mover's clock started at ClockStart (in the future
+	// while the mover is on vacation) with the mover's Left; the other
+	// Left is what the other player has. TurnTime is the mover's Left
+	// when the turn began, and Reminders the reminders sent since.
+	WhiteLeft  time.Duration
+	BlackLeft  time.Duration
+	ClockStart time.Time
+	TurnTime   time.Duration
+	Reminders  int
+	DrawOffer  int64 // the player who offers a draw; 0 for none
+	Takeback   int64 // the player who asks to take back the last move; 0 for none
 }
 
 // Challenged returns the id of the player who was challenged.
@@ -106,29 +120,40 @@ func (g Game) Has(player int64) bool {
 	return player == g.White || player == g.Black
 }
 
-const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated"
+const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
+	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback"
 
 // CreateGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
 func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error) {
 	g.Created, g.Updated = at.UTC(), at.UTC()
+	if g.TimeControl == "" {
+		g.TimeControl = DefaultTimeControl
+	}
 	err := tx.tx.QueryRowContext(ctx,
-		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated)"+
-			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
+			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback)"+
+			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), g.Reason,
-		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated)).Scan(&g.ID)
+		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated),
+		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
+		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback).Scan(&g.ID)
 	if err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
 	return g, nil
 }
 
-// UpdateGame stores the status, position, result, reason and thread root
-// of g, and sets its Updated time.
+// UpdateGame stores everything of g but its players, challenger and
+// creation time, and sets its Updated time.
 func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
 	res, err := tx.tx.ExecContext(ctx,
-		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ? WHERE id = ?",
-		g.Status.String(), g.Position, g.Result.String(), g.Reason, g.ThreadRoot, formatTime(at), g.ID)
+		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
+			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+
+			" reminders = ?, draw_offer = ?, takeback = ? WHERE id = ?",
+		g.Status.String(), g.Position, g.Result.String(), g.Reason, g.ThreadRoot, formatTime(at),
+		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
+		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, g.ID)
 	if err != nil {
 		return fmt.Errorf("update game %d: %w", g.ID, err)
 	}
@@ -143,6 +168,46 @@ func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
 		return Game{}, notFound(err, fmt.Sprintf("game %d", id))
 	}
 	return g, nil
+}
+
+// DefaultTimeControl is the time control of a game that names none.
+const DefaultTimeControl = "days=3"
+
+// ActiveGames returns the games being played, in the order they were
+// created.
+func (tx *Tx) ActiveGames(ctx context.Context) ([]Game, error) {
+	return tx.queryGames(ctx, "active games", "SELECT "+gameColumns+" FROM games WHERE status = 'active' ORDER BY id")
+}
+
+// queryGames runs a query for games.
+func (tx *Tx) queryGames(ctx context.Context, what, query string, args ...any) ([]Game, error) {
+	rows, err := tx.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var games []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		games = append(games, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return games, nil
+}
+
+// DeleteLastMove removes the last move of a game (a takeback).
+func (tx *Tx) DeleteLastMove(ctx context.Context, game int64) error {
+	res, err := tx.tx.ExecContext(ctx,
+		"DELETE FROM moves WHERE game = ? AND ply = (SELECT max(ply) FROM moves WHERE game = ?)", game, game)
+	if err != nil {
+		return fmt.Errorf("delete last move of game %d: %w", game, err)
+	}
+	return mustAffect(res, fmt.Sprintf("last move of game %d", game))
 }
 
 // GamesOf returns the games a player plays in, in the order they were
@@ -170,10 +235,16 @@ func (tx *Tx) GamesOf(ctx context.Context, player int64) ([]Game, error) {
 
 func scanGame(row scanner) (Game, error) {
 	var g Game
-	var status, result, created, updated string
+	var status, result, created, updated, clockStart string
+	var whiteLeft, blackLeft, turnTime int64
 	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
-		&g.Reason, &g.ThreadRoot, &created, &updated)
+		&g.Reason, &g.ThreadRoot, &created, &updated,
+		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback)
 	if err != nil {
+		return Game{}, err
+	}
+	g.WhiteLeft, g.BlackLeft, g.TurnTime = fromSeconds(whiteLeft), fromSeconds(blackLeft), fromSeconds(turnTime)
+	if g.ClockStart, err = parseOptTime(clockStart); err != nil {
 		return Game{}, err
 	}
 	if g.Status, err = parseStatus(status); err != nil {
@@ -198,12 +269,13 @@ type Move struct {
 	Move     string // canonical notation
 	Position string // the position after the move
 	At       time.Time
+	Comment  string // what the mover wrote with it, if anything
 }
 
 // AddMove stores a move.
 func (tx *Tx) AddMove(ctx context.Context, m Move) error {
-	_, err := tx.tx.ExecContext(ctx, "INSERT INTO moves (game, ply, move, position, at) VALUES (?, ?, ?, ?, ?)",
-		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At))
+	_, err := tx.tx.ExecContext(ctx, "INSERT INTO moves (game, ply, move, position, at, comment) VALUES (?, ?, ?, ?, ?, ?)",
+		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At), m.Comment)
 	if err != nil {
 		return fmt.Errorf("add move %d of game %d: %w", m.Ply, m.Game, err)
 	}
@@ -213,7 +285,7 @@ func (tx *Tx) AddMove(ctx context.Context, m Move) error {
 // Moves returns the moves of a game in order.
 func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
 	rows, err := tx.tx.QueryContext(ctx,
-		"SELECT game, ply, move, position, at FROM moves WHERE game = ? ORDER BY ply", game)
+		"SELECT game, ply, move, position, at, comment FROM moves WHERE game = ? ORDER BY ply", game)
 	if err != nil {
 		return nil, fmt.Errorf("moves of game %d: %w", game, err)
 	}
@@ -222,7 +294,7 @@ func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
 	for rows.Next() {
 		var m Move
 		var at string
-		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at); err != nil {
+		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at, &m.Comment); err != nil {
 			return nil, fmt.Errorf("moves of game %d: %w", game, err)
 		}
 		if m.At, err = parseTime(at); err != nil {

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,9 +22,43 @@ type Player struct {
 	Address string // the registered mail address, lowercase
 	Secret  string // the secret of the personal address
 	Created time.Time
+
+	// Glicko-2 rating (M16) and the number of rated games played.
+	Rating     float64
+	Deviation  float64
+	Volatility float64
+	RatedGames int
+
+	Notify   Notify
+	DigestAt time.Time // when the next digest is due, for NotifyDigest
+
+	// Vacation (M17): the allowance left as of VacationAccrued, and the
+	// end of the vacation being taken (zero for none).
+	VacationLeft    time.Duration
+	VacationAccrued time.Time
+	VacationUntil   time.Time
 }
 
-const playerColumns = "id, handle, address, secret, created"
+// Notify is how a player hears of moves (M18). The zero value means
+// NotifyEach.
+type Notify string
+
+const (
+	NotifyEach   Notify = "each"   // a mail per move
+	NotifyDigest Notify = "digest" // one daily mail of the games where it is the player's move
+	NotifyOff    Notify = "off"    // no mail about moves
+)
+
+// New players' rating, and their vacation allowance (M17).
+const (
+	StartRating     = 1500
+	StartDeviation  = 350
+	StartVolatility = 0.06
+	StartVacation   = 10 * 24 * time.Hour
+)
+
+const playerColumns = "id, handle, address, secret, created, rating, deviation, volatility, rated_games," +
+	" notify, digest_at, vacation_left, vacation_accrued, vacation_until"
 
 // CreatePlayer registers a player. It fails with ErrHandleTaken when the
 // handle is taken (ignoring case) and with ErrAddressTaken when the address
@@ -40,10 +75,12 @@ func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, 
 	} else if !errors.Is(err, ErrNotFound) {
 		return Player{}, err
 	}
-	p := Player{Handle: handle, Address: address, Secret: secret, Created: at.UTC()}
+	p := Player{Handle: handle, Address: address, Secret: secret, Created: at.UTC(),
+		Rating: StartRating, Deviation: StartDeviation, Volatility: StartVolatility, Notify: NotifyEach,
+		VacationLeft: StartVacation, VacationAccrued: at.UTC()}
 	err := tx.tx.QueryRowContext(ctx,
-		"INSERT INTO players (handle, address, secret, created) VALUES (?, ?, ?, ?) RETURNING id",
-		p.Handle, p.Address, p.Secret, formatTime(p.Created)).Scan(&p.ID)
+		"INSERT INTO players (handle, address, secret, created, vacation_accrued) VALUES (?, ?, ?, ?, ?) RETURNING id",
+		p.Handle, p.Address, p.Secret, formatTime(p.Created), formatTime(p.VacationAccrued)).Scan(&p.ID)
 	if err != nil {
 		return Player{}, fmt.Errorf("create player %q: %w", handle, err)
 	}
@@ -91,17 +128,94 @@ func (tx *Tx) SetSecret(ctx context.Context, id int64, secret string) error {
 	return mustAffect(res, fmt.Sprintf("player %d", id))
 }
 
+// UpdatePlayer stores the rating, notification and vacation fields of p.
+func (tx *Tx) UpdatePlayer(ctx context.Context, p Player) error {
+	if p.Notify == "" {
+		p.Notify = NotifyEach
+	}
+	res, err := tx.tx.ExecContext(ctx,
+		"UPDATE players SET rating = ?, deviation = ?, volatility = ?, rated_games = ?, notify = ?, digest_at = ?,"+
+			" vacation_left = ?, vacation_accrued = ?, vacation_until = ? WHERE id = ?",
+		p.Rating, p.Deviation, p.Volatility, p.RatedGames, string(p.Notify), formatOptTime(p.DigestAt),
+		seconds(p.VacationLeft), formatOptTime(p.VacationAccrued), formatOptTime(p.VacationUntil), p.ID)
+	if err != nil {
+		return fmt.Errorf("update player %d: %w", p.ID, err)
+	}
+	return mustAffect(res, fmt.Sprintf("player %d", p.ID))
+}
+
+// RatedPlayers returns the players with a rated game, the highest rating
+// first.
+func (tx *Tx) RatedPlayers(ctx context.Context) ([]Player, error) {
+	return tx.queryPlayers(ctx, "rated players",
+		"SELECT "+playerColumns+" FROM players WHERE rated_games > 0 ORDER BY rating DESC, handle")
+}
+
+// DigestsDue returns the players whose digest is due at now.
+func (tx *Tx) DigestsDue(ctx context.Context, now time.Time) ([]Player, error) {
+	return tx.queryPlayers(ctx, "digests due",
+		"SELECT "+playerColumns+" FROM players WHERE notify = 'digest' AND digest_at <> '' AND digest_at <= ? ORDER BY id",
+		formatTime(now))
+}
+
+// NextDigest returns when the next digest is due; ok is false when none is.
+func (tx *Tx) NextDigest(ctx context.Context) (next time.Time, ok bool, err error) {
+	var s sql.NullString
+	err = tx.tx.QueryRowContext(ctx,
+		"SELECT min(digest_at) FROM players WHERE notify = 'digest' AND digest_at <> ''").Scan(&s)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next digest: %w", err)
+	}
+	if !s.Valid {
+		return time.Time{}, false, nil
+	}
+	next, err = parseTime(s.String)
+	return next, err == nil, err
+}
+
+func (tx *Tx) queryPlayers(ctx context.Context, what, query string, args ...any) ([]Player, error) {
+	rows, err := tx.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var ps []Player
+	for rows.Next() {
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		ps = append(ps, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return ps, nil
+}
+
 type scanner interface {
 	Scan(dest ...any) error
 }
 
 func scanPlayer(row scanner) (Player, error) {
 	var p Player
-	var created string
-	if err := row.Scan(&p.ID, &p.Handle, &p.Address, &p.Secret, &created); err != nil {
+	var created, notify, digestAt, accrued, until string
+	var vacation int64
+	err := row.Scan(&p.ID, &p.Handle, &p.Address, &p.Secret, &created, &p.Rating, &p.Deviation, &p.Volatility,
+		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until)
+	if err != nil {
 		return Player{}, err
 	}
-	var err error
-	p.Created, err = parseTime(created)
+	p.Notify, p.VacationLeft = Notify(notify), fromSeconds(vacation)
+	if p.Created, err = parseTime(created); err != nil {
+		return Player{}, err
+	}
+	if p.DigestAt, err = parseOptTime(digestAt); err != nil {
+		return Player{}, err
+	}
+	if p.VacationAccrued, err = parseOptTime(accrued); err != nil {
+		return Player{}, err
+	}
+	p.VacationUntil, err = parseOptTime(until)
 	return p, err
 }

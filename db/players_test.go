@@ -41,7 +41,9 @@ func TestPlayerLookups(t *testing.T) {
 		alice, err = tx.CreatePlayer(ctx, "Alice", "Alice@Example.org", "secret1", t0)
 		return err
 	})
-	want := Player{ID: alice.ID, Handle: "Alice", Address: "alice@example.org", Secret: "secret1", Created: t0}
+	want := Player{ID: alice.ID, Handle: "Alice", Address: "alice@example.org", Secret: "secret1", Created: t0,
+		Rating: StartRating, Deviation: StartDeviation, Volatility: StartVolatility, Notify: NotifyEach,
+		VacationLeft: StartVacation, VacationAccrued: t0}
 	if alice != want {
 		t.Fatalf("CreatePlayer() = %+v, want %+v", alice, want)
 	}

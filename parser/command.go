@@ -1,7 +1,10 @@
 // Package parser turns the text of a mail into the commands it carries.
 package parser
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Kind says which command a line is. The zero value means no command.
 type Kind uint8
@@ -17,8 +20,24 @@ const (
 	Move           // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
 	Board          // board congo <id>, or board in a reply about the game
 	Resign         // resign congo <id>, or a bare resign in a reply
-	Games          // games
+	Games          // games [<handle>]
+	Draw           // draw congo <id>: offer a draw, or accept the opponent's offer
+	NoDraw         // nodraw congo <id>: decline the opponent's offer
+	Takeback       // takeback congo <id>: ask to undo the last move, or grant it
+	Abort          // abort congo <id>: end a game before both sides have moved
+	Conditional    // conditional congo <id> [clear]: show or clear conditional moves
+	If             // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
+	Observe        // observe congo <id>
+	Unobserve      // unobserve congo <id>
+	Seek           // seek congo [days=N|bank=D+I] [unrated], or seek off
+	Notify         // notify each|digest|off
+	History        // history congo <id>
+	Ratings        // ratings
+	Vacation       // vacation <days>, or vacation off
 )
+
+// lastKind is the last command kind.
+const lastKind = Vacation
 
 // Colour is the colour a challenger asks for. The zero value means none was
 // named (the server then uses its default, white).
@@ -29,6 +48,96 @@ const (
 	White
 	Black
 )
+
+// TimeControl is the time control a challenge or seek asks for (M11).
+// The zero value means none was named (the server then uses its default).
+type TimeControl struct {
+	Bank      bool // bank=D+I; otherwise days=N
+	Days      int  // N days for every move, or the bank of D days
+	Increment int  // I days added to the bank after each move, capped at D
+}
+
+// Limits of time controls, in days.
+const (
+	MaxDays = 60 // most days per move, or in a bank
+)
+
+// String writes tc as it is written in a command: "days=3", "bank=10+1",
+// or "" for none.
+func (tc TimeControl) String() string {
+	switch {
+	case tc.Days == 0:
+		return ""
+	case tc.Bank:
+		return fmt.Sprintf("bank=%d+%d", tc.Days, tc.Increment)
+	}
+	return fmt.Sprintf("days=%d", tc.Days)
+}
+
+// ParseTimeControl reads a time control written "days=N" (1 <= N <= 60)
+// or "bank=D+I" (1 <= D <= 60, 0 <= I <= D), in any case.
+func ParseTimeControl(s string) (TimeControl, bool) {
+	key, value, ok := strings.Cut(strings.ToLower(s), "=")
+	if !ok {
+		return TimeControl{}, false
+	}
+	switch key {
+	case "days":
+		n, ok := smallNumber(value)
+		if !ok || n < 1 || n > MaxDays {
+			return TimeControl{}, false
+		}
+		return TimeControl{Days: n}, true
+	case "bank":
+		d, i, ok := strings.Cut(value, "+")
+		days, ok1 := smallNumber(d)
+		inc, ok2 := smallNumber(i)
+		if !ok || !ok1 || !ok2 || days < 1 || days > MaxDays || inc > days {
+			return TimeControl{}, false
+		}
+		return TimeControl{Bank: true, Days: days, Increment: inc}, true
+	}
+	return TimeControl{}, false
+}
+
+// smallNumber reads a number of 1 to 4 digits.
+func smallNumber(s string) (int, bool) {
+	if s == "" || len(s) > 4 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// Notice is how a player wants to hear of moves (M18). The zero value
+// means none was named.
+type Notice uint8
+
+const (
+	NoNotice     Notice = iota
+	NoticeEach          // each: a mail per move
+	NoticeDigest        // digest: one daily mail
+	NoticeOff           // off: no mail about moves
+)
+
+// String returns "each", "digest", "off" or "none".
+func (n Notice) String() string {
+	switch n {
+	case NoticeEach:
+		return "each"
+	case NoticeDigest:
+		return "digest"
+	case NoticeOff:
+		return "off"
+	}
+	return "none"
+}
 
 // Command is one command found in a mail.
 type Command struct {
@@ -52,6 +161,25 @@ type Command struct {
 	Move string
 	// MoveNumber is the #N guard after a move (M1); 0 when absent.
 	MoveNumber int
+
+	// TimeControl and Unrated are the options of challenge and seek.
+	TimeControl TimeControl
+	Unrated     bool
+	// Off is true for "seek off" and "vacation off".
+	Off bool
+	// Clear is true for "conditional congo <id> clear".
+	Clear bool
+	// Days is the length of a vacation.
+	Days int
+	// Notice is the setting of notify.
+	Notice Notice
+	// Moves are the moves of an if line, as written: the opponent's move,
+	// the sender's answer, the opponent's next move, and so on.
+	Moves []string
+	// Past is true when board names a move: "board congo 42#3" shows the
+	// position after black's move At (M15; 0 is the start).
+	Past bool
+	At   int
 }
 
 // Error is a line that is not a command. The server answers it, quoting Line.
@@ -80,6 +208,9 @@ const (
 	MissingHandle          // register or challenge names no handle
 	BadHandle              // the handle breaks the handle rule (ValidHandle)
 	BadColour              // the word after a challenge's handle is not white or black
+	BadTimeControl         // days=N or bank=D+I is out of range or malformed
+	BadConditional         // an if line is not "if <move> then <move> ..."
+	BadSetting             // notify, vacation or seek has an argument it does not know
 	Ignored                // a limit was reached: this line and the rest of the mail were not read
 )
 
@@ -127,12 +258,38 @@ func (k Kind) String() string {
 		return "resign"
 	case Games:
 		return "games"
+	case Draw:
+		return "draw"
+	case NoDraw:
+		return "nodraw"
+	case Takeback:
+		return "takeback"
+	case Abort:
+		return "abort"
+	case Conditional:
+		return "conditional"
+	case If:
+		return "if"
+	case Observe:
+		return "observe"
+	case Unobserve:
+		return "unobserve"
+	case Seek:
+		return "seek"
+	case Notify:
+		return "notify"
+	case History:
+		return "history"
+	case Ratings:
+		return "ratings"
+	case Vacation:
+		return "vacation"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
 // Valid reports whether k is one of the commands.
-func (k Kind) Valid() bool { return Help <= k && k <= Games }
+func (k Kind) Valid() bool { return Help <= k && k <= lastKind }
 
 // String returns "white", "black" or "any".
 func (c Colour) String() string {
@@ -174,6 +331,12 @@ func (p Problem) String() string {
 		return "bad handle"
 	case BadColour:
 		return "bad colour"
+	case BadTimeControl:
+		return "bad time control"
+	case BadConditional:
+		return "bad conditional"
+	case BadSetting:
+		return "bad setting"
 	case Ignored:
 		return "ignored"
 	}

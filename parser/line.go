@@ -65,9 +65,20 @@ func parseLine(line string, game int64) (Command, Error) {
 	case NoKind:
 		return bareMove(line, words, game)
 
-	case Help, NewKey, Games:
+	case Help, NewKey, Ratings:
 		if len(args) > 0 {
 			return fail(ExtraWords, "unexpected %s after %s: send just %s", quote(strings.Join(args, " ")), k, k)
+		}
+
+	case Games:
+		if len(args) > 1 {
+			return fail(ExtraWords, "unexpected %s at the end: write games, or games <handle>", quote(strings.Join(args[1:], " ")))
+		}
+		if len(args) == 1 {
+			if !ValidHandle(args[0]) {
+				return fail(BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
+			}
+			c.Handle = args[0]
 		}
 
 	case Register:
@@ -88,36 +99,70 @@ func parseLine(line string, game int64) (Command, Error) {
 			return fail(BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
 		}
 		c.Handle = args[0]
-		if len(args) > 1 {
-			switch {
-			case strings.EqualFold(args[1], "white"):
-				c.Colour = White
-			case strings.EqualFold(args[1], "black"):
-				c.Colour = Black
-			default:
-				return fail(BadColour, "%s is not a colour: write white or black after the handle, or nothing", quote(args[1]))
-			}
-		}
-		if len(args) > 2 {
-			return fail(ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[2:], " ")), usage(k))
+		if e := readOptions(&c, args[1:], true); e.Problem != NoProblem {
+			return Command{}, e
 		}
 
-	case Accept, Decline, Board, Resign:
-		if len(args) == 0 {
-			if game == 0 {
-				return fail(MissingGame, "%s needs a game number: %s", k, usage(k))
-			}
-			c.Game = game
+	case Seek:
+		if len(args) == 1 && strings.EqualFold(args[0], "off") {
+			c.Off = true
 			break
 		}
-		id, ok := parseID(args[0])
-		if !ok {
-			return fail(BadGame, "%s is not a game number: write %s, for example %s congo 42", quote(args[0]), usage(k), k)
+		if e := readOptions(&c, args, false); e.Problem != NoProblem {
+			return Command{}, e
 		}
-		c.Game = id
-		if len(args) > 1 {
-			return fail(ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), usage(k))
+
+	case Notify:
+		if len(args) != 1 {
+			return fail(BadSetting, "notify needs one word: notify each, notify digest or notify off")
 		}
+		switch strings.ToLower(args[0]) {
+		case "each":
+			c.Notice = NoticeEach
+		case "digest":
+			c.Notice = NoticeDigest
+		case "off":
+			c.Notice = NoticeOff
+		default:
+			return fail(BadSetting, "%s is not a setting of notify: write notify each, notify digest or notify off", quote(args[0]))
+		}
+
+	case Vacation:
+		if len(args) == 1 && strings.EqualFold(args[0], "off") {
+			c.Off = true
+			break
+		}
+		n, ok := 0, len(args) == 1
+		if ok {
+			n, ok = smallNumber(args[0])
+		}
+		if !ok || n < 1 || n > 365 {
+			return fail(BadSetting, "vacation needs a number of days or off: vacation 7, or vacation off")
+		}
+		c.Days = n
+
+	case If:
+		moves, reason := conditionalMoves(args)
+		if reason != "" {
+			return fail(BadConditional, "%s", reason)
+		}
+		if game == 0 {
+			return fail(MissingGame, "conditional moves need a game: send them in a reply about the game, or below a line conditional congo <id>")
+		}
+		c.Game, c.Moves = game, moves
+
+	case Board:
+		return boardCommand(line, c, args, game)
+
+	case Conditional:
+		if n := len(args); n > 0 && strings.EqualFold(args[n-1], "clear") {
+			c.Clear = true
+			args = args[:n-1]
+		}
+		return gameCommand(line, c, args, game)
+
+	case Accept, Decline, Resign, Draw, NoDraw, Takeback, Abort, Observe, Unobserve, History:
+		return gameCommand(line, c, args, game)
 
 	case Move:
 		if len(args) > 0 {
@@ -149,6 +194,128 @@ func parseLine(line string, game int64) (Command, Error) {
 		c.Move, c.MoveNumber = move, n
 	}
 	return c, Error{}
+}
+
+// gameCommand reads the rest of a command that names a game, or applies
+// to the game the mail is about: args is the game number or nothing.
+func gameCommand(line string, c Command, args []string, game int64) (Command, Error) {
+	k := c.Kind
+	if len(args) == 0 {
+		if game == 0 {
+			return Command{}, lineError(line, MissingGame, "%s needs a game number: %s", k, usage(k))
+		}
+		c.Game = game
+		return c, Error{}
+	}
+	id, ok := parseID(args[0])
+	if !ok {
+		return Command{}, lineError(line, BadGame, "%s is not a game number: write %s, for example %s congo 42", quote(args[0]), usage(k), k)
+	}
+	c.Game = id
+	if len(args) > 1 {
+		return Command{}, lineError(line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), usage(k))
+	}
+	return c, Error{}
+}
+
+// boardCommand reads the rest of board: a game, and a move number after
+// "#" (M15), as in "board congo 42#3" or "board congo 42 #3". A lone
+// "#42" is a game number, as for every game command.
+func boardCommand(line string, c Command, args []string, game int64) (Command, Error) {
+	switch {
+	case len(args) == 2 && strings.HasPrefix(args[1], "#"):
+		return boardAt(line, c, args[:1], args[1][1:], game)
+	case len(args) == 1 && strings.LastIndexByte(args[0], '#') > 0:
+		i := strings.LastIndexByte(args[0], '#')
+		return boardAt(line, c, []string{args[0][:i]}, args[0][i+1:], game)
+	}
+	return gameCommand(line, c, args, game)
+}
+
+// boardAt reads the move number of board.
+func boardAt(line string, c Command, args []string, at string, game int64) (Command, Error) {
+	n, ok := smallNumber(at)
+	if !ok {
+		return Command{}, lineError(line, BadMoveNumber, "the number after # must be a move number from 0 up: board congo 42#3")
+	}
+	c.Past, c.At = true, n
+	return gameCommand(line, c, args, game)
+}
+
+// readOptions reads the options of a challenge or a seek, in any order
+// (M11): a colour (for a challenge), a time control, and unrated.
+func readOptions(c *Command, args []string, colour bool) Error {
+	form := "seek congo [days=N|bank=D+I] [unrated]"
+	if colour {
+		form = usage(Challenge)
+	}
+	for i, w := range args {
+		var seen bool
+		switch {
+		case colour && strings.EqualFold(w, "white"):
+			seen, c.Colour = c.Colour != AnyColour, White
+		case colour && strings.EqualFold(w, "black"):
+			seen, c.Colour = c.Colour != AnyColour, Black
+		case strings.EqualFold(w, "unrated"):
+			seen, c.Unrated = c.Unrated, true
+		case strings.Contains(w, "="):
+			tc, ok := ParseTimeControl(w)
+			if !ok {
+				return lineError(c.Line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
+			}
+			seen, c.TimeControl = c.TimeControl.Days != 0, tc
+		case i == 0 && colour:
+			return lineError(c.Line, BadColour, "%s is not a colour or an option: write %s", quote(w), form)
+		default:
+			return lineError(c.Line, ExtraWords, "unexpected %s: write %s", quote(strings.Join(args[i:], " ")), form)
+		}
+		if seen {
+			return lineError(c.Line, ExtraWords, "%s repeats an option: write %s", quote(w), form)
+		}
+	}
+	return Error{}
+}
+
+// conditionalMoves reads the words after "if" of a conditional line:
+// "<move> then <move> [if <move> then <move> ...]". It returns the moves
+// in order, or the reason the line is not one.
+func conditionalMoves(args []string) ([]string, string) {
+	const form = "write if <their move> then <your move>, for example if c6-c5 then b2-b3 if d6-d5 then c2-c3"
+	var moves []string
+	var cur []string
+	want := "then" // the word that ends the move being read
+	flush := func() string {
+		m := strings.Join(cur, " ")
+		if m == "" {
+			return "a move is missing: " + form
+		}
+		if !isMove(m) {
+			return quote(m) + " is not a move: " + form
+		}
+		moves = append(moves, m)
+		cur = cur[:0]
+		return ""
+	}
+	for _, w := range args {
+		switch {
+		case strings.EqualFold(w, want):
+			if r := flush(); r != "" {
+				return nil, r
+			}
+			want = map[string]string{"then": "if", "if": "then"}[want]
+		case strings.EqualFold(w, "if") || strings.EqualFold(w, "then"):
+			return nil, "unexpected " + quote(w) + ": " + form
+		default:
+			cur = append(cur, w)
+		}
+	}
+	if want != "if" {
+		return nil, "the line ends before its move: " + form
+	}
+	if r := flush(); r != "" {
+		return nil, r
+	}
+	return moves, ""
 }
 
 // bareMove reads a line that starts with no command word: a move, which
@@ -199,7 +366,7 @@ func commandOf(words []string) (Kind, []string) {
 
 // keyword returns the command that w names, in any case, or NoKind.
 func keyword(w string) Kind {
-	for k := Help; k <= Games; k++ {
+	for k := Help; k <= lastKind; k++ {
 		if strings.EqualFold(w, k.String()) {
 			return k
 		}
@@ -211,7 +378,8 @@ func keyword(w string) Kind {
 // may follow it.
 func isGameCommand(k Kind) bool {
 	switch k {
-	case Challenge, Accept, Decline, Move, Board, Resign:
+	case Challenge, Accept, Decline, Move, Board, Resign, Draw, NoDraw, Takeback, Abort,
+		Conditional, Observe, Unobserve, Seek, History:
 		return true
 	}
 	return false
@@ -223,7 +391,11 @@ func isGameWord(w string) bool { return strings.EqualFold(w, gameWord) }
 func usage(k Kind) string {
 	switch k {
 	case Challenge:
-		return "challenge congo <handle> [white|black]"
+		return "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated]"
+	case Conditional:
+		return "conditional congo <id> [clear]"
+	case Board:
+		return "board congo <id>[#N]"
 	case Move:
 		return "move congo <id> <move>"
 	}

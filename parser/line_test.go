@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -97,12 +98,45 @@ func TestParseCommand(t *testing.T) {
 		{"help\u00a0\u00a0", 0, Command{Kind: Help}},
 		{"\ufeffgames\u200b", 0, Command{Kind: Games}},
 		{"\tresign congo 42 \t", 0, Command{Kind: Resign, Game: 42}},
+
+		// Correspondence play.
+		{"challenge congo bob days=5", 0, Command{Kind: Challenge, Handle: "bob", TimeControl: TimeControl{Days: 5}}},
+		{"challenge congo bob unrated BANK=10+1 black", 0, Command{Kind: Challenge, Handle: "bob", Colour: Black,
+			TimeControl: TimeControl{Bank: true, Days: 10, Increment: 1}, Unrated: true}},
+		{"games bob", 0, Command{Kind: Games, Handle: "bob"}},
+		{"draw congo 42", 0, Command{Kind: Draw, Game: 42}},
+		{"draw", 42, Command{Kind: Draw, Game: 42}},
+		{"nodraw congo 42", 0, Command{Kind: NoDraw, Game: 42}},
+		{"takeback congo 42", 0, Command{Kind: Takeback, Game: 42}},
+		{"abort congo 42", 0, Command{Kind: Abort, Game: 42}},
+		{"observe congo 7", 0, Command{Kind: Observe, Game: 7}},
+		{"unobserve congo 7", 0, Command{Kind: Unobserve, Game: 7}},
+		{"history congo 7", 0, Command{Kind: History, Game: 7}},
+		{"board congo 42#3", 0, Command{Kind: Board, Game: 42, Past: true, At: 3}},
+		{"board congo 42 #0", 0, Command{Kind: Board, Game: 42, Past: true}},
+		{"board #42", 0, Command{Kind: Board, Game: 42}},
+		{"board #5", 42, Command{Kind: Board, Game: 5}},
+		{"conditional congo 42", 0, Command{Kind: Conditional, Game: 42}},
+		{"conditional congo 42 clear", 0, Command{Kind: Conditional, Game: 42, Clear: true}},
+		{"conditional clear", 42, Command{Kind: Conditional, Game: 42, Clear: true}},
+		{"if c6-c5 then b2-b3", 42, Command{Kind: If, Game: 42, Moves: []string{"c6-c5", "b2-b3"}}},
+		{"IF c6-c5 THEN b2-b3 if d6 - d5 then c2xc3", 42, Command{Kind: If, Game: 42,
+			Moves: []string{"c6-c5", "b2-b3", "d6 - d5", "c2xc3"}}},
+		{"seek congo", 0, Command{Kind: Seek}},
+		{"seek congo days=2 unrated", 0, Command{Kind: Seek, TimeControl: TimeControl{Days: 2}, Unrated: true}},
+		{"seek off", 0, Command{Kind: Seek, Off: true}},
+		{"notify digest", 0, Command{Kind: Notify, Notice: NoticeDigest}},
+		{"Notify OFF", 0, Command{Kind: Notify, Notice: NoticeOff}},
+		{"notify each", 0, Command{Kind: Notify, Notice: NoticeEach}},
+		{"ratings", 0, Command{Kind: Ratings}},
+		{"vacation 7", 0, Command{Kind: Vacation, Days: 7}},
+		{"vacation off", 0, Command{Kind: Vacation, Off: true}},
 	}
 	for _, tt := range tests {
 		got := Parse("", tt.line, Context{Game: tt.game})
 		want := tt.want
 		want.Line = strings.TrimFunc(tt.line, isSpace)
-		if len(got.Commands) != 1 || len(got.Errors) != 0 || got.Commands[0] != want {
+		if len(got.Commands) != 1 || len(got.Errors) != 0 || !reflect.DeepEqual(got.Commands[0], want) {
 			t.Errorf("Parse(%q, game %d) = %+v, want one command %+v", tt.line, tt.game, got, want)
 		}
 	}
@@ -128,7 +162,7 @@ func TestParseLineError(t *testing.T) {
 		{"move congo 42 " + strings.Repeat("b2-b3-", 50), 0, LongLine},
 
 		{"help me", 0, ExtraWords},
-		{"games please", 0, ExtraWords},
+		{"games bob please", 0, ExtraWords},
 		{"newkey now", 0, ExtraWords},
 		{"accept congo 42 please", 0, ExtraWords},
 		{"resign congo 42 43", 0, ExtraWords},
@@ -194,6 +228,36 @@ func TestParseLineError(t *testing.T) {
 
 		{"challenge congo bob red", 0, BadColour},
 		{"challenge congo bob w", 0, BadColour},
+
+		{"challenge congo bob days=0", 0, BadTimeControl},
+		{"challenge congo bob days=61", 0, BadTimeControl},
+		{"challenge congo bob bank=5+6", 0, BadTimeControl},
+		{"challenge congo bob bank=5", 0, BadTimeControl},
+		{"challenge congo bob hours=5", 0, BadTimeControl},
+		{"challenge congo bob white black", 0, ExtraWords},
+		{"challenge congo bob days=2 days=3", 0, ExtraWords},
+		{"seek congo white", 0, ExtraWords},
+		{"seek congo days=x", 0, BadTimeControl},
+		{"games bob carol", 0, ExtraWords},
+		{"games b!", 0, BadHandle},
+		{"ratings please", 0, ExtraWords},
+		{"draw", 0, MissingGame},
+		{"takeback congo x", 0, BadGame},
+		{"abort congo 42 now", 0, ExtraWords},
+		{"board congo 42#x", 0, BadMoveNumber},
+		{"board congo 42 #", 0, BadMoveNumber},
+		{"if c6-c5 then b2-b3", 0, MissingGame},
+		{"if c6-c5", 42, BadConditional},
+		{"if c6-c5 then", 42, BadConditional},
+		{"if then b2-b3", 42, BadConditional},
+		{"if c6-c5 then b2-b3 then c2-c3", 42, BadConditional},
+		{"if c6-c5 then b2-b9", 42, BadConditional},
+		{"if you like", 42, BadConditional},
+		{"notify", 0, BadSetting},
+		{"notify weekly", 0, BadSetting},
+		{"vacation", 0, BadSetting},
+		{"vacation forever", 0, BadSetting},
+		{"vacation 0", 0, BadSetting},
 	}
 	for _, tt := range tests {
 		got := Parse("", tt.line, Context{Game: tt.game})
@@ -275,7 +339,7 @@ func TestValidHandle(t *testing.T) {
 }
 
 func TestKindString(t *testing.T) {
-	for k := Help; k <= Games; k++ {
+	for k := Help; k <= lastKind; k++ {
 		if !k.Valid() {
 			t.Errorf("Kind(%d).Valid() = false, want true", k)
 		}
@@ -283,7 +347,7 @@ func TestKindString(t *testing.T) {
 			t.Errorf("keyword(%q) = %v, want %v", k.String(), got, k)
 		}
 	}
-	for _, k := range []Kind{NoKind, Games + 1} {
+	for _, k := range []Kind{NoKind, lastKind + 1} {
 		if k.Valid() {
 			t.Errorf("Kind(%d).Valid() = true, want false", k)
 		}

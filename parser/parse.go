@@ -30,7 +30,9 @@ const (
 //
 // In a mail about a game (ctx.Game, or else the game in a "Congo game N"
 // Subject), a bare move or a game command without a game number applies to
-// that game.
+// that game. Conditional lines ("if ... then ...") apply to the game of the
+// "conditional congo <id>" line above them, if any, or else to that game
+// (M14).
 //
 // At most 50 commands and 200 lines are read; a line beyond either limit is
 // reported as one Error with Problem Ignored. Parse judges only the form of
@@ -61,6 +63,7 @@ func Parse(subject, body string, ctx Context) Result {
 // parseBody reads the commands of a body, one a line.
 func parseBody(body string, game int64) Result {
 	var r Result
+	cond := int64(0) // the game of the last "conditional congo <id>" line (M14)
 	afterBlank := true
 	rest := body
 	for n := 0; rest != ""; n++ {
@@ -91,7 +94,14 @@ func parseBody(body string, game int64) Result {
 			})
 			return r
 		}
-		c, e := parseLine(line, game)
+		g := game
+		if cond != 0 && startsWithIf(line) {
+			g = cond
+		}
+		c, e := parseLine(line, g)
+		if c.Kind == Conditional && !c.Clear {
+			cond = c.Game
+		}
 		if c.Kind != NoKind {
 			r.Commands = append(r.Commands, c)
 		} else {
@@ -99,6 +109,11 @@ func parseBody(body string, game int64) Result {
 		}
 	}
 	return r
+}
+
+// startsWithIf reports whether line starts with the word "if".
+func startsWithIf(line string) bool {
+	return hasPrefixFold(line, "if") && (len(line) == 2 || isSpace(rune(line[2])))
 }
 
 // commentOf returns the body of a mail whose command is in the Subject,

@@ -362,3 +362,27 @@ func BenchmarkParseLongBody(b *testing.B) {
 		Parse("Re: Congo game 42: alice vs bob - bob to move", body, Context{})
 	}
 }
+
+func TestParseConditionalGame(t *testing.T) {
+	tests := []struct {
+		body string
+		game int64 // Context.Game
+		want []int64
+	}{
+		{"if c6-c5 then b2-b3", 42, []int64{42}},
+		{"conditional congo 7\nif c6-c5 then b2-b3\nif d6-d5 then d2-d3", 42, []int64{7, 7, 7}},
+		{"if c6-c5 then b2-b3\nconditional congo 7\nif d6-d5 then d2-d3", 42, []int64{42, 7, 7}},
+		{"conditional congo 7\nconditional congo 8\nif c6-c5 then b2-b3", 0, []int64{7, 8, 8}},
+		{"conditional congo 7 clear\nif c6-c5 then b2-b3", 42, []int64{7, 42}},
+	}
+	for _, tt := range tests {
+		r := Parse("", tt.body, Context{Game: tt.game})
+		var got []int64
+		for _, c := range r.Commands {
+			got = append(got, c.Game)
+		}
+		if len(r.Errors) != 0 || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Parse(%q) games = %v, errors %+v, want %v", tt.body, got, r.Errors, tt.want)
+		}
+	}
+}

@@ -67,6 +67,7 @@ func (p *Position) play(m *Move, eff *Effects) {
 	}
 	// A monkey's chain may end where it started: clear, then set.
 	p.board[from] = NoPiece
+	p.hash ^= tab.zobrist[pc][from]
 	p.occ[us] = p.occ[us]&^from.bit() | to.bit()
 	switch pc.Kind() {
 	case Lion:
@@ -80,6 +81,7 @@ func (p *Position) play(m *Move, eff *Effects) {
 		}
 	}
 	p.board[to] = pc
+	p.hash ^= tab.zobrist[pc][to]
 
 	// R13: the mover's pieces in the river drown, except crocodiles and a
 	// piece that has just entered it. R14: after the captures.
@@ -100,6 +102,7 @@ func (p *Position) play(m *Move, eff *Effects) {
 		p.number++
 	}
 	p.turn = them
+	p.hash ^= tab.zobristBlack
 }
 
 // entered reports whether the piece making m counts as having just entered
@@ -127,6 +130,7 @@ func (p *Position) remove(s Square, c Color, eff *Effects, drowned bool) {
 		}
 	}
 	p.board[s] = NoPiece
+	p.hash ^= tab.zobrist[pc][s]
 	p.occ[c] &^= s.bit()
 	if pc.Kind() == Lion {
 		p.lion[c] = NoSquare

@@ -267,6 +267,9 @@ func checkPosition(p Position) error {
 	if n := p.count(); n != len(legal) {
 		return fmt.Errorf("%q: count %d, %d legal moves", p, n, len(legal))
 	}
+	if err := checkSearchAPI(p, legal); err != nil {
+		return fmt.Errorf("%q: %v", p, err)
+	}
 	seen := make(map[Move]bool)
 	names := make(map[string]bool)
 	for _, m := range legal {

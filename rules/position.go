@@ -17,6 +17,7 @@ type Position struct {
 	turn   Color
 	lion   [2]Square // NoSquare when that lion is gone
 	occ    [2]uint64 // the squares each side occupies
+	hash   uint64    // the Zobrist key of board and turn (Hash)
 	number int32
 }
 
@@ -158,6 +159,7 @@ func ParsePosition(s string) (Position, error) {
 		return fail(BadMoveNumber, 0, NoSquare, "move number %q, want a whole number from 1", fields[2])
 	}
 	p.number = int32(n)
+	p.hash = p.zobrist()
 	return p, nil
 }
 

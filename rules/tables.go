@@ -36,6 +36,11 @@ type tables struct {
 	// between[a][b]: the squares strictly between a and b when they share a
 	// file or a diagonal, else notAligned (R4's flying capture).
 	between [49][49]uint64
+
+	// Zobrist keys (Position.Hash): one per piece and square, and one for
+	// Black to move.
+	zobrist      [32][49]uint64
+	zobristBlack uint64
 }
 
 var tab = buildTables()
@@ -145,6 +150,13 @@ func buildTables() *tables {
 			}
 		}
 	}
+	state := uint64(0x436f6e676f) // "Congo": fixed, so keys are the same in every run
+	for pc := range t.zobrist {
+		for s := range t.zobrist[pc] {
+			t.zobrist[pc][s] = splitmix64(&state)
+		}
+	}
+	t.zobristBlack = splitmix64(&state)
 	for a := Square(0); a < NoSquare; a++ {
 		for b := Square(0); b < NoSquare; b++ {
 			t.between[a][b] = notAligned

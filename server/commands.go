@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/parser"
@@ -57,63 +56,51 @@ func (h *handling) newKey(ctx context.Context) error {
 	return nil
 }
 
-// games lists the sender's games, those where it is their move first.
-func (h *handling) games(ctx context.Context) error {
-	games, err := h.tx.GamesOf(ctx, h.sender.ID)
-	if err != nil {
-		return err
-	}
-	var list templates.GameList
-	var finished []gameState
-	for _, g := range games {
-		gs, err := h.gameState(ctx, g)
-		if err != nil {
-			return err
-		}
-		t := gs.template()
-		switch g.Status {
-		case db.Active:
-			if gs.player(gs.pos.Turn()).ID == h.sender.ID {
-				list.YourMove = append(list.YourMove, t)
-			} else {
-				list.TheirMove = append(list.TheirMove, t)
-			}
-		case db.Challenged:
-			if g.Challenger == h.sender.ID {
-				list.Sent = append(list.Sent, t)
-			} else {
-				list.ToAnswer = append(list.ToAnswer, t)
-			}
-		case db.Finished:
-			finished = append(finished, gs)
-		}
-	}
-	// The games that ended last come first.
-	slices.SortStableFunc(finished, func(a, b gameState) int { return b.g.Updated.Compare(a.g.Updated) })
-	for _, gs := range finished {
-		list.Finished = append(list.Finished, gs.template())
-	}
-	h.answer(list)
-	h.note("games")
-	return nil
-}
-
 // board sends the board of one of the sender's games, in the game's
-// thread.
+// thread; with #N, the position after black's move N (M15).
 func (h *handling) board(ctx context.Context, c parser.Command) error {
-	gs, ok, err := h.ownGame(ctx, c)
+	gs, ok, err := h.visibleGame(ctx, c)
 	if err != nil || !ok {
 		return err
 	}
-	subject, body, err := templates.Board(templates.BoardData{
-		Game: gs.template(), To: h.sender.Handle, Board: gs.view(gs.colorOf(h.sender.ID)),
-	})
+	data := templates.BoardData{Game: gs.template(), To: h.sender.Handle, Past: c.Past, At: c.At}
+	side := rules.White
+	if gs.g.Has(h.sender.ID) {
+		side = gs.colorOf(h.sender.ID)
+	}
+	data.Board = gs.view(side)
+	if c.Past {
+		pos, ok, err := h.positionAfter(ctx, gs, c.At)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			h.fail(h.gameError(c, gs, templates.NoSuchMove, fmt.Sprintf("#%d", c.At)))
+			return nil
+		}
+		data.Board = templates.View{Diagram: pos.Diagram(side), Position: pos.String()}
+	}
+	subject, body, err := templates.Board(data)
 	if err != nil {
 		return err
 	}
 	h.note(fmt.Sprintf("board %d", gs.g.ID))
 	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body)
 	return err
+}
+
+// positionAfter is the position of a game after black's move n (M15):
+// the start for 0; ok is false when the game has not come so far.
+func (h *handling) positionAfter(ctx context.Context, gs gameState, n int) (rules.Position, bool, error) {
+	if n == 0 {
+		return rules.Start(), true, nil
+	}
+	moves, err := h.tx.Moves(ctx, gs.g.ID)
+	if err != nil || 2*n > len(moves) {
+		return rules.Position{}, false, err
+	}
+	pos, err := rules.ParsePosition(moves[2*n-1].Position)
+	return pos, err == nil, err
 }
 
 // challenge starts a game: the challenged player is asked to accept it.
@@ -130,8 +117,12 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.ChallengeSelf})
 		return nil
 	}
+	tc := c.TimeControl
+	if tc.Days == 0 {
+		tc = defaultControl
+	}
 	g := db.Game{White: h.sender.ID, Black: opponent.ID, Challenger: h.sender.ID, Status: db.Challenged,
-		Position: rules.StartPosition}
+		Position: rules.StartPosition, TimeControl: tc.String(), Rated: !c.Unrated}
 	if c.Colour == parser.Black {
 		g.White, g.Black = opponent.ID, h.sender.ID
 	}
@@ -172,11 +163,12 @@ func (h *handling) accept(ctx context.Context, c parser.Command) error {
 		return err
 	}
 	gs.g.Status = db.Active
+	gs.startClocks()
 	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
 		return err
 	}
 	h.note(fmt.Sprintf("accept %d", gs.g.ID))
-	return h.boardToBoth(ctx, gs, templates.BoardData{Accepted: true})
+	return h.announce(ctx, &gs, templates.BoardData{Accepted: true}, h.sender, h.commentFor(), false)
 }
 
 // decline refuses a game the sender was challenged to.
@@ -228,24 +220,7 @@ func (h *handling) move(ctx context.Context, c parser.Command) error {
 		h.fail(h.gameError(c, gs, templates.IllegalMove, err.Error()))
 		return nil
 	}
-	n := ply(gs.pos)
-	next, eff := gs.pos.Apply(m)
-	gs.pos, gs.g.Position = next, next.String()
-	if out := eff.Outcome; out.Over() {
-		gs.g.Status, gs.g.Reason = db.Finished, reasonOf(out.Reason)
-		gs.g.Result = db.Draw
-		if out.State == rules.Won {
-			gs.g.Result = resultOf(out.Winner)
-		}
-	}
-	if err := h.tx.AddMove(ctx, db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now}); err != nil {
-		return err
-	}
-	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
-		return err
-	}
-	h.note(fmt.Sprintf("move %d %s", gs.g.ID, m))
-	return h.boardToBoth(ctx, gs, templates.BoardData{Move: moveWords(h.sender.Handle, eff)})
+	return h.play(ctx, &gs, *h.sender, m, h.commentFor(), false)
 }
 
 // resign ends one of the sender's games in the opponent's favour.
@@ -254,34 +229,14 @@ func (h *handling) resign(ctx context.Context, c parser.Command) error {
 	if err != nil || !ok {
 		return err
 	}
-	gs.g.Status, gs.g.Reason = db.Finished, reasonResigned
-	gs.g.Result = resultOf(gs.colorOf(h.sender.ID).Other())
+	if err := h.finish(ctx, &gs, resultOf(gs.colorOf(h.sender.ID).Other()), reasonResigned); err != nil {
+		return err
+	}
 	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
 		return err
 	}
 	h.note(fmt.Sprintf("resign %d", gs.g.ID))
-	return h.boardToBoth(ctx, gs, templates.BoardData{})
-}
-
-// boardToBoth sends each player the board from their side, with what
-// data says happened; the comment goes to the sender's opponent.
-func (h *handling) boardToBoth(ctx context.Context, gs gameState, data templates.BoardData) error {
-	data.Game = gs.template()
-	for _, to := range []db.Player{gs.opponent(h.sender.ID), *h.sender} {
-		data.To, data.Comment = to.Handle, nil
-		if to.ID != h.sender.ID {
-			data.Comment = h.commentFor()
-		}
-		data.Board = gs.view(gs.colorOf(to.ID))
-		subject, body, err := templates.Board(data)
-		if err != nil {
-			return err
-		}
-		if _, err := h.gameMail(ctx, to, gs.g, subject, body); err != nil {
-			return err
-		}
-	}
-	return nil
+	return h.announce(ctx, &gs, templates.BoardData{}, h.sender, h.commentFor(), false)
 }
 
 // commentFor returns the sender's words for the opponent, if any.
@@ -337,11 +292,41 @@ func (h *handling) activeGame(ctx context.Context, c parser.Command) (gs gameSta
 	if err != nil || !ok {
 		return gs, ok, err
 	}
+	if gs.g.Status == db.Active && !h.now.Before(gs.deadline()) {
+		// The clock loop has not come to it yet: the time is up all the same.
+		if err := h.timeOut(ctx, &gs); err != nil {
+			return gameState{}, false, err
+		}
+	}
 	if gs.g.Status != db.Active {
 		h.fail(h.gameError(c, gs, templates.NotActive, ""))
 		return gameState{}, false, nil
 	}
 	return gs, true, nil
+}
+
+// visibleGame loads a game the sender plays in or observes, or answers
+// why they may not see it.
+func (h *handling) visibleGame(ctx context.Context, c parser.Command) (gs gameState, ok bool, err error) {
+	gs, err = h.loadGame(ctx, c.Game)
+	if errors.Is(err, db.ErrNotFound) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
+		return gameState{}, false, nil
+	}
+	if err != nil || gs.g.Has(h.sender.ID) {
+		return gs, err == nil, err
+	}
+	observers, err := h.tx.Observers(ctx, gs.g.ID)
+	if err != nil {
+		return gameState{}, false, err
+	}
+	for _, o := range observers {
+		if o.ID == h.sender.ID {
+			return gs, true, nil
+		}
+	}
+	h.fail(templates.Error{Line: c.Line, Problem: templates.NotYourGame, GameID: c.Game})
+	return gameState{}, false, nil
 }
 
 // gameError is an answer about one of the sender's games, with its board

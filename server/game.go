@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/rules"
@@ -15,6 +17,9 @@ const (
 	reasonNoLegalMove  = "no legal move"
 	reasonBareLions    = "bare lions"
 	reasonResigned     = "resigned"
+	reasonAgreed       = "agreed"  // a draw agreed by both players
+	reasonTime         = "time"    // the loser ran out of time
+	reasonAborted      = "aborted" // removed without result (M13)
 )
 
 // reasonOf is the stored reason for an end of the game on the board.
@@ -41,6 +46,12 @@ func templateReason(s string) templates.Reason {
 		return templates.BareLions
 	case reasonResigned:
 		return templates.Resigned
+	case reasonAgreed:
+		return templates.Agreed
+	case reasonTime:
+		return templates.TimeOut
+	case reasonAborted:
+		return templates.AbortedGame
 	}
 	return templates.Reason(s)
 }
@@ -53,11 +64,12 @@ func resultOf(c rules.Color) db.Result {
 	return db.BlackWins
 }
 
-// gameState is a game with its players and its position.
+// gameState is a game with its players and its position, at a time.
 type gameState struct {
 	g            db.Game
 	white, black db.Player
 	pos          rules.Position
+	now          time.Time // for the clocks
 }
 
 // loadGame reads a game with its players. A missing game is an error
@@ -71,7 +83,7 @@ func (h *handling) loadGame(ctx context.Context, id int64) (gameState, error) {
 }
 
 func (h *handling) gameState(ctx context.Context, g db.Game) (gameState, error) {
-	gs := gameState{g: g}
+	gs := gameState{g: g, now: h.now}
 	var err error
 	if gs.white, err = h.tx.Player(ctx, g.White); err != nil {
 		return gameState{}, err
@@ -108,7 +120,9 @@ func (gs gameState) opponent(player int64) db.Player {
 
 // template describes the game for a mail.
 func (gs gameState) template() templates.Game {
-	t := templates.Game{ID: gs.g.ID, White: gs.white.Handle, Black: gs.black.Handle, MoveNumber: gs.pos.MoveNumber()}
+	t := templates.Game{ID: gs.g.ID, White: gs.white.Handle, Black: gs.black.Handle, MoveNumber: gs.pos.MoveNumber(),
+		WhiteRating: int(math.Round(gs.white.Rating)), BlackRating: int(math.Round(gs.black.Rating)),
+		TimeControl: gs.g.TimeControl, Unrated: !gs.g.Rated, Clocks: gs.clocks()}
 	switch gs.g.Status {
 	case db.Challenged:
 		t.State = templates.Challenged
@@ -120,6 +134,8 @@ func (gs gameState) template() templates.Game {
 	case db.Finished:
 		t.Reason = templateReason(gs.g.Reason)
 		switch gs.g.Result {
+		case db.NoResult:
+			t.State = templates.Aborted
 		case db.WhiteWins:
 			t.State, t.Winner = templates.Won, gs.white.Handle
 		case db.BlackWins:

@@ -316,7 +316,7 @@ func TestGames(t *testing.T) {
 		"Challenges to you", "game 4: bob vs alice - challenge",
 		"Your opponent's move:", "game 3: alice vs dave - dave to move",
 		"Your challenges", "game 5: alice vs carol - challenge",
-		"Finished:", "game 6: dave vs alice - dave wins",
+		"Recent results:", "game 6: dave vs alice - dave wins",
 	}
 	last := -1
 	for _, s := range order {

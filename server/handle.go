@@ -36,17 +36,30 @@ type handling struct {
 	unknown    []string
 	registerAt int // index in reply of the HowToRegister section; -1 for none
 
+	// The games whose conditional moves the mail showed or changed, in
+	// order, with the lines added and cleared: answered after all
+	// commands.
+	conditionals []int64
+	added        map[int64]int
+	cleared      map[int64]int
+
 	notes  []string // what was done, for the summary
 	queued int      // mails queued
+
+	kinds   []string // the kinds of the commands run, for the Observer
+	refused bool     // a command was refused or not understood
+	ignored bool     // the mail is not to be answered
 }
 
 func newHandling(s *Server, tx *db.Tx, m *mailer.Incoming, now time.Time) *handling {
-	return &handling{s: s, tx: tx, mail: m, now: now, proveAt: -1, registerAt: -1}
+	return &handling{s: s, tx: tx, mail: m, now: now, proveAt: -1, registerAt: -1,
+		added: map[int64]int{}, cleared: map[int64]int{}}
 }
 
 // handle carries out the mail and returns a summary of what was done.
 func (h *handling) handle(ctx context.Context) (string, error) {
 	m := h.mail
+	h.ignored = true
 	switch {
 	case m.AutoReply:
 		return "not answered: " + m.Why, nil
@@ -55,6 +68,7 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	case h.s.isOwn(m.From):
 		return "not answered: from our own address", nil
 	}
+	h.ignored = false
 	if err := h.identify(ctx); err != nil {
 		return "", err
 	}
@@ -73,9 +87,13 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
+	if err := h.listConditionals(ctx); err != nil {
+		return "", err
+	}
 	for _, e := range res.Errors {
 		h.answer(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Detail: e.Reason})
 		h.note("not understood: " + e.Problem.String())
+		h.refused = true
 	}
 	h.finishReply(len(res.Commands), len(res.Errors))
 	if len(h.reply) > 0 {
@@ -112,6 +130,7 @@ func threadIDs(m *mailer.Incoming) []string {
 
 // run carries out one command, after checking who may give it.
 func (h *handling) run(ctx context.Context, c parser.Command) error {
+	h.kinds = append(h.kinds, c.Kind.String())
 	switch c.Kind {
 	case parser.Help:
 		h.answer(templates.Help{})
@@ -126,9 +145,17 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 	}
 	switch c.Kind {
 	case parser.Games:
-		return h.games(ctx)
+		return h.games(ctx, c)
 	case parser.Board:
 		return h.board(ctx, c)
+	case parser.History:
+		return h.history(ctx, c)
+	case parser.Ratings:
+		return h.ratings(ctx)
+	case parser.Conditional:
+		if !c.Clear {
+			return h.conditional(ctx, c)
+		}
 	}
 	if !h.proven {
 		h.notProven(c)
@@ -147,6 +174,26 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 		return h.move(ctx, c)
 	case parser.Resign:
 		return h.resign(ctx, c)
+	case parser.Draw:
+		return h.draw(ctx, c)
+	case parser.NoDraw:
+		return h.noDraw(ctx, c)
+	case parser.Takeback:
+		return h.takeback(ctx, c)
+	case parser.Abort:
+		return h.abort(ctx, c)
+	case parser.Conditional:
+		return h.conditional(ctx, c)
+	case parser.If:
+		return h.ifLine(ctx, c)
+	case parser.Observe, parser.Unobserve:
+		return h.watch(ctx, c)
+	case parser.Seek:
+		return h.seek(ctx, c)
+	case parser.Notify:
+		return h.notify(ctx, c)
+	case parser.Vacation:
+		return h.vacation(ctx, c)
 	}
 	// A command the parser knows and the server does not: answer it, so
 	// that the mail is not tried again and again.
@@ -172,6 +219,7 @@ func (h *handling) fail(e templates.Error) {
 	}
 	h.answer(e)
 	h.note(string(e.Problem))
+	h.refused = true
 }
 
 // notRegistered answers a command from an address that is not registered.

@@ -45,6 +45,14 @@ type Config struct {
 
 	// Logger receives what the server does; default slog.Default().
 	Logger *slog.Logger
+
+	// Observer, when set, is told about each mail handled.
+	Observer Observer
+
+	// FinalReminder is how long before a player runs out of time the
+	// last reminder goes out; the first goes out when half the time for
+	// the move is gone. Default 24 hours; negative for none.
+	FinalReminder time.Duration
 }
 
 // Server handles incoming mail and sends the answers.
@@ -57,9 +65,14 @@ type Server struct {
 	now           func() time.Time
 	rand          io.Reader
 	log           *slog.Logger
+	observer      Observer
 
-	// wake tells the send loop that mail was queued.
-	wake chan struct{}
+	finalReminder time.Duration
+
+	// wake tells the send loop that mail was queued; clockWake tells the
+	// clock loop that a mail was handled.
+	wake      chan struct{}
+	clockWake chan struct{}
 }
 
 // New returns a Server for cfg.
@@ -81,7 +94,13 @@ func New(cfg Config) (*Server, error) {
 		now:           cfg.Now,
 		rand:          cfg.Rand,
 		log:           cfg.Logger,
+		observer:      cfg.Observer,
+		finalReminder: cfg.FinalReminder,
 		wake:          make(chan struct{}, 1),
+		clockWake:     make(chan struct{}, 1),
+	}
+	if s.finalReminder == 0 {
+		s.finalReminder = defaultFinalReminder
 	}
 	if s.hostname == "" {
 		s.hostname = domain
@@ -111,6 +130,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 		summary string
 		queued  int
 		seen    bool
+		h       *handling
 	)
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
@@ -118,7 +138,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 		if err != nil || seen {
 			return err
 		}
-		h := newHandling(s, tx, m, now)
+		h = newHandling(s, tx, m, now)
 		if summary, err = h.handle(ctx); err != nil {
 			return err
 		}
@@ -127,18 +147,33 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 			MessageID: m.MessageID, UIDValidity: m.UIDValidity, UID: m.UID, At: now, Summary: summary,
 		})
 	})
+	took := s.now().Sub(now)
 	if err != nil {
-		return fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, err)
+		err = fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, err)
+		s.observe(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: err})
+		return err
 	}
 	if seen {
 		s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
+		s.observe(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
 		return nil
 	}
-	s.log.Info("mail handled", "message_id", m.MessageID, "from", m.From, "summary", summary, "queued", queued)
+	o := Handled{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
+	s.log.Info("mail handled", "message_id", m.MessageID, "handle", o.Handle, "commands", strings.Join(o.Commands, ","),
+		"outcome", string(o.Outcome), "duration", took, "queued", queued, "summary", summary)
+	s.observe(o)
 	if queued > 0 {
 		s.wakeOutbox()
 	}
+	s.wakeClock()
 	return nil
+}
+
+// observe tells the Observer, if any, about a mail.
+func (s *Server) observe(o Handled) {
+	if s.observer != nil {
+		s.observer.MailHandled(o)
+	}
 }
 
 // wakeOutbox tells the send loop that there is mail to send, without

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+	"time"
 )
 
 //go:embed *.tmpl
@@ -15,9 +16,12 @@ var files embed.FS
 // It is never changed after that, and executing it is safe from many
 // goroutines.
 var mails = template.Must(template.New("").Funcs(template.FuncMap{
-	"pieces": pieces,
-	"indent": indent,
-	"loser":  Game.loser,
+	"pieces":   pieces,
+	"indent":   indent,
+	"loser":    Game.loser,
+	"duration": Duration,
+	"when":     when,
+	"plural":   plural,
 }).ParseFS(files, "*.tmpl"))
 
 // State is where a game stands, as a mail tells it. The zero value means
@@ -30,6 +34,7 @@ const (
 	Playing    State = "playing"
 	Won        State = "won"
 	Drawn      State = "drawn"
+	Aborted    State = "aborted" // removed without result
 )
 
 // Reason is why a game ended. The zero value means none.
@@ -40,6 +45,9 @@ const (
 	NoLegalMove  Reason = "no legal move" // R16
 	BareLions    Reason = "bare lions"    // R17
 	Resigned     Reason = "resigned"
+	Agreed       Reason = "agreed"    // a draw agreed by both players
+	TimeOut      Reason = "time"      // the loser ran out of time
+	AbortedGame  Reason = "aborted"   // the game was aborted
 )
 
 // Game names a game and says where it stands.
@@ -52,6 +60,34 @@ type Game struct {
 	Winner     string // handle of the winner, when Won
 	Reason     Reason // when Won or Drawn
 	MoveNumber int    // the number of the move to make (R21)
+
+	WhiteRating int    // ratings, rounded
+	BlackRating int
+	TimeControl string // "days=3", "bank=10+1"
+	Unrated     bool
+	Clocks      *Clocks // the players' time, while the game is played
+}
+
+// Clocks are the time both players have left.
+type Clocks struct {
+	White, Black Clock
+}
+
+// Clock is the time one player has left.
+type Clock struct {
+	Left     time.Duration
+	Vacation time.Time // the end of the player's vacation; zero when not on vacation
+}
+
+// Left is the time the player to move has left.
+func (g Game) Left() time.Duration {
+	if g.Clocks == nil {
+		return 0
+	}
+	if g.ToMove == g.White {
+		return g.Clocks.White.Left
+	}
+	return g.Clocks.Black.Left
 }
 
 // loser returns the handle of the player who lost a won game.
@@ -77,6 +113,9 @@ type Move struct {
 	Captured []Piece
 	Drowned  []Piece // the mover's pieces drowned at the end of the move
 	Promoted bool    // a pawn became a superpawn
+	// Conditional is true when the move was played from the mover's
+	// conditional moves (M14).
+	Conditional bool
 }
 
 // Comment is what a player wrote with a command sent in the Subject.
@@ -100,7 +139,30 @@ type BoardData struct {
 	Move     *Move  // the move just made, if any
 	Comment  *Comment
 	Board    View
+	// Event is what happened besides a move, done By a player; Until is
+	// the end of a vacation (VacationStarted) and the time the player to
+	// move runs out (Reminder). Past is the board after black's move At
+	// (M15).
+	Event Event
+	By    string
+	Until time.Time
+	Past  bool
+	At    int
 }
+
+// Event is what a board mail is about besides a move. The zero value
+// means none.
+type Event string
+
+const (
+	DrawOffered     Event = "draw offered"
+	DrawDeclined    Event = "draw declined"
+	TakebackAsked   Event = "takeback asked"
+	TakebackDone    Event = "takeback done"
+	VacationStarted Event = "vacation"
+	Reminder        Event = "reminder"
+	Started         Event = "started" // a game started from two seeks
+)
 
 // Board renders a mail that shows a game's board.
 func Board(d BoardData) (subject, body string, err error) {
@@ -191,8 +253,10 @@ type NewKey struct {
 	Personal string
 }
 
-// GameList answers games.
+// GameList answers games: in progress games, the most urgent first, then
+// recent results.
 type GameList struct {
+	Of        string // the player whose games these are, when not the recipient
 	YourMove  []Game // active games where it is the recipient's move
 	ToAnswer  []Game // challenges waiting for the recipient's answer
 	TheirMove []Game // active games where it is the opponent's move
@@ -218,6 +282,17 @@ const (
 	StaleMoveNumber Problem = "stale move number" // #N is not the number of the move to make
 	IllegalMove     Problem = "illegal move"      // Detail has the rules' explanation
 	Unsupported     Problem = "unsupported"       // a command this server does not carry out
+	NoOffer         Problem = "no offer"          // nodraw with no draw offer from the opponent
+	NotYourTakeback Problem = "not your takeback" // takeback by the wrong player; Handle is the other
+	NoMoves         Problem = "no moves"          // takeback before any move
+	TooLate         Problem = "too late"          // abort after both sides moved
+	NoSuchMove      Problem = "no such move"      // board #N beyond the game; Detail is "#N"
+	BadConditional  Problem = "bad conditional"   // an if line that cannot be played; Detail says why
+	YourMove        Problem = "your move"         // an if line when it is the sender's move
+	OwnGame         Problem = "own game"          // observe of one's own game
+	NoVacation      Problem = "no vacation"       // more vacation asked than left; Detail is what is left
+	NotOnVacation   Problem = "not on vacation"   // vacation off when not on vacation
+	OnVacation      Problem = "on vacation"       // vacation when on vacation; Detail is until when
 )
 
 // Error answers a command that could not be carried out.

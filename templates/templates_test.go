@@ -288,6 +288,8 @@ func TestReplySubject(t *testing.T) {
 var problems = []Problem{
 	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
+	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
+	NoVacation, NotOnVacation, OnVacation,
 }
 
 func TestEveryProblemHasWords(t *testing.T) {

@@ -1,5 +1,6 @@
 // Command congo answers questions about Congo positions: legal moves,
-// moves applied, diagrams, perft counts.
+// moves applied, diagrams, perft counts, the engine's best move, and
+// matches between engines.
 package main
 
 import (
@@ -23,6 +24,13 @@ Usage:
   congo apply  POSITION MOVE...   the position after the moves, one line
   congo show   POSITION [black]   a diagram of the position (from White's side,
                                   or from Black's with "black")
+  congo bestmove POSITION [-depth N | -time D | -nodes N | -level L] [-seed S]
+                                  the engine's move, its score and the line it
+                                  expects (by default as level 5 plays)
+  congo match -a PLAYER -b PLAYER [-games N] [-seed S] [-opening P] [-v]
+                                  games between two players from varied
+                                  openings: a's wins, draws, losses and the
+                                  Elo difference
   congo help                      this text (also -h, --help)
 
 POSITION is one line of FEN-like notation, in quotes, ranks 7 down to 1, then
@@ -40,6 +48,30 @@ perft prints the count alone on its last line; divide prints "MOVE COUNT"
 lines sorted by move, then the total alone on the last line. A finished game
 ends every sequence through it.
 
+bestmove prints four lines:
+  bestmove MOVE                 the move, canonical, alone after one space
+  score cp N | score mate N     cp: hundredths of a pawn for the side to move;
+                                mate N: the side to move captures the enemy
+                                lion (or leaves it no move) on its N-th ply
+                                from now, mate -N: loses so on ply N
+  pv MOVE...                    the expected line, starting with MOVE
+  info depth D nodes N time T nps R   (T and R vary from run to run)
+-depth and -nodes give the same answer on every run; -time (like 500ms or 2s)
+does not. -level L searches as level L (1 weakest to 5 strongest) plays; the
+levels: 1 depth 1, 2 depth 2, 3 depth 3, 4 depth 5, 5 up to 1500000 nodes,
+all capped at 1-1.8s a move. -seed varies the choice among equal moves.
+
+match plays -games N games (default 10) between players a and b, each a
+level 1..5, random (any legal move) or greedy (the capture taking the most,
+else any move). Every opening (-opening P random plies from the start,
+default 4, chosen by -seed S, default 1) is played twice, a with White then
+with Black. Games longer than 300 plies are drawn; levels 2 to 5 resign
+after 3 searches in a row scoring -12 pawns or worse. It prints, with -v a
+line per game first:
+  a=A b=B games=N wins=W draws=D losses=L score=S%
+  elo=+E ±M (95%)               or, when a won (lost) every game,
+  elo=+inf (95%: at least +E)   elo=-inf (95%: at most -E)
+
 Examples:
   congo perft start 4                   356456
   congo divide start 2
@@ -47,6 +79,8 @@ Examples:
   congo apply start b2-b3 b6-b5         prints the position after both moves
   congo show start
   congo show "3l3/7/3pp2/c1M4/7/7/2L4 w 1" black
+  congo bestmove "3l3/7/7/7/7/7/3L3 w 1" -depth 3    bestmove d1xd7 ...
+  congo match -a 5 -b greedy -games 100
 
 Exit status: 0 on success, 1 for a bad position, an illegal move or a move
 in a finished game (with a message on standard error), 2 for a usage error.
@@ -86,16 +120,20 @@ func dispatch(args []string, w io.Writer) error {
 		return usagef("no command given")
 	}
 	cmd, args := args[0], args[1:]
-	if cmd == "help" || cmd == "-h" || cmd == "-help" || cmd == "--help" {
+	switch cmd {
+	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(w, help)
 		return err
+	case "match":
+		return match(args, w)
 	}
 	commands := map[string]func(rules.Position, []string) (string, error){
-		"perft":  perft,
-		"divide": divide,
-		"moves":  moves,
-		"apply":  apply,
-		"show":   show,
+		"perft":    perft,
+		"divide":   divide,
+		"moves":    moves,
+		"apply":    apply,
+		"show":     show,
+		"bestmove": bestmove,
 	}
 	f, ok := commands[cmd]
 	if !ok {

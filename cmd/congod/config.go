@@ -7,42 +7,78 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/congobymail/congo/mailer"
 )
 
-// config holds every setting of congod. Each is a flag with an environment
-// variable twin: -imap is CONGO_IMAP, -trust-authserv is CONGO_TRUST_AUTHSERV.
-// A flag on the command line wins over the environment, which wins over the
-// default.
+// config holds every setting of congod. Each is a flag, an environment
+// variable (-imap is CONGO_IMAP, -trust-authserv is CONGO_TRUST_AUTHSERV)
+// and a key of the configuration file named by -config (imap,
+// trust-authserv). A flag on the command line wins over the environment,
+// which wins over the file, which wins over the default.
 type config struct {
-	imapURL       string
-	smtpURL       string
-	address       string
-	dbPath        string
-	poll          time.Duration
-	processed     string
-	caFile        string
-	insecureTLS   bool
-	trustAuthServ string
-	hostname      string
-	logLevel      string
-	version       bool
+	imapURL          string
+	smtpURL          string
+	imapPasswordFile string
+	smtpPasswordFile string
+	address          string
+	dbPath           string
+	poll             time.Duration
+	processed        string
+	caFile           string
+	insecureTLS      bool
+	trustAuthServ    string
+	hostname         string
+	logLevel         string
+	logFormat        string
+	httpAddr         string
+
+	configFile  string
+	checkConfig bool
+	version     bool
 
 	demo     bool
 	demoIMAP string
 	demoSMTP string
+
+	// from tells where each setting came from, by flag name; a setting
+	// missing from it has its default.
+	from map[string]string
+	// flags are the flags, bound to the fields above.
+	flags *flag.FlagSet
+
+	// httpReady, when set, is told the address the HTTP listener is bound
+	// to (tests listen on port 0).
+	httpReady func(addr string)
 }
 
-func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
-	var c config
+// notInFile are the flags that are commands or belong to the demo: they
+// have no key in the configuration file.
+var notInFile = map[string]bool{
+	"config": true, "check-config": true, "version": true,
+	"demo": true, "demo-imap": true, "demo-smtp": true,
+}
+
+// flagSet declares the flags of c.
+func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("congod", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.StringVar(&c.configFile, "config", "", "TOML configuration file; its keys are the flag names (imap = \"imaps://...\")")
+	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, print what is wrong or \"configuration ok\", and exit")
 	fs.StringVar(&c.imapURL, "imap", "", "mailbox to read commands from: imap://user:pass@host:port/MAILBOX, imaps://... (TLS) or imap+starttls://...")
 	fs.StringVar(&c.smtpURL, "smtp", "", "server to send mail through: smtp://[user:pass@]host:port, smtps://... (TLS) or smtp+starttls://...")
+	fs.StringVar(&c.imapPasswordFile, "imap-password-file", "", "file holding the IMAP password (instead of a password in -imap); one trailing newline is dropped")
+	fs.StringVar(&c.smtpPasswordFile, "smtp-password-file", "", "file holding the SMTP password (instead of a password in -smtp); one trailing newline is dropped")
 	fs.StringVar(&c.address, "address", "", "the server's own address, e.g. congo@example.org (From, and the base of personal reply addresses)")
 	fs.StringVar(&c.dbPath, "db", "congo.db", "SQLite database file")
 	fs.DurationVar(&c.poll, "poll", time.Minute, "how often to look for mail when the IMAP server offers no IDLE")
@@ -52,49 +88,172 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (*
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass (or dkim=pass for the From domain)")
 	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs (default: the domain of -address)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.demo, "demo", false, "run a self-contained demo: in-process IMAP and SMTP servers on loopback with player accounts")
 	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens")
 	fs.StringVar(&c.demoSMTP, "demo-smtp", "127.0.0.1:2525", "with -demo: where the demo SMTP server listens")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: congod [flags]\n\nEvery flag can also be set by an environment variable: -imap is CONGO_IMAP,\n-trust-authserv is CONGO_TRUST_AUTHSERV. A flag given on the command line wins.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), `Usage:
+  congod [flags]                 run the daemon
+  congod [flags] backup FILE     copy the database, while the daemon runs, to FILE
+
+Every flag is also an environment variable (-imap is CONGO_IMAP,
+-trust-authserv is CONGO_TRUST_AUTHSERV) and a key of the -config file
+(imap = "...", trust-authserv = "..."). A flag given on the command line
+wins over the environment, which wins over the file, which wins over the
+default.
+
+Flags:
+`)
 		fs.PrintDefaults()
 	}
+	return fs
+}
+
+// parseConfig reads the settings from args, the environment and the
+// configuration file, and returns them with the arguments left after the
+// flags (a subcommand and its arguments). Flags may come before and after
+// the subcommand's name.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (*config, []string, error) {
+	c := &config{from: map[string]string{}}
+	fs := c.flagSet(stderr)
+	c.flags = fs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, errUsage
+		return nil, nil, errUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "congod: unexpected argument %q\n", fs.Arg(0))
-		return nil, errUsage
+	rest := fs.Args()
+	if len(rest) > 0 {
+		// The subcommand's own arguments may hold flags too.
+		if err := fs.Parse(rest[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, nil, err
+			}
+			return nil, nil, errUsage
+		}
+		rest = append([]string{rest[0]}, fs.Args()...)
 	}
-	if err := applyEnv(fs, getenv); err != nil {
-		fmt.Fprintln(stderr, "congod:", err)
-		return nil, errUsage
+	fs.Visit(func(f *flag.Flag) { c.from[f.Name] = "-" + f.Name })
+	if err := c.applyEnv(fs, getenv); err != nil {
+		return nil, nil, err
 	}
-	return &c, nil
+	if c.configFile != "" {
+		if err := c.applyFile(fs, c.configFile); err != nil {
+			return nil, nil, err
+		}
+	}
+	return c, rest, nil
 }
 
 // applyEnv sets every flag not given on the command line from its
 // environment twin, when that is set.
-func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+func (c *config) applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
-		if given[f.Name] || err != nil {
+		if _, given := c.from[f.Name]; given || err != nil {
 			return
 		}
 		name := envName(f.Name)
-		if v := getenv(name); v != "" {
-			if e := f.Value.Set(v); e != nil {
-				err = fmt.Errorf("%s=%q: %w", name, v, e)
-			}
+		v := getenv(name)
+		if v == "" {
+			return
 		}
+		if e := f.Value.Set(v); e != nil {
+			err = &settingError{Key: f.Name, Where: name, Err: badValue(f.Name, v, e)}
+			return
+		}
+		c.from[f.Name] = name
 	})
 	return err
+}
+
+// applyFile sets every flag not set by the command line or the
+// environment from the TOML file at path, whose keys are the flag names.
+// A key that is no setting, or a value of the wrong type, is an error
+// that names the key.
+func (c *config) applyFile(fs *flag.FlagSet, path string) error {
+	var keys map[string]any
+	md, err := toml.DecodeFile(path, &keys)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return &settingError{Key: pe.LastKey, Where: path, Err: errors.New(pe.Error())}
+		}
+		return &settingError{Key: "config", Where: "-config", Err: err}
+	}
+	// In the order of the file, so that the first bad key is reported.
+	for _, k := range md.Keys() {
+		key := k.String()
+		if len(k) != 1 {
+			continue // inside a table: reported with the table
+		}
+		where := fmt.Sprintf("%s: key %q", path, key)
+		f := fs.Lookup(key)
+		if f == nil || notInFile[key] {
+			return &settingError{Key: key, Where: where, Err: errUnknownKey}
+		}
+		v, err := fileValue(f, keys[key])
+		if err != nil {
+			return &settingError{Key: key, Where: where, Err: err}
+		}
+		if _, set := c.from[key]; set {
+			continue
+		}
+		if err := f.Value.Set(v); err != nil {
+			return &settingError{Key: key, Where: where, Err: badValue(key, v, err)}
+		}
+		c.from[key] = where
+	}
+	return nil
+}
+
+// badValue is the error of a value that the flag name does not take. Only
+// boolean and duration flags refuse values, so v holds no secret.
+func badValue(name, v string, err error) error {
+	return fmt.Errorf("%q is not a valid value for %s: %w", v, name, err)
+}
+
+// errUnknownKey is a key of the configuration file that is no setting.
+var errUnknownKey = errors.New("no such setting")
+
+// fileValue turns the value of a key of the configuration file into the
+// text its flag takes: a boolean for a boolean flag, a string otherwise
+// (durations are strings like "1m").
+func fileValue(f *flag.Flag, v any) (string, error) {
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		bv, ok := v.(bool)
+		if !ok {
+			return "", fmt.Errorf("want true or false, not %s", tomlType(v))
+		}
+		return strconv.FormatBool(bv), nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("want a quoted string, not %s", tomlType(v))
+	}
+	return s, nil
+}
+
+func tomlType(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case map[string]any:
+		return "a table"
+	case []any, []map[string]any:
+		return "an array"
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // envName is the environment twin of a flag: "trust-authserv" gives
@@ -103,26 +262,116 @@ func envName(flagName string) string {
 	return "CONGO_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// validate checks the settings a real (non-demo) run needs.
+// settingError is a bad setting. Key is its name, which is the name of
+// its flag and its key in the configuration file; Where says where the
+// bad value came from.
+type settingError struct {
+	Key   string
+	Where string
+	Err   error
+}
+
+func (e *settingError) Error() string { return e.Where + ": " + e.Err.Error() }
+func (e *settingError) Unwrap() error { return e.Err }
+
+// bad returns a settingError for the setting key, saying where its value
+// came from.
+func (c *config) bad(key string, err error) error {
+	where, ok := c.from[key]
+	if !ok {
+		where = "-" + key
+	}
+	return &settingError{Key: key, Where: where, Err: err}
+}
+
+// required is the error for a setting that is missing.
+func (c *config) required(key, example string) error {
+	return c.bad(key, fmt.Errorf("required (flag -%s, environment %s or key %s in the -config file), e.g. %s", key, envName(key), key, example))
+}
+
+// validate checks the settings a real (non-demo) run needs, and reads the
+// password files into the URLs.
 func (c *config) validate() error {
 	if c.imapURL == "" {
-		return errors.New("-imap (or CONGO_IMAP) is required, e.g. -imap imaps://congo:secret@mail.example.org/INBOX; try -demo to run without a mail account")
+		return c.required("imap", "imaps://congo:secret@mail.example.org/INBOX; try -demo to run without a mail account")
 	}
 	if c.smtpURL == "" {
-		return errors.New("-smtp (or CONGO_SMTP) is required, e.g. -smtp smtp+starttls://congo:secret@mail.example.org:587")
+		return c.required("smtp", "smtp+starttls://congo:secret@mail.example.org:587")
 	}
-	if c.address == "" || !strings.Contains(c.address, "@") {
-		return errors.New("-address (or CONGO_ADDRESS) is required: the server's own address, e.g. congo@example.org")
+	if c.address == "" {
+		return c.required("address", "congo@example.org (the server's own address)")
 	}
-	for _, u := range []struct{ name, raw string }{{"-imap", c.imapURL}, {"-smtp", c.smtpURL}} {
-		if _, err := url.Parse(u.raw); err != nil {
-			return fmt.Errorf("%s: %w", u.name, redact(err))
-		}
+	if !strings.Contains(c.address, "@") {
+		return c.bad("address", fmt.Errorf("%q is not a mail address like congo@example.org", c.address))
+	}
+	var err error
+	if c.imapURL, err = c.withPassword("imap", c.imapURL, "imap-password-file", c.imapPasswordFile); err != nil {
+		return err
+	}
+	if c.smtpURL, err = c.withPassword("smtp", c.smtpURL, "smtp-password-file", c.smtpPasswordFile); err != nil {
+		return err
+	}
+	if _, err := mailer.NewInbox(mailer.InboxConfig{URL: c.imapURL, Processed: c.processed}); err != nil {
+		return c.bad("imap", redact(err))
+	}
+	if _, err := mailer.NewSMTP(c.smtpURL, nil); err != nil {
+		return c.bad("smtp", redact(err))
 	}
 	if c.poll <= 0 {
-		return errors.New("-poll must be positive")
+		return c.bad("poll", errors.New("must be positive"))
+	}
+	if c.dbPath == "" {
+		return c.bad("db", errors.New("must not be empty"))
+	}
+	if _, err := c.tlsConfig(); err != nil {
+		return err
+	}
+	if c.httpAddr != "" {
+		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
+			return c.bad("http", fmt.Errorf("want host:port like 127.0.0.1:8025: %w", err))
+		}
+	}
+	return c.validateLog()
+}
+
+// validateLog checks the settings of the log, which every run needs.
+func (c *config) validateLog() error {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return c.bad("log-level", errors.New("want debug, info, warn or error"))
+	}
+	if c.logFormat != "" && c.logFormat != "text" && c.logFormat != "json" {
+		return c.bad("log-format", fmt.Errorf("%q: want text or json", c.logFormat))
 	}
 	return nil
+}
+
+// withPassword returns rawURL with the password read from file, if a file
+// is named. A URL that holds a password already is an error then.
+func (c *config) withPassword(urlKey, rawURL, fileKey, file string) (string, error) {
+	if file == "" {
+		return rawURL, nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", c.bad(urlKey, redact(err))
+	}
+	if u.User == nil || u.User.Username() == "" {
+		return "", c.bad(fileKey, fmt.Errorf("-%s names no user to give the password for", urlKey))
+	}
+	if _, ok := u.User.Password(); ok {
+		return "", c.bad(fileKey, fmt.Errorf("-%s holds a password already", urlKey))
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", c.bad(fileKey, err)
+	}
+	pw := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	if pw == "" {
+		return "", c.bad(fileKey, fmt.Errorf("%s is empty", file))
+	}
+	u.User = url.UserPassword(u.User.Username(), pw)
+	return u.String(), nil
 }
 
 // redact drops a URL (which may hold a password) from a url.Parse error.
@@ -140,21 +389,24 @@ func (c *config) tlsConfig() (*tls.Config, error) {
 	if c.caFile != "" {
 		pem, err := os.ReadFile(c.caFile)
 		if err != nil {
-			return nil, fmt.Errorf("-ca-file: %w", err)
+			return nil, c.bad("ca-file", err)
 		}
 		pool, err := x509.SystemCertPool()
 		if err != nil {
 			pool = x509.NewCertPool()
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("-ca-file %s: no PEM certificates found", c.caFile)
+			return nil, c.bad("ca-file", fmt.Errorf("no PEM certificates found in %s", c.caFile))
 		}
 		t.RootCAs = pool
 	}
 	return t, nil
 }
 
-// version is the module version and VCS revision the binary was built from.
+// version is the module version and VCS revision the binary was built
+// from: "v1.2.0", "v0.0.0-20261129150000-abcdef123456" (go install of a
+// commit, which names it) or "(devel) commit abcdef123456+dirty" (a build
+// in a work tree).
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -172,11 +424,29 @@ func version() string {
 			}
 		}
 	}
+	if rev == "" {
+		rev = pseudoRevision(v)
+	}
 	if rev != "" {
 		if len(rev) > 12 {
 			rev = rev[:12]
 		}
-		v += " " + rev + modified
+		v += " commit " + rev + modified
 	}
-	return v
+	return v + " " + info.GoVersion
+}
+
+// pseudoRevision is the commit named by a pseudo-version
+// (v0.0.0-20261129150000-abcdef123456), or "".
+func pseudoRevision(v string) string {
+	v, _, _ = strings.Cut(v, "+")
+	i := strings.LastIndexByte(v, '-')
+	if i < 0 || len(v)-i-1 != 12 {
+		return ""
+	}
+	rev := v[i+1:]
+	if strings.Trim(rev, "0123456789abcdef") != "" {
+		return ""
+	}
+	return rev
 }

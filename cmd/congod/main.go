@@ -32,9 +32,10 @@ func main() {
 
 var errUsage = errors.New("usage")
 
-// run parses the settings and runs the daemon until ctx is done.
+// run parses the settings and runs the daemon, or the subcommand named,
+// until ctx is done.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := parseConfig(args, getenv, stderr)
+	cfg, rest, err := parseConfig(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -42,23 +43,40 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stdout, "congod", version())
 		return nil
 	}
-	logger, err := newLogger(stderr, cfg.logLevel)
-	if err != nil {
+	if err := cfg.validateLog(); err != nil {
 		return err
 	}
-	if cfg.demo {
+	logger := newLogger(stderr, cfg.logLevel, cfg.logFormat)
+	if len(rest) > 0 {
+		switch rest[0] {
+		case "backup":
+			return runBackup(ctx, cfg, rest[1:], stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "congod: unknown command %q (want backup)\n", rest[0])
+		return errUsage
+	}
+	if cfg.demo && !cfg.checkConfig {
 		return runDemo(ctx, cfg, stdout, logger)
 	}
 	if err := cfg.validate(); err != nil {
 		return err
 	}
+	if cfg.checkConfig {
+		fmt.Fprintln(stdout, "configuration ok")
+		return nil
+	}
 	return serve(ctx, cfg, logger)
 }
 
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+// newLogger returns a logger that writes to w at the given level, as text
+// or, with format "json", as one JSON object a line. level and format must
+// have passed validateLog.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("-log-level: %w", err)
+	_ = l.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	return slog.New(slog.NewTextHandler(w, opts))
 }

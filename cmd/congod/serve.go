@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,10 @@ import (
 // shutdownGrace bounds how long the loops may take to finish the mail in
 // hand once a stop is asked for (M10 allows five seconds in all).
 const shutdownGrace = 4 * time.Second
+
+// serverClock is the time the server goes by (game clocks, reminders,
+// digests); nil for the system clock. Tests set it.
+var serverClock func() time.Time
 
 // serve runs the daemon: the IMAP loop feeds the server, the outbox loop
 // sends what the server queued. It returns when ctx is done and both loops
@@ -32,6 +37,22 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	}
 	defer store.Close()
 
+	inbox, err := mailer.NewInbox(mailer.InboxConfig{
+		URL:       cfg.imapURL,
+		TLS:       tlsConfig,
+		Processed: cfg.processed,
+		Poll:      cfg.poll,
+		Logger:    logger,
+	})
+	if err != nil {
+		return fmt.Errorf("-imap: %w", redact(err))
+	}
+	smtp, err := mailer.NewSMTP(cfg.smtpURL, tlsConfig)
+	if err != nil {
+		return fmt.Errorf("-smtp: %w", redact(err))
+	}
+	mon := newMonitor(store, inboxStatusOf(inbox))
+
 	hostname := cfg.hostname
 	if hostname == "" {
 		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
@@ -42,33 +63,38 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		Hostname:      hostname,
 		TrustAuthServ: cfg.trustAuthServ,
 		Logger:        logger,
+		Observer:      mon,
+		Now:           serverClock,
 	})
 	if err != nil {
 		return err
 	}
-	inbox, err := mailer.NewInbox(mailer.InboxConfig{
-		URL:       cfg.imapURL,
-		TLS:       tlsConfig,
-		Processed: cfg.processed,
-		Poll:      cfg.poll,
-		Logger:    logger,
-	})
-	if err != nil {
-		return fmt.Errorf("-imap: %w", err)
-	}
-	smtp, err := mailer.NewSMTP(cfg.smtpURL, tlsConfig)
-	if err != nil {
-		return fmt.Errorf("-smtp: %w", err)
-	}
 
-	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
 	loops := []struct {
 		name string
 		run  func(context.Context) error
 	}{
 		{"imap", func(ctx context.Context) error { return inbox.Run(ctx, srv.HandleMail) }},
-		{"outbox", func(ctx context.Context) error { return srv.RunOutbox(ctx, smtp) }},
+		{"outbox", func(ctx context.Context) error { return srv.RunOutbox(ctx, mon.sender(smtp)) }},
+		{"clock", srv.RunClock},
 	}
+	if cfg.httpAddr != "" {
+		ln, err := net.Listen("tcp", cfg.httpAddr)
+		if err != nil {
+			return fmt.Errorf("-http: %w", err)
+		}
+		defer ln.Close()
+		logger.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
+		if cfg.httpReady != nil {
+			cfg.httpReady(ln.Addr().String())
+		}
+		h := mon.handler(logger)
+		loops = append(loops, struct {
+			name string
+			run  func(context.Context) error
+		}{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }})
+	}
+	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
 	// Both loops stop when either fails or ctx is done.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeFile writes content to name in a temporary directory and returns
+// its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestConfigPrecedence(t *testing.T) {
+	file := writeFile(t, "congod.conf", `
+poll = "2m"
+db = "file.db"
+insecure-skip-verify = true
+`)
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		wantPoll time.Duration
+		wantDB   string
+		wantTLS  bool
+		wantFrom string // where poll came from
+	}{
+		{"default", nil, nil, time.Minute, "congo.db", false, ""},
+		{"file", []string{"-config", file}, nil, 2 * time.Minute, "file.db", true, file + `: key "poll"`},
+		{"config file from the environment", nil, map[string]string{"CONGO_CONFIG": file}, 2 * time.Minute, "file.db", true, file + `: key "poll"`},
+		{"env over file", []string{"-config", file}, map[string]string{"CONGO_POLL": "3m", "CONGO_INSECURE_SKIP_VERIFY": "false"}, 3 * time.Minute, "file.db", false, "CONGO_POLL"},
+		{"flag over env and file", []string{"-config", file, "-poll", "4m", "-db", "flag.db"}, map[string]string{"CONGO_POLL": "3m", "CONGO_DB": "env.db"}, 4 * time.Minute, "flag.db", true, "-poll"},
+		{"env over default", nil, map[string]string{"CONGO_POLL": "3m"}, 3 * time.Minute, "congo.db", false, "CONGO_POLL"},
+		{"flags after the subcommand", []string{"backup", "-config", file, "-poll", "4m", "out.db"}, nil, 4 * time.Minute, "file.db", true, "-poll"},
+	}
+	for _, tt := range tests {
+		c, _, err := parseConfig(tt.args, env(tt.env), io.Discard)
+		if err != nil {
+			t.Errorf("%s: parseConfig(%q) = %v", tt.name, tt.args, err)
+			continue
+		}
+		if c.poll != tt.wantPoll || c.dbPath != tt.wantDB || c.insecureTLS != tt.wantTLS {
+			t.Errorf("%s: parseConfig(%q): poll, db, insecure-skip-verify = %v, %q, %v, want %v, %q, %v",
+				tt.name, tt.args, c.poll, c.dbPath, c.insecureTLS, tt.wantPoll, tt.wantDB, tt.wantTLS)
+		}
+		if c.from["poll"] != tt.wantFrom {
+			t.Errorf("%s: parseConfig(%q): poll from %q, want %q", tt.name, tt.args, c.from["poll"], tt.wantFrom)
+		}
+	}
+}
+
+func TestSubcommandArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{"backup", "b.db"}, []string{"backup", "b.db"}},
+		{[]string{"-db", "x.db", "backup", "b.db"}, []string{"backup", "b.db"}},
+		{[]string{"backup", "-db", "x.db", "b.db"}, []string{"backup", "b.db"}},
+	}
+	for _, tt := range tests {
+		_, rest, err := parseConfig(tt.args, env(nil), io.Discard)
+		if err != nil || strings.Join(rest, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("parseConfig(%q) = %q, %v, want %q", tt.args, rest, err, tt.want)
+		}
+	}
+}
+
+// good is a configuration that passes -check-config.
+const good = `
+imap = "imap://congo@127.0.0.1:1143/INBOX"
+smtp = "smtp://127.0.0.1:2525"
+address = "congo@example.org"
+`
+
+// TestCheckConfigNamesBadKey checks that each bad setting is reported
+// with its key, from the file, the environment or a flag.
+func TestCheckConfigNamesBadKey(t *testing.T) {
+	pwFile := writeFile(t, "pw", "secret\n")
+	tests := []struct {
+		name string
+		file string
+		env  map[string]string
+		args []string
+		key  string
+	}{
+		{"unknown key", good + "pol = \"1m\"\n", nil, nil, "pol"},
+		{"command as a key", good + "version = true\n", nil, nil, "version"},
+		{"bad duration", good + "poll = \"soon\"\n", nil, nil, "poll"},
+		{"duration not a string", good + "poll = 60\n", nil, nil, "poll"},
+		{"negative duration", good + "poll = \"-1s\"\n", nil, nil, "poll"},
+		{"bool as a string", good + "insecure-skip-verify = \"yes\"\n", nil, nil, "insecure-skip-verify"},
+		{"string as a bool", good + "hostname = true\n", nil, nil, "hostname"},
+		{"table", good + "[hostname]\nname = \"x\"\n", nil, nil, "hostname"},
+		{"toml syntax", good + "processed = \n", nil, nil, "processed"},
+		{"imap missing", "smtp = \"smtp://h:25\"\naddress = \"c@x.org\"\n", nil, nil, "imap"},
+		{"imap scheme", good + "", nil, []string{"-imap", "ftp://congo@h/INBOX"}, "imap"},
+		{"imap without user", good, map[string]string{"CONGO_IMAP": "imaps://h/INBOX"}, nil, "imap"},
+		{"smtp scheme", strings.Replace(good, "smtp://", "http://", 1), nil, nil, "smtp"},
+		{"address", strings.Replace(good, "congo@example.org", "congo", 1), nil, nil, "address"},
+		{"processed is the inbox", good + "processed = \"INBOX\"\n", nil, nil, "imap"},
+		{"log level", good + "log-level = \"loud\"\n", nil, nil, "log-level"},
+		{"log format", good + "log-format = \"xml\"\n", nil, nil, "log-format"},
+		{"http", good + "http = \"8025\"\n", nil, nil, "http"},
+		{"ca file", good + "ca-file = \"/nonexistent/ca.pem\"\n", nil, nil, "ca-file"},
+		{"password file missing", good + "imap-password-file = \"/nonexistent/pw\"\n", nil, nil, "imap-password-file"},
+		{"password twice", strings.Replace(good, "congo@127", "congo:pw@127", 1) + "imap-password-file = \"" + pwFile + "\"\n", nil, nil, "imap-password-file"},
+		{"password without user", good + "smtp-password-file = \"" + pwFile + "\"\n", nil, nil, "smtp-password-file"},
+		{"bad env", good, map[string]string{"CONGO_POLL": "soon"}, nil, "poll"},
+		{"no config file", good, nil, []string{"-config", "/nonexistent/congod.conf"}, "config"},
+	}
+	for _, tt := range tests {
+		file := writeFile(t, "congod.conf", tt.file)
+		args := append([]string{"-config", file, "-check-config"}, tt.args...)
+		var stdout bytes.Buffer
+		err := run(context.Background(), args, env(tt.env), &stdout, io.Discard)
+		var se *settingError
+		if !errors.As(err, &se) || se.Key != tt.key {
+			t.Errorf("%s: run(%q) = %v, want an error about key %q", tt.name, args, err, tt.key)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.key) {
+			t.Errorf("%s: error %q does not name %q", tt.name, err, tt.key)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("%s: run(%q) printed %q", tt.name, args, stdout.String())
+		}
+	}
+}
+
+func TestCheckConfigOK(t *testing.T) {
+	imapPW := writeFile(t, "imap-pw", "s3cr3t@\n")
+	smtpPW := writeFile(t, "smtp-pw", "other")
+	file := writeFile(t, "congod.conf", `
+imap = "imap://congo@127.0.0.1:1143/INBOX"
+smtp = "smtps://congo%40example.org@smtp.example.org"
+address = "congo@example.org"
+imap-password-file = "`+imapPW+`"
+smtp-password-file = "`+smtpPW+`"
+http = "127.0.0.1:8025"
+log-format = "json"
+`)
+	var stdout bytes.Buffer
+	args := []string{"-config", file, "-check-config"}
+	if err := run(context.Background(), args, env(nil), &stdout, io.Discard); err != nil {
+		t.Fatalf("run(%q) = %v", args, err)
+	}
+	if got := stdout.String(); got != "configuration ok\n" {
+		t.Errorf("run(%q) printed %q, want %q", args, got, "configuration ok\n")
+	}
+
+	c, _, err := parseConfig(args, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []struct{ raw, user, pw string }{
+		{c.imapURL, "congo", "s3cr3t@"},
+		{c.smtpURL, "congo@example.org", "other"},
+	} {
+		parsed, err := url.Parse(u.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, _ := parsed.User.Password()
+		if parsed.User.Username() != u.user || pw != u.pw {
+			t.Errorf("URL with the password file: user %q password %q, want %q %q", parsed.User.Username(), pw, u.user, u.pw)
+		}
+	}
+}
+
+// TestExampleConfig checks contrib/congod.conf.example: with every key
+// uncommented it is a valid file, it has a key for every setting, and each
+// key shows its default (or, for a required setting, an example).
+func TestExampleConfig(t *testing.T) {
+	b, err := os.ReadFile("../../contrib/congod.conf.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyLine := regexp.MustCompile(`(?m)^#([a-z-]+ = .*)$`)
+	uncommented := keyLine.ReplaceAllString(string(b), "$1")
+	file := writeFile(t, "congod.conf", uncommented)
+	c, _, err := parseConfig([]string{"-config", file}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatalf("the example, uncommented: %v", err)
+	}
+	required := map[string]bool{"imap": true, "smtp": true, "address": true}
+	c.flags.VisitAll(func(f *flag.Flag) {
+		if notInFile[f.Name] {
+			return
+		}
+		if _, ok := c.from[f.Name]; !ok {
+			t.Errorf("the example has no key %q", f.Name)
+			return
+		}
+		if !required[f.Name] && f.Value.String() != f.DefValue {
+			t.Errorf("the example gives %s = %q, want its default %q", f.Name, f.Value.String(), f.DefValue)
+		}
+	})
+	if err := c.validate(); err != nil {
+		t.Errorf("the example, uncommented, does not validate: %v", err)
+	}
+}
+
+// TestREADMESettings checks that the Settings table of README.md names
+// every flag, and no flag that does not exist.
+func TestREADMESettings(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "\n## Settings\n")
+	if !ok {
+		t.Fatal("README.md has no Settings section")
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	row := regexp.MustCompile("(?m)^\\| `-([a-z-]+)")
+	inREADME := map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(table, -1) {
+		inREADME[m[1]] = true
+	}
+	fs := (&config{}).flagSet(io.Discard)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !inREADME[f.Name] {
+			t.Errorf("README.md Settings lacks -%s", f.Name)
+		}
+		delete(inREADME, f.Name)
+	})
+	for name := range inREADME {
+		t.Errorf("README.md Settings names -%s, which is no flag", name)
+	}
+}
+
+func TestPseudoRevision(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"v0.0.0-20261129150000-abcdef123456", "abcdef123456"},
+		{"v1.2.4-0.20261129150000-abcdef123456", "abcdef123456"},
+		{"v0.0.0-20261129150000-abcdef123456+dirty", "abcdef123456"},
+		{"v1.2.3", ""},
+		{"(devel)", ""},
+		{"v1.2.3-rc.1", ""},
+	}
+	for _, tt := range tests {
+		if got := pseudoRevision(tt.in); got != tt.want {
+			t.Errorf("pseudoRevision(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"-version"}, env(nil), &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := stdout.String(); !strings.HasPrefix(got, "congod ") || !strings.Contains(got, "go1.") {
+		t.Errorf("-version printed %q, want congod VERSION ... goVERSION", got)
+	}
+}
+
+func TestNewLogger(t *testing.T) {
+	tests := []struct {
+		level, format string
+		want          string // the start of the line logged at info
+	}{
+		{"info", "text", "time="},
+		{"info", "", "time="},
+		{"info", "json", `{"time":`},
+		{"warn", "json", ""},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		newLogger(&b, tt.level, tt.format).Info("mail handled", "handle", "alice")
+		if got := b.String(); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
+			t.Errorf("newLogger(%q, %q) logged %q, want a line starting %q", tt.level, tt.format, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailer/loopback"
+)
+
+// startWorldWith is startWorld with a mailbox for each of users besides
+// the server's.
+func startWorldWith(t *testing.T, users ...string) *world {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	accounts := []loopback.User{{Name: "congo", Password: "pw"}}
+	for _, u := range users {
+		accounts = append(accounts, loopback.User{Name: u, Password: "pw"})
+	}
+	sys, err := loopback.Start(ctx, loopback.Config{Domain: "example.org", Users: accounts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config{
+		imapURL:   sys.IMAPURL("congo"),
+		smtpURL:   sys.SMTPURL(),
+		address:   "congo@example.org",
+		dbPath:    filepath.Join(t.TempDir(), "congo.db"),
+		poll:      100 * time.Millisecond,
+		processed: "Processed",
+		logLevel:  "info",
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	}
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, logger) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("serve did not stop within 5 s of cancel (M10)")
+		}
+		sys.Close()
+	})
+	return &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
+}
+
+// e2eClock is a settable clock for the server's game clocks.
+type e2eClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *e2eClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *e2eClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// TestEndToEndFeatures plays correspondence games by mail through the
+// daemon: a time control, an observer, a comment with a move, a
+// conditional move, a draw offer declined, a takeback, a past board,
+// vacation, seeks, an abort, a loss on time found by the clock loop,
+// ratings and the record.
+func TestEndToEndFeatures(t *testing.T) {
+	clock := &e2eClock{t: time.Now().UTC()}
+	serverClock = clock.Now
+	t.Cleanup(func() { serverClock = nil })
+	w := startWorldWith(t, "alice", "bob", "carol")
+	const server = "congo@example.org"
+	alice, bob, carol := "alice@example.org", "bob@example.org", "carol@example.org"
+
+	w.send(alice, server, "", "register alice", "")
+	alicePA := w.replyTo(w.expect("alice", 1)[0])
+	w.send(bob, server, "", "register bob", "")
+	bobPA := w.replyTo(w.expect("bob", 1)[0])
+	w.send(carol, server, "", "register carol", "")
+	carolPA := w.replyTo(w.expect("carol", 1)[0])
+
+	w.send(alice, alicePA, "", "help", "")
+	wantContains(t, "help", w.expect("alice", 1)[0], "challenge congo bob days=5", "draw congo 42", "takeback congo 42",
+		"abort congo 42", "if c6-c5 then b2-b3", "observe congo 42", "seek congo", "games bob", "history congo 42",
+		"ratings", "notify digest", "vacation 7", "board congo 42#3")
+
+	// A challenge with a time control; every board shows both clocks.
+	w.send(alice, alicePA, "", "challenge congo bob days=2", "")
+	challenge := w.expect("bob", 1)[0]
+	w.expect("alice", 1)
+	w.send(bob, bobPA, "Re: "+challenge.Subject, "accept congo 1", challenge.MessageID)
+	start := w.expect("bob", 1)[0]
+	wantContains(t, "start", start, "Time left (days=2):", "alice: 2 days left", "bob: 2 days left", "alice (white, 1500)")
+	aliceBoard := w.expect("alice", 1)[0]
+
+	// carol observes game 1: she gets every board from now on.
+	w.send(carol, carolPA, "", "observe congo 1", "")
+	wantContains(t, "observe", w.expect("carol", 1)[0], "You now observe game 1")
+
+	// A move sent in the Subject carries its comment to bob.
+	w.send(alice, alicePA, "move congo 1 b2-b3", "Good luck!", "")
+	b1 := w.expect("bob", 1)[0]
+	wantContains(t, "move with comment", b1, "alice says:", "Good luck!", "b2-b3")
+	w.expect("alice", 1)
+	wantContains(t, "observer's board", w.expect("carol", 1)[0], "alice: b2-b3", "bob (black) to move")
+
+	// alice leaves a conditional move, seen only by her.
+	w.send(alice, alicePA, "Re: "+aliceBoard.Subject, "conditional congo 1\nif b6-b5 then c2-c3", aliceBoard.MessageID)
+	wantContains(t, "conditional", w.expect("alice", 1)[0], "if b6-b5 then c2-c3")
+
+	// bob's move matches: alice's answer is played at once.
+	w.send(bob, bobPA, "Re: "+b1.Subject, "b6-b5", b1.MessageID)
+	bobs := w.expect("bob", 2)
+	wantContains(t, "conditional answer", bobs[1], "alice: c2-c3", "Played from alice's conditional")
+	w.expect("alice", 2)
+	w.expect("carol", 2)
+
+	// A draw offer, declined.
+	w.send(bob, bobPA, "", "draw congo 1", "")
+	wantContains(t, "draw offer", w.expect("alice", 1)[0], "bob offers a draw", "nodraw congo 1")
+	w.expect("bob", 1)
+	w.send(alice, alicePA, "", "nodraw congo 1", "")
+	wantContains(t, "nodraw", w.expect("bob", 1)[0], "alice declined the draw offer")
+	w.expect("alice", 1)
+	w.expect("carol", 2)
+
+	// A move taken back when both ask.
+	w.send(bob, bobPA, "", "move congo 1 a6-a5#2", "")
+	w.expect("bob", 1)
+	w.expect("alice", 1)
+	w.send(bob, bobPA, "", "takeback congo 1", "")
+	wantContains(t, "takeback asked", w.expect("alice", 1)[0], "bob asks to take back the last move")
+	w.expect("bob", 1)
+	w.send(alice, alicePA, "", "takeback congo 1", "")
+	wantContains(t, "takeback done", w.expect("bob", 1)[0], "The last move was taken back",
+		"Position: gmelecz/p1ppppp/1p5/7/1PP4/P2PPPP/GMELECZ b 2")
+	w.expect("alice", 1)
+	w.expect("carol", 3)
+
+	// The position after black's first move.
+	w.send(alice, alicePA, "", "board congo 1#1", "")
+	wantContains(t, "past board", w.expect("alice", 1)[0], "black's move 1", "Position: gmelecz/p1ppppp/1p5/7/1P5/P1PPPPP/GMELECZ w 2")
+
+	// Vacation: alice is told, and bob comes back early.
+	w.send(bob, bobPA, "", "vacation 2", "")
+	wantContains(t, "vacation", w.expect("bob", 1)[0], "You are on vacation until")
+	wantContains(t, "vacation to opponent", w.expect("alice", 1)[0], "bob is on vacation until", "(on vacation until")
+	w.send(bob, bobPA, "", "vacation off", "")
+	wantContains(t, "vacation off", w.expect("bob", 1)[0], "Your vacation is over")
+
+	// Seeks with the same time control start a game; it is aborted.
+	w.send(alice, alicePA, "", "seek congo days=1 unrated", "")
+	wantContains(t, "seek", w.expect("alice", 1)[0], "waits for a player")
+	w.send(bob, bobPA, "", "seek congo unrated days=1", "")
+	var seekReply, seekBoard *mailer.Incoming
+	for _, m := range w.expect("bob", 2) {
+		if strings.HasPrefix(m.Subject, "Congo game 2") {
+			seekBoard = m
+		} else {
+			seekReply = m
+		}
+	}
+	if seekReply == nil || seekBoard == nil {
+		t.Fatalf("bob did not get both the seek answer and the board of game 2")
+	}
+	wantContains(t, "seek matched", seekReply, "game 2 begins")
+	wantContains(t, "seek board", seekBoard, "Your seek was matched", "days=1, unrated")
+	w.expect("alice", 1)
+	w.send(alice, alicePA, "", "abort congo 2", "")
+	for _, who := range []string{"alice", "bob"} {
+		if m := w.expect(who, 1)[0]; !strings.HasSuffix(m.Subject, " - aborted") {
+			t.Errorf("abort to %s: Subject %q, want it to end in - aborted", who, m.Subject)
+		}
+	}
+
+	// Time runs out for bob in game 1: the clock loop ends it when it
+	// looks next (a handled mail wakes it).
+	clock.Advance(3 * 24 * time.Hour)
+	w.send(alice, alicePA, "", "games", "")
+	var gotGames, gotResult bool
+	for _, m := range w.expect("alice", 2) {
+		switch {
+		case strings.Contains(m.Text, "Your games"):
+			gotGames = true
+		case strings.Contains(m.Text, "alice wins: bob ran out of time."):
+			gotResult = true
+		}
+	}
+	if !gotGames || !gotResult {
+		t.Errorf("alice got the games answer %v and the time-out result %v, want both", gotGames, gotResult)
+	}
+	wantContains(t, "time out to bob", w.expect("bob", 1)[0], "alice wins: bob ran out of time.")
+	wantContains(t, "time out to carol", w.expect("carol", 1)[0], "alice wins: bob ran out of time.")
+
+	// Ratings and the record, for the observer.
+	w.send(carol, carolPA, "", "ratings\nhistory congo 1", "")
+	r := w.expect("carol", 1)[0]
+	wantContains(t, "ratings and history", r, "1. alice", "2. bob", "[Result \"1-0\"]", "[TimeControl \"days=2\"]",
+		"[Termination \"time\"]", "1. b2-b3 {Good luck!} b6-b5 2. c2-c3 1-0")
+	if i, j := strings.Index(r.Text, "1. alice"), strings.Index(r.Text, "2. bob"); i > j {
+		t.Errorf("ratings are not highest first:\n%s", r.Text)
+	}
+
+	// Settings and lists, answered in one mail.
+	w.send(carol, carolPA, "", "unobserve congo 1\ngames bob\nnotify digest\nseek congo\nseek off\nconditional congo 1", "")
+	wantContains(t, "settings", w.expect("carol", 1)[0], "You no longer observe game 1", "bob's games", "Recent results:",
+		"game 1: alice vs bob - alice wins", "one mail a day", "Your seek (days=3) waits", "Your seek was removed.",
+		"Game 1 is not one of your games")
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/server"
+)
+
+// inboxStatus is the state of the IMAP loop.
+type inboxStatus struct {
+	Connected bool      // a session has selected the mailbox and is up
+	LastPoll  time.Time // the end of the last search of the mailbox that worked
+	Errors    uint64    // sessions that ended in an error
+}
+
+// monitor watches the daemon: it counts what the server and the outbox
+// do and answers /metrics and /healthz.
+type monitor struct {
+	reg   *prometheus.Registry
+	store *db.DB
+	inbox func() inboxStatus
+	now   func() time.Time
+
+	handled  *prometheus.CounterVec
+	commands *prometheus.CounterVec
+	latency  prometheus.Histogram
+	sent     prometheus.Counter
+	smtpErrs *prometheus.CounterVec
+
+	outboxDepth, outboxAge, outboxFailed  *prometheus.Desc
+	imapConnected, imapLastPoll, imapErrs *prometheus.Desc
+}
+
+// outcomes are the values of the outcome label, present from the start.
+var outcomes = []server.Outcome{server.Done, server.Refused, server.Ignored, server.Duplicate, server.Failed}
+
+func newMonitor(store *db.DB, inbox func() inboxStatus) *monitor {
+	m := &monitor{
+		reg:   prometheus.NewRegistry(),
+		store: store,
+		inbox: inbox,
+		now:   time.Now,
+		handled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_mails_handled_total",
+			Help: "Incoming mails handled, by outcome: done, refused (a command refused or not understood), ignored (never answered), duplicate (handled before), failed (to be tried again).",
+		}, []string{"outcome"}),
+		commands: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_commands_total",
+			Help: "Commands found in incoming mail, by kind.",
+		}, []string{"kind"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "congod_mail_handling_seconds",
+			Help:    "Time taken to handle one incoming mail (its database transaction).",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}),
+		sent: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "congod_mails_sent_total",
+			Help: "Mails accepted by the SMTP server.",
+		}),
+		smtpErrs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_smtp_errors_total",
+			Help: "Failed SMTP sends, by kind: temporary (tried again later) or permanent (5xx, given up).",
+		}, []string{"kind"}),
+		outboxDepth:   prometheus.NewDesc("congod_outbox_depth", "Mails waiting in the outbox to be sent.", nil, nil),
+		outboxAge:     prometheus.NewDesc("congod_outbox_oldest_age_seconds", "Age of the oldest mail waiting in the outbox; 0 when none waits.", nil, nil),
+		outboxFailed:  prometheus.NewDesc("congod_outbox_failed", "Mails in the outbox given up for good.", nil, nil),
+		imapConnected: prometheus.NewDesc("congod_imap_connected", "1 while the IMAP session is up, else 0.", nil, nil),
+		imapLastPoll:  prometheus.NewDesc("congod_imap_last_poll_timestamp_seconds", "Unix time of the last successful search of the mailbox; 0 before the first.", nil, nil),
+		imapErrs:      prometheus.NewDesc("congod_imap_errors_total", "IMAP sessions that ended in an error (each is followed by a reconnection).", nil, nil),
+	}
+	for _, o := range outcomes {
+		m.handled.WithLabelValues(string(o))
+	}
+	m.smtpErrs.WithLabelValues("temporary")
+	m.smtpErrs.WithLabelValues("permanent")
+	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewBuildInfoCollector())
+	return m
+}
+
+// MailHandled counts a handled mail; it makes monitor a server.Observer.
+func (m *monitor) MailHandled(h server.Handled) {
+	m.handled.WithLabelValues(string(h.Outcome)).Inc()
+	for _, k := range h.Commands {
+		m.commands.WithLabelValues(k).Inc()
+	}
+	m.latency.Observe(h.Duration.Seconds())
+}
+
+// Describe and Collect make monitor a prometheus.Collector of the
+// metrics read when scraped: the outbox and the IMAP loop.
+func (m *monitor) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{m.outboxDepth, m.outboxAge, m.outboxFailed, m.imapConnected, m.imapLastPoll, m.imapErrs} {
+		ch <- d
+	}
+}
+
+func (m *monitor) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if st, err := m.store.OutboxStats(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(m.outboxDepth, err)
+	} else {
+		ch <- prometheus.MustNewConstMetric(m.outboxDepth, prometheus.GaugeValue, float64(st.Pending))
+		ch <- prometheus.MustNewConstMetric(m.outboxAge, prometheus.GaugeValue, m.age(st.Oldest).Seconds())
+		ch <- prometheus.MustNewConstMetric(m.outboxFailed, prometheus.GaugeValue, float64(st.Failed))
+	}
+	in := m.inbox()
+	ch <- prometheus.MustNewConstMetric(m.imapConnected, prometheus.GaugeValue, boolValue(in.Connected))
+	var last float64
+	if !in.LastPoll.IsZero() {
+		last = float64(in.LastPoll.UnixNano()) / 1e9
+	}
+	ch <- prometheus.MustNewConstMetric(m.imapLastPoll, prometheus.GaugeValue, last)
+	ch <- prometheus.MustNewConstMetric(m.imapErrs, prometheus.CounterValue, float64(in.Errors))
+}
+
+func (m *monitor) age(t time.Time) time.Duration {
+	if t.IsZero() {
+		return 0
+	}
+	return max(m.now().Sub(t), 0)
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sender wraps the SMTP sender and counts what it does.
+func (m *monitor) sender(s server.Sender) server.Sender {
+	return countingSender{s: s, m: m}
+}
+
+type countingSender struct {
+	s server.Sender
+	m *monitor
+}
+
+func (c countingSender) Send(ctx context.Context, from string, to []string, msg []byte) error {
+	err := c.s.Send(ctx, from, to, msg)
+	switch {
+	case err == nil:
+		c.m.sent.Inc()
+	case ctx.Err() != nil:
+		// cut short by shutdown: not the server's fault
+	case mailer.IsPermanent(err):
+		c.m.smtpErrs.WithLabelValues("permanent").Inc()
+	default:
+		c.m.smtpErrs.WithLabelValues("temporary").Inc()
+	}
+	return err
+}
+
+// health is the answer of /healthz.
+type health struct {
+	OK                    bool       `json:"ok"`
+	IMAPConnected         bool       `json:"imap_connected"`
+	LastPoll              *time.Time `json:"last_poll"`
+	OutboxDepth           int        `json:"outbox_depth"`
+	OutboxOldestAgeSecond float64    `json:"outbox_oldest_age_seconds"`
+	Error                 string     `json:"error,omitempty"`
+}
+
+// healthz answers 200 when the IMAP session is up and the database
+// answers, else 503, with a JSON body saying what it found.
+func (m *monitor) healthz(w http.ResponseWriter, r *http.Request) {
+	in := m.inbox()
+	h := health{IMAPConnected: in.Connected}
+	if !in.LastPoll.IsZero() {
+		t := in.LastPoll.UTC()
+		h.LastPoll = &t
+	}
+	st, err := m.store.OutboxStats(r.Context())
+	if err != nil {
+		h.Error = err.Error()
+	} else {
+		h.OutboxDepth = st.Pending
+		h.OutboxOldestAgeSecond = m.age(st.Oldest).Seconds()
+	}
+	h.OK = in.Connected && err == nil
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	if !h.OK {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(h)
+}
+
+// handler serves /metrics and /healthz.
+func (m *monitor) handler(logger *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
+		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelError),
+		ErrorHandling: promhttp.ContinueOnError,
+	}))
+	mux.HandleFunc("GET /healthz", m.healthz)
+	return mux
+}
+
+// serveHTTP serves h on ln until ctx is done, then shuts down.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return ctx.Err()
+}
+
+// inboxStatusOf reads the state of the IMAP loop of inbox.
+func inboxStatusOf(inbox *mailer.Inbox) func() inboxStatus {
+	return func() inboxStatus { return inboxStatus{} }
+}

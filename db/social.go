@@ -1,0 +1,123 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// AddObserver makes a player an observer of a game; it reports false when
+// they were one already.
+func (tx *Tx) AddObserver(ctx context.Context, game, player int64) (bool, error) {
+	res, err := tx.tx.ExecContext(ctx, "INSERT OR IGNORE INTO observers (game, player) VALUES (?, ?)", game, player)
+	if err != nil {
+		return false, fmt.Errorf("observe game %d: %w", game, err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// RemoveObserver stops a player observing a game; it reports false when
+// they were not observing it.
+func (tx *Tx) RemoveObserver(ctx context.Context, game, player int64) (bool, error) {
+	res, err := tx.tx.ExecContext(ctx, "DELETE FROM observers WHERE game = ? AND player = ?", game, player)
+	if err != nil {
+		return false, fmt.Errorf("unobserve game %d: %w", game, err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// Observers returns the observers of a game, in the order of their ids.
+func (tx *Tx) Observers(ctx context.Context, game int64) ([]Player, error) {
+	return tx.queryPlayers(ctx, fmt.Sprintf("observers of game %d", game),
+		"SELECT "+playerColumns+" FROM players WHERE id IN (SELECT player FROM observers WHERE game = ?) ORDER BY id", game)
+}
+
+// Seek is a player's wish for a game with any opponent.
+type Seek struct {
+	Player      int64
+	TimeControl string
+	Rated       bool
+	Created     time.Time
+}
+
+// SetSeek stores a player's seek, replacing their earlier one.
+func (tx *Tx) SetSeek(ctx context.Context, s Seek) error {
+	_, err := tx.tx.ExecContext(ctx,
+		"INSERT OR REPLACE INTO seeks (player, time_control, rated, created) VALUES (?, ?, ?, ?)",
+		s.Player, s.TimeControl, s.Rated, formatTime(s.Created))
+	if err != nil {
+		return fmt.Errorf("seek of player %d: %w", s.Player, err)
+	}
+	return nil
+}
+
+// DeleteSeek removes a player's seek; it reports false when there was none.
+func (tx *Tx) DeleteSeek(ctx context.Context, player int64) (bool, error) {
+	res, err := tx.tx.ExecContext(ctx, "DELETE FROM seeks WHERE player = ?", player)
+	if err != nil {
+		return false, fmt.Errorf("delete seek of player %d: %w", player, err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// MatchSeek returns the oldest seek of another player than s.Player with
+// the same time control and rating. It fails with ErrNotFound when there
+// is none.
+func (tx *Tx) MatchSeek(ctx context.Context, s Seek) (Seek, error) {
+	var m Seek
+	var created string
+	err := tx.tx.QueryRowContext(ctx,
+		"SELECT player, time_control, rated, created FROM seeks WHERE player <> ? AND time_control = ? AND rated = ?"+
+			" ORDER BY created, player LIMIT 1", s.Player, s.TimeControl, s.Rated).
+		Scan(&m.Player, &m.TimeControl, &m.Rated, &created)
+	if err != nil {
+		return Seek{}, notFound(err, "matching seek")
+	}
+	m.Created, err = parseTime(created)
+	return m, err
+}
+
+// AddConditional stores a branch of a player's conditional moves.
+func (tx *Tx) AddConditional(ctx context.Context, game, player int64, moves []string) error {
+	_, err := tx.tx.ExecContext(ctx, "INSERT INTO conditionals (game, player, moves) VALUES (?, ?, ?)",
+		game, player, strings.Join(moves, " "))
+	if err != nil {
+		return fmt.Errorf("add conditional moves in game %d: %w", game, err)
+	}
+	return nil
+}
+
+// Conditionals returns the branches of a player's conditional moves in a
+// game, in the order they were stored.
+func (tx *Tx) Conditionals(ctx context.Context, game, player int64) ([][]string, error) {
+	rows, err := tx.tx.QueryContext(ctx,
+		"SELECT moves FROM conditionals WHERE game = ? AND player = ? ORDER BY id", game, player)
+	if err != nil {
+		return nil, fmt.Errorf("conditional moves in game %d: %w", game, err)
+	}
+	defer rows.Close()
+	var out [][]string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("conditional moves in game %d: %w", game, err)
+		}
+		out = append(out, strings.Fields(s))
+	}
+	return out, rows.Err()
+}
+
+// ClearConditionals removes a player's conditional moves in a game and
+// returns how many branches there were.
+func (tx *Tx) ClearConditionals(ctx context.Context, game, player int64) (int, error) {
+	res, err := tx.tx.ExecContext(ctx, "DELETE FROM conditionals WHERE game = ? AND player = ?", game, player)
+	if err != nil {
+		return 0, fmt.Errorf("clear conditional moves in game %d: %w", game, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

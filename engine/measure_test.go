@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/bits"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/rules"
+)
+
+var versus = flag.Int("versus", 0, "play this many games between the default weights and -values (TestMeasureMatch)")
+var values = flag.String("values", "", "piece values for TestMeasureMatch: zebra,elephant,giraffe,monkey,crocodile,pawn,superpawn")
+var versusLevel = flag.Int("versuslevel", 3, "the level of TestMeasureMatch")
+
+var measure = flag.Int("measure", 0, "play this many self-play games and fit the piece values to their results (TestMeasureValues)")
+
+// kinds are the kinds whose values TestMeasureValues fits.
+var kinds = []rules.Kind{rules.Zebra, rules.Elephant, rules.Giraffe, rules.Monkey, rules.Crocodile, rules.Pawn, rules.Superpawn}
+
+// TestMeasureValues measures the piece values: it plays -measure games of
+// level 2 against itself from random openings, and fits by logistic
+// regression the chance that White wins to the difference in the number of
+// pieces of each kind, in the positions of those games. The values are the
+// fitted weights scaled to a pawn of 100.
+func TestMeasureValues(t *testing.T) {
+	if *measure == 0 {
+		t.Skip("run with -measure N")
+	}
+	type sample struct {
+		diff   [7]float64
+		result float64 // White's points
+	}
+	var samples []sample
+	a, _ := NewPlayer("2", time.Now)
+	b, _ := NewPlayer("2", time.Now)
+	for i := range *measure {
+		opening := randomOpening(7, uint64(i), 6)
+		g := PlayGame(context.Background(), a, b, true, opening, uint64(i), 300, time.Now)
+		white := g.Result
+		p := rules.Start()
+		for ply, m := range g.Moves {
+			p = p.After(m)
+			if ply < 8 || ply%2 == 1 || len(p.AppendCaptures(nil)) > 0 {
+				continue // openings, and positions in the middle of exchanges
+			}
+			var s sample
+			s.result = white
+			for c := rules.White; c <= rules.Black; c++ {
+				sign := 1.0
+				if c == rules.Black {
+					sign = -1
+				}
+				for bb := p.Occupied(c); bb != 0; bb &= bb - 1 {
+					k := p.At(rules.Square(bits.TrailingZeros64(bb))).Kind()
+					for j, kk := range kinds {
+						if k == kk {
+							s.diff[j] += sign
+						}
+					}
+				}
+			}
+			samples = append(samples, s)
+		}
+	}
+	// Newton's method on the log loss, the bias as an eighth weight.
+	const n = 8
+	var wt [n]float64
+	for range 25 {
+		var grad [n]float64
+		var hess [n][n]float64
+		for _, s := range samples {
+			x := [n]float64{s.diff[0], s.diff[1], s.diff[2], s.diff[3], s.diff[4], s.diff[5], s.diff[6], 1}
+			z := 0.0
+			for j := range wt {
+				z += wt[j] * x[j]
+			}
+			q := 1 / (1 + math.Exp(-z))
+			for j := range x {
+				grad[j] += (q - s.result) * x[j]
+				for k := range x {
+					hess[j][k] += q * (1 - q) * x[j] * x[k]
+				}
+			}
+		}
+		for j := range hess {
+			hess[j][j] += 1e-3 // a touch of ridge, for kinds never seen
+		}
+		step := solve(hess, grad)
+		for j := range wt {
+			wt[j] -= step[j]
+		}
+	}
+	bias := wt[7]
+	t.Logf("%d games, %d positions, bias %.3f", *measure, len(samples), bias)
+	for j, k := range kinds {
+		t.Logf("%-10v %4.0f  (weight %.3f)", k, 100*wt[j]/wt[5], wt[j])
+	}
+}
+
+// solve returns x with a x = b, by Gaussian elimination with pivoting.
+func solve(a [8][8]float64, b [8]float64) [8]float64 {
+	const n = 8
+	for c := range n {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		b[c], b[p] = b[p], b[c]
+		for r := c + 1; r < n; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < n; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	var x [n]float64
+	for r := n - 1; r >= 0; r-- {
+		s := b[r]
+		for k := r + 1; k < n; k++ {
+			s -= a[r][k] * x[k]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x
+}
+
+// TestMeasureMatch checks piece values by a match: -versus games at
+// -versuslevel between the values of -values (player a) and the default
+// ones.
+func TestMeasureMatch(t *testing.T) {
+	if *versus == 0 {
+		t.Skip("run with -versus N -values z,e,g,m,c,p,s")
+	}
+	w := DefaultWeights()
+	var v [7]int
+	if _, err := fmt.Sscanf(*values, "%d,%d,%d,%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]); err != nil {
+		t.Fatalf("-values %q: %v", *values, err)
+	}
+	for j, k := range kinds {
+		w.Piece[k] = v[j]
+	}
+	l, _ := LevelOf(*versusLevel)
+	a := &levelPlayer{name: "a", n: *versusLevel, level: l, now: time.Now, weights: &w}
+	b := &levelPlayer{name: "b", n: *versusLevel, level: l, now: time.Now}
+	res, err := Match(context.Background(), a, b, MatchOptions{Games: *versus, Seed: 11, OpeningPlies: 4}, time.Now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, m := res.Elo()
+	t.Logf("%s vs default: %+v, Elo %+.0f ± %.0f", *values, res, d, m)
+}

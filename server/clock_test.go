@@ -1,0 +1,191 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/db"
+)
+
+// tick runs the clock at the harness's time and returns when it is next
+// due.
+func (h *harness) tick() time.Time {
+	h.t.Helper()
+	next, err := h.s.Tick(context.Background())
+	if err != nil {
+		h.t.Fatalf("Tick: %v", err)
+	}
+	return next
+}
+
+func TestClocksAndReminders(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.deliver()
+	h.sendProven("alice", "challenge congo bob days=2")
+	id := gameOf(t, h.deliver())
+	h.sendProven("bob", fmt.Sprintf("accept congo %d", id))
+	start := h.deliver()
+	for _, who := range []string{"alice", "bob"} {
+		wantText(t, only(t, start, who), "Time left (days=2):", "  alice: 2 days left", "  bob: 2 days left")
+	}
+	began := h.clock.Now()
+
+	// Half the time gone: the first reminder, exact to the minute.
+	if next := h.tick(); !next.Equal(began.Add(24 * time.Hour)) {
+		t.Errorf("Tick() next = %v, want the half-time reminder at %v", next, began.Add(24*time.Hour))
+	}
+	h.clock.Advance(24*time.Hour - time.Minute)
+	h.tick()
+	if got := h.deliver(); len(got) != 0 {
+		t.Fatalf("a minute before half time: %d mails, want none", len(got))
+	}
+	h.clock.Advance(time.Minute)
+	h.tick()
+	r := only(t, h.deliver(), "alice")
+	wantText(t, r, "Reminder: it is your move in game 1", "you have\n1 day left", "alice: 1 day left")
+	h.tick()
+	if got := h.deliver(); len(got) != 0 {
+		t.Errorf("a second tick sent %d more reminders", len(got))
+	}
+
+	// 24 hours left is the same moment here: no second reminder. A move
+	// resets the clock (days=2 gives two days for every move).
+	h.clock.Advance(3 * time.Hour)
+	h.sendProven("alice", "move congo 1 b2-b3")
+	m := only(t, h.deliver(), "bob")
+	wantText(t, m, "alice: 2 days left", "bob: 2 days left")
+
+	// bob lets his time run out: both are told at the deadline.
+	h.clock.Advance(2*24*time.Hour - time.Second)
+	h.tick()
+	h.deliver() // the reminder
+	h.clock.Advance(time.Second)
+	h.tick()
+	end := h.deliver()
+	for _, who := range []string{"alice", "bob"} {
+		m := only(t, end, who)
+		if m.Subject != "Congo game 1: alice vs bob - alice wins" {
+			t.Errorf("time out mail to %s: Subject %q", who, m.Subject)
+		}
+		wantText(t, m, "alice wins: bob ran out of time.")
+	}
+	if g := h.game(1); g.Status != db.Finished || g.Reason != reasonTime || g.Result != db.WhiteWins {
+		t.Errorf("game after the time out = %+v", g)
+	}
+	if next := h.tick(); !next.IsZero() {
+		t.Errorf("Tick() with no game = %v, want zero", next)
+	}
+}
+
+func TestEscalatingReminders(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob") // days=3
+	began := h.clock.Now()
+	for _, tt := range []struct {
+		at   time.Duration
+		want string
+	}{
+		{36 * time.Hour, "1 day 12 hours left"},
+		{48 * time.Hour, "1 day left"},
+	} {
+		h.clock.Advance(began.Add(tt.at).Sub(h.clock.Now()))
+		h.tick()
+		wantText(t, only(t, h.deliver(), "alice"), "Reminder", "you have\n"+tt.want)
+	}
+}
+
+func TestBankClock(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.deliver()
+	h.sendProven("alice", "challenge congo bob bank=2+1")
+	h.deliver()
+	h.sendProven("bob", "accept congo 1")
+	h.deliver()
+	h.clock.Advance(12 * time.Hour)
+	h.sendProven("alice", "move congo 1 b2-b3") // 2d - 12h + 1d, capped at 2d
+	wantText(t, only(t, h.deliver(), "bob"), "alice: 2 days left", "bob: 2 days left")
+	h.clock.Advance(36 * time.Hour)
+	h.sendProven("bob", "move congo 1 b6-b5") // 2d - 36h + 1d
+	wantText(t, only(t, h.deliver(), "alice"), "bob: 1 day 12 hours left")
+}
+
+func TestMoveAfterTheDeadline(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	h.clock.Advance(3 * 24 * time.Hour)
+	h.sendProven("alice", "move congo 1 b2-b3") // the clock loop has not run yet
+	mails := h.deliver()
+	if len(to(mails, "alice")) != 2 {
+		t.Fatalf("alice got %d mails, want the result and the answer", len(to(mails, "alice")))
+	}
+	wantText(t, only(t, mails, "bob"), "bob wins: alice ran out of time.")
+	if g := h.game(1); g.Result != db.BlackWins {
+		t.Errorf("result = %v, want black wins", g.Result)
+	}
+}
+
+func TestReminderPoints(t *testing.T) {
+	tests := []struct {
+		turn, final time.Duration
+		want        []time.Duration
+	}{
+		{3 * day, day, []time.Duration{36 * time.Hour, day}},
+		{2 * day, day, []time.Duration{day}},
+		{day, day, nil},
+		{10 * day, -1, []time.Duration{5 * day}},
+	}
+	for _, tt := range tests {
+		got := reminderPoints(tt.turn, tt.final)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("reminderPoints(%v, %v) = %v, want %v", tt.turn, tt.final, got, tt.want)
+		}
+	}
+}
+
+func TestClockSurvivesRestart(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	// The server stops; when a new one starts on the same database after
+	// the deadline, its first tick ends the game.
+	h.clock.Advance(4 * 24 * time.Hour)
+	s, err := New(Config{DB: h.db, Address: ourAddress, Now: h.clock.Now, Logger: h.s.log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.s = s
+	h.tick()
+	for _, m := range h.deliver() {
+		wantText(t, m, "bob wins: alice ran out of time.")
+	}
+	if g := h.game(1); g.Status != db.Finished {
+		t.Errorf("game after the restart's tick = %+v", g)
+	}
+}
+
+func TestRunClock(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	h.clock.Advance(4 * 24 * time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.s.RunClock(ctx) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for h.game(1).Status != db.Finished && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Errorf("RunClock() = %v, want context.Canceled", err)
+	}
+	if g := h.game(1); g.Status != db.Finished || g.Reason != reasonTime {
+		t.Errorf("game after RunClock = %+v, want lost on time", g)
+	}
+}

@@ -1,0 +1,51 @@
+package server
+
+import (
+	"testing"
+)
+
+func TestConditionalMoves(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+
+	h.sendProven("alice", "conditional congo 1\nif b6-b5 then c2-c3")
+	wantText(t, only(t, h.deliver(), "alice"), "It is your move in game 1")
+
+	// A move and the lines in one mail; an illegal line is refused.
+	h.sendProven("alice", "move congo 1 b2-b3\nconditional congo 1\nif b6-b5 then c2-c3 if c6-c5 then d2-d3\nif a6-a5 then a2-a3\nif g6-g5 then b3-b5")
+	mails := h.deliver()
+	reply := to(mails, "alice")[len(to(mails, "alice"))-1]
+	wantText(t, reply, "Added 2 conditional lines in game 1", "if b6-b5 then c2-c3 if c6-c5 then d2-d3", "if a6-a5 then a2-a3",
+		"> if g6-g5 then b3-b5", "Not kept")
+	for _, m := range to(mails, "bob") {
+		wantNoText(t, m, "if b6-b5")
+	}
+	h.sendProven("alice", "conditional congo 1\nif b6-b5 then d2-d3")
+	wantText(t, only(t, h.deliver(), "alice"), "you answer b6-b5 with c2-c3 already")
+
+	// bob's move matches: alice's answer is played at once, the other
+	// branch is dropped and the rest of the matching one is kept.
+	h.sendProven("bob", "move congo 1 b6-b5")
+	mails = h.deliver()
+	if got := len(to(mails, "bob")); got != 2 {
+		t.Fatalf("bob got %d mails, want 2 (his move, alice's conditional answer)", got)
+	}
+	wantText(t, to(mails, "bob")[1], "alice: c2-c3", "Played from alice's conditional", "Position: gmelecz/p1ppppp/1p5/7/1PP4/P2PPPP/GMELECZ b 2")
+	h.sendProven("alice", "conditional congo 1")
+	m := only(t, h.deliver(), "alice")
+	wantText(t, m, "  if c6-c5 then d2-d3")
+	wantNoText(t, m, "a6-a5")
+
+	// A move that matches no branch drops them all.
+	h.sendProven("bob", "move congo 1 a6-a5")
+	h.deliver()
+	h.sendProven("alice", "conditional congo 1")
+	wantText(t, only(t, h.deliver(), "alice"), "You have no conditional moves in game 1.")
+
+	// Clear.
+	h.sendProven("alice", "move congo 1 a2-a3")
+	h.deliver()
+	h.sendProven("alice", "conditional congo 1\nif c6-c5 then d2-d3\nconditional congo 1 clear")
+	wantText(t, only(t, h.deliver(), "alice"), "Cleared 1 conditional line", "You have no conditional moves")
+}

@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/templates"
+)
+
+// play makes move m for mover, records it with the mover's comment, and
+// sends the board to everyone (M4). Then, while the player to move has a
+// conditional move that answers it (M14), that is played too.
+func (h *handling) play(ctx context.Context, gs *gameState, mover db.Player, m rules.Move, comment *templates.Comment, conditional bool) error {
+	n := ply(gs.pos)
+	gs.chargeMove()
+	next, eff := gs.pos.Apply(m)
+	gs.pos, gs.g.Position = next, next.String()
+	if gs.g.DrawOffer != mover.ID {
+		gs.g.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
+	}
+	gs.g.Takeback = 0
+	text := ""
+	if comment != nil {
+		text = comment.Text
+	}
+	if err := h.tx.AddMove(ctx, db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now, Comment: text}); err != nil {
+		return err
+	}
+	over := eff.Outcome.Over()
+	if over {
+		result := db.Draw
+		if eff.Outcome.State == rules.Won {
+			result = resultOf(eff.Outcome.Winner)
+		}
+		if err := h.finish(ctx, gs, result, reasonOf(eff.Outcome.Reason)); err != nil {
+			return err
+		}
+	} else {
+		gs.startTurn()
+	}
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("move %d %s", gs.g.ID, m))
+	words := moveWords(mover.Handle, eff)
+	words.Conditional = conditional
+	if err := h.announce(ctx, gs, templates.BoardData{Move: words}, &mover, comment, true); err != nil {
+		return err
+	}
+	if over {
+		return nil
+	}
+	return h.answerConditional(ctx, gs, m)
+}
+
+// finish ends a game with a result (db.NoResult for an abort) and rates
+// it when it is rated (M16).
+func (h *handling) finish(ctx context.Context, gs *gameState, result db.Result, reason string) error {
+	gs.g.Status, gs.g.Result, gs.g.Reason = db.Finished, result, reason
+	gs.g.DrawOffer, gs.g.Takeback = 0, 0
+	if !gs.g.Rated || result == db.NoResult {
+		return nil
+	}
+	score := map[db.Result]float64{db.WhiteWins: 1, db.Draw: 0.5, db.BlackWins: 0}[result]
+	w := rating{gs.white.Rating, gs.white.Deviation, gs.white.Volatility}
+	b := rating{gs.black.Rating, gs.black.Deviation, gs.black.Volatility}
+	w, b = w.update([]outcome{{b, score}}), b.update([]outcome{{w, 1 - score}})
+	for _, x := range []struct {
+		p *db.Player
+		r rating
+	}{{&gs.white, w}, {&gs.black, b}} {
+		x.p.Rating, x.p.Deviation, x.p.Volatility = x.r.r, x.r.rd, x.r.vol
+		x.p.RatedGames++
+		if err := h.tx.UpdatePlayer(ctx, *x.p); err != nil {
+			return err
+		}
+	}
+	if h.sender != nil && gs.g.Has(h.sender.ID) {
+		*h.sender = gs.player(gs.colorOf(h.sender.ID))
+	}
+	return nil
+}
+
+// announce sends the board to both players, each from their side, and to
+// the observers, with what data says happened. actor, when not nil, is
+// the player who caused it: the comment goes to the other. A perMove
+// mail does not go to a player other than actor who asked for no mail
+// per move (M18), unless the game is over. The first mail of a game
+// without a thread starts it (M9).
+func (h *handling) announce(ctx context.Context, gs *gameState, data templates.BoardData, actor *db.Player, comment *templates.Comment, perMove bool) error {
+	data.Game = gs.template()
+	players := []db.Player{gs.white, gs.black}
+	if actor != nil && actor.ID == gs.g.White {
+		players = []db.Player{gs.black, gs.white}
+	}
+	observers, err := h.tx.Observers(ctx, gs.g.ID)
+	if err != nil {
+		return err
+	}
+	for i, to := range slices.Concat(players, observers) {
+		isActor := actor != nil && to.ID == actor.ID
+		if perMove && !isActor && gs.g.Status == db.Active && to.Notify != db.NotifyEach && to.Notify != "" {
+			continue
+		}
+		data.To, data.Comment = to.Handle, nil
+		if !isActor && i < len(players) {
+			data.Comment = comment
+		}
+		side := rules.White
+		if gs.g.Has(to.ID) {
+			side = gs.colorOf(to.ID)
+		}
+		data.Board = gs.view(side)
+		if err := h.boardMail(ctx, gs, to, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boardMail sends one board mail about gs, in the game's thread; the
+// first mail of a game starts the thread.
+func (h *handling) boardMail(ctx context.Context, gs *gameState, to db.Player, data templates.BoardData) error {
+	subject, body, err := templates.Board(data)
+	if err != nil {
+		return err
+	}
+	id, err := h.gameMail(ctx, to, gs.g, subject, body)
+	if err != nil {
+		return err
+	}
+	if gs.g.ThreadRoot == "" {
+		gs.g.ThreadRoot = id
+		return h.tx.UpdateGame(ctx, gs.g, h.now)
+	}
+	return nil
+}

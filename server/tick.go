@@ -1,0 +1,220 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/templates"
+)
+
+const (
+	// maxClockWait bounds the clock loop's sleep, so that it looks again
+	// now and then even when nothing is due.
+	maxClockWait = time.Hour
+	// digestEvery is how often a digest goes out (M18).
+	digestEvery = 24 * time.Hour
+)
+
+// Tick does what is due at the server's time now: games lost on time,
+// reminders to players to move, digests. It returns when something is
+// next due (zero when nothing is). It is safe to call at any time; the
+// work is recorded in one transaction, so that a restart neither loses
+// nor repeats any of it.
+func (s *Server) Tick(ctx context.Context) (time.Time, error) {
+	now := s.now().UTC()
+	var next time.Time
+	queued := 0
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		next = time.Time{}
+		h := newHandling(s, tx, nil, now)
+		games, err := tx.ActiveGames(ctx)
+		if err != nil {
+			return err
+		}
+		for _, g := range games {
+			gs, err := h.gameState(ctx, g)
+			if err != nil {
+				return err
+			}
+			due, err := h.clockDue(ctx, &gs)
+			if err != nil {
+				return err
+			}
+			next = earliest(next, due)
+		}
+		due, err := h.digests(ctx)
+		if err != nil {
+			return err
+		}
+		next = earliest(next, due)
+		queued = h.queued
+		return nil
+	})
+	if err != nil {
+		return time.Time{}, err
+	}
+	if queued > 0 {
+		s.wakeOutbox()
+	}
+	return next, nil
+}
+
+// earliest returns the earlier of two times, a zero time meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// RunClock runs Tick until ctx is done, and then returns ctx.Err(): at
+// every deadline, reminder and digest, exact to the minute, and whenever
+// a mail was handled (a move starts a new clock).
+func (s *Server) RunClock(ctx context.Context) error {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+		case <-s.clockWake:
+		}
+		next, err := s.Tick(ctx)
+		wait := maxClockWait
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			s.log.Error("clock", "err", err)
+			wait = time.Minute
+		case !next.IsZero():
+			wait = min(max(next.Sub(s.now()), 0), maxClockWait)
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(wait)
+	}
+}
+
+// wakeClock tells the clock loop to look again, without waiting.
+func (s *Server) wakeClock() {
+	select {
+	case s.clockWake <- struct{}{}:
+	default:
+	}
+}
+
+// clockDue ends a game whose player to move ran out of time, or sends
+// the reminder due; it returns when the game's clock next needs looking
+// at (zero when the game is over).
+func (h *handling) clockDue(ctx context.Context, gs *gameState) (time.Time, error) {
+	deadline := gs.deadline()
+	if !h.now.Before(deadline) {
+		return time.Time{}, h.timeOut(ctx, gs)
+	}
+	due, next := gs.reminderDue(h.now, h.s.finalReminder)
+	if due > gs.g.Reminders {
+		gs.g.Reminders = due
+		if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+			return time.Time{}, err
+		}
+		if err := h.remind(ctx, gs); err != nil {
+			return time.Time{}, err
+		}
+	}
+	return earliest(deadline, next), nil
+}
+
+// timeOut ends a game lost on time by the player to move; both players
+// (and the observers) are told.
+func (h *handling) timeOut(ctx context.Context, gs *gameState) error {
+	loser := gs.pos.Turn()
+	if err := h.finish(ctx, gs, resultOf(loser.Other()), reasonTime); err != nil {
+		return err
+	}
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note("time out")
+	h.s.log.Info("lost on time", "game", gs.g.ID, "player", gs.player(loser).Handle)
+	return h.announce(ctx, gs, templates.BoardData{}, nil, nil, false)
+}
+
+// remind tells the player to move how much time is left.
+func (h *handling) remind(ctx context.Context, gs *gameState) error {
+	to := gs.player(gs.pos.Turn())
+	data := templates.BoardData{Game: gs.template(), To: to.Handle, Event: templates.Reminder,
+		Until: gs.deadline(), Board: gs.view(gs.pos.Turn())}
+	return h.boardMail(ctx, gs, to, data)
+}
+
+// digests sends the digests due (M18) and returns when the next one is
+// due.
+func (h *handling) digests(ctx context.Context) (time.Time, error) {
+	due, err := h.tx.DigestsDue(ctx, h.now)
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, p := range due {
+		if err := h.digest(ctx, p); err != nil {
+			return time.Time{}, err
+		}
+		for !p.DigestAt.After(h.now) {
+			p.DigestAt = p.DigestAt.Add(digestEvery)
+		}
+		if err := h.tx.UpdatePlayer(ctx, p); err != nil {
+			return time.Time{}, err
+		}
+	}
+	next, ok, err := h.tx.NextDigest(ctx)
+	if err != nil || !ok {
+		return time.Time{}, err
+	}
+	return next, nil
+}
+
+// digest sends a player the games where it is their move, if any.
+func (h *handling) digest(ctx context.Context, p db.Player) error {
+	games, err := h.tx.GamesOf(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	data := templates.DigestData{To: p.Handle}
+	for _, g := range games {
+		if g.Status != db.Active {
+			continue
+		}
+		gs, err := h.gameState(ctx, g)
+		if err != nil {
+			return err
+		}
+		if gs.player(gs.pos.Turn()).ID != p.ID {
+			continue
+		}
+		data.Games = append(data.Games, templates.DigestGame{Game: gs.template(), Board: gs.view(side(gs, p))})
+	}
+	if len(data.Games) == 0 {
+		return nil
+	}
+	subject, body, err := templates.Digest(data)
+	if err != nil {
+		return err
+	}
+	_, err = h.enqueue(ctx, h.mailTo(p, subject, body), 0)
+	return err
+}
+
+// side is the colour p sees a game from: their own, or white.
+func side(gs gameState, p db.Player) rules.Color {
+	if gs.g.Has(p.ID) {
+		return gs.colorOf(p.ID)
+	}
+	return rules.White
+}

@@ -1,0 +1,143 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Duration writes a time left in words, rounded down: "2 days 4 hours",
+// "5 hours 3 minutes", "45 minutes", "0 minutes".
+func Duration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
+	switch {
+	case days > 0 && hours > 0:
+		return plural(days, "day") + " " + plural(hours, "hour")
+	case days > 0:
+		return plural(days, "day")
+	case hours > 0 && minutes > 0:
+		return plural(hours, "hour") + " " + plural(minutes, "minute")
+	case hours > 0:
+		return plural(hours, "hour")
+	}
+	return plural(minutes, "minute")
+}
+
+// plural writes a count of things: "1 day", "2 days".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// when writes a time for a mail, to the minute, in UTC.
+func when(t time.Time) string {
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// DigestData is the daily mail of the games where it is the recipient's
+// move (M18).
+type DigestData struct {
+	To    string
+	Games []DigestGame
+}
+
+// DigestGame is one game of a digest, with its board.
+type DigestGame struct {
+	Game  Game
+	Board View
+}
+
+// Digest renders the daily digest.
+func Digest(d DigestData) (subject, body string, err error) {
+	body, err = execute("digest", d)
+	if err != nil {
+		return "", "", err
+	}
+	return fmt.Sprintf("Congo: your move in %s", plural(len(d.Games), "game")), body, nil
+}
+
+// ConditionalList answers conditional and if lines: the sender's
+// conditional moves in a game, after the change the mail made.
+type ConditionalList struct {
+	GameID   int64
+	Branches [][]string // each: their move, your move, their move, ...
+	Added    int        // branches added by this mail
+	Cleared  int        // branches cleared by this mail
+}
+
+// line writes one branch as it is sent: "if c6-c5 then b2-b3 if ...".
+func (ConditionalList) Line(branch []string) string {
+	var b strings.Builder
+	for i, m := range branch {
+		switch {
+		case i == 0:
+			b.WriteString("if " + m)
+		case i%2 == 1:
+			b.WriteString(" then " + m)
+		default:
+			b.WriteString(" if " + m)
+		}
+	}
+	return b.String()
+}
+
+// Observing answers observe and unobserve.
+type Observing struct {
+	Game    Game
+	On      bool // observing now
+	Changed bool // false when nothing changed (observing already, or not at all)
+}
+
+// Seeking answers seek.
+type Seeking struct {
+	TimeControl string
+	Unrated     bool
+	Off         bool // the seek was removed
+	Had         bool // for Off: there was a seek to remove
+	Started     int64
+}
+
+// NotifySet answers notify.
+type NotifySet struct {
+	Mode string // each, digest or off
+}
+
+// VacationSet answers vacation.
+type VacationSet struct {
+	Off   bool          // the vacation was ended
+	Until time.Time     // the end of the vacation started
+	Left  time.Duration // the allowance left
+	Games int           // games whose clocks stopped
+}
+
+// Ratings answers ratings: the standings.
+type Ratings struct {
+	Rows []Rating
+}
+
+// Rating is one player of the standings.
+type Rating struct {
+	Rank   int
+	Handle string
+	Rating int
+	Games  int
+}
+
+// Record answers history: the game in the record format of README.md.
+type Record struct {
+	GameID int64
+	Text   string
+}
+
+func (ConditionalList) template() string { return "conditional_list" }
+func (Observing) template() string       { return "observing" }
+func (Seeking) template() string         { return "seeking" }
+func (NotifySet) template() string       { return "notify_set" }
+func (VacationSet) template() string     { return "vacation_set" }
+func (Ratings) template() string         { return "ratings" }
+func (Record) template() string          { return "record" }
