@@ -2,7 +2,9 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -151,6 +153,56 @@ func TestObserversSeeksConditionals(t *testing.T) {
 		}
 		if n, err := tx.ClearConditionals(ctx, g.ID, alice.ID); err != nil || n != 2 {
 			t.Errorf("ClearConditionals() = %d, %v, want 2", n, err)
+		}
+		return nil
+	})
+}
+
+func TestMigrateCorrespondence(t *testing.T) {
+	// A database of schema version 1 with players and a game being
+	// played, as a server before the correspondence features left it.
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "congo.db")
+	s, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := migrationFiles.ReadFile("migrations/001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := formatTime(t0)
+	for _, q := range []string{
+		string(script),
+		"INSERT INTO players (handle, address, secret, created) VALUES ('alice', 'a@x', 's1', '" + created + "'), ('bob', 'b@x', 's2', '" + created + "')",
+		"INSERT INTO games (white, black, challenger, status, position, created, updated) VALUES (1, 2, 1, 'active', '" + start + "', '" + created + "', '" + created + "')",
+		"PRAGMA user_version = 1",
+	} {
+		if _, err := s.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer d.Close()
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		g, err := tx.Game(ctx, 1)
+		if err != nil {
+			return err
+		}
+		if g.TimeControl != DefaultTimeControl || !g.Rated || !g.ClockStart.Equal(t0) || g.WhiteLeft != 3*24*time.Hour {
+			t.Errorf("game after the migration = %+v, want days=3, rated, its clock started at %v", g, t0)
+		}
+		p, err := tx.Player(ctx, 1)
+		if err != nil {
+			return err
+		}
+		if p.Rating != StartRating || p.Notify != NotifyEach || p.VacationLeft != StartVacation || !p.VacationAccrued.Equal(t0) {
+			t.Errorf("player after the migration = %+v", p)
 		}
 		return nil
 	})

@@ -103,10 +103,10 @@ func Greedy(p rules.Position, rng *rand.Rand) rules.Move {
 }
 
 type levelPlayer struct {
-	name   string
-	n      int
-	level  Level
-	now    func() time.Time
+	name    string
+	n       int
+	level   Level
+	now     func() time.Time
 	engine  *Engine
 	scores  []int
 	weights *Weights // nil for DefaultWeights
@@ -179,8 +179,18 @@ func (r MatchResult) Elo() (diff, margin float64) {
 	}
 	variance := (float64(r.Wins)*(1-s)*(1-s) + float64(r.Draws)*(0.5-s)*(0.5-s) + float64(r.Losses)*s*s) / n
 	se := math.Sqrt(variance / n)
-	lo, hi := max(s-1.96*se, 1e-6), min(s+1.96*se, 1-1e-6)
-	return eloOf(s), (eloOf(hi) - eloOf(lo)) / 2
+	lo, hi := s-1.96*se, s+1.96*se
+	switch {
+	case hi >= 1 && lo <= 0:
+		margin = math.Inf(1)
+	case hi >= 1: // the interval is lopsided near the edges: take its finite side
+		margin = eloOf(s) - eloOf(lo)
+	case lo <= 0:
+		margin = eloOf(hi) - eloOf(s)
+	default:
+		margin = (eloOf(hi) - eloOf(lo)) / 2
+	}
+	return eloOf(s), margin
 }
 
 // eloOf returns the Elo difference expected to score s per game.

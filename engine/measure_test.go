@@ -157,3 +157,28 @@ func TestMeasureMatch(t *testing.T) {
 	d, m := res.Elo()
 	t.Logf("%s vs default: %+v, Elo %+.0f ± %.0f", *values, res, d, m)
 }
+
+var moveTime = flag.Int("movetime", 0, "play this many plies of level 5 against itself and report the time of each move (TestMeasureMoveTime)")
+
+// TestMeasureMoveTime times level 5's moves in a game against itself.
+func TestMeasureMoveTime(t *testing.T) {
+	if *moveTime == 0 {
+		t.Skip("run with -movetime PLIES")
+	}
+	l, _ := LevelOf(5)
+	e := New(Options{Noise: l.Noise})
+	p := rules.Start()
+	var total, longest time.Duration
+	var nodes int64
+	n := 0
+	for ; n < *moveTime && !p.Outcome().Over(); n++ {
+		start := time.Now()
+		r := e.Search(context.Background(), p, l.Limits(start))
+		d := time.Since(start)
+		total += d
+		nodes += r.Nodes
+		longest = max(longest, d)
+		p = p.After(r.Move)
+	}
+	t.Logf("%d moves: mean %v, longest %v, %.0f nodes/s", n, total/time.Duration(n), longest, float64(nodes)/total.Seconds())
+}

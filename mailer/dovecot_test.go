@@ -3,15 +3,14 @@ package mailer_test
 import (
 	"context"
 	"fmt"
-	"net"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/dovecottest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -20,112 +19,16 @@ import (
 // dovecot is a Dovecot IMAP server run by a test.
 type dovecot struct {
 	addr string
+	s    *dovecottest.Server
 }
 
 // startDovecot runs Dovecot on a loopback port with one user, congo/pw,
-// and extra lines of configuration. The test is skipped where Dovecot is
-// not installed or the test does not run as root (Dovecot then cannot
-// switch to the mail user).
+// and extra lines of configuration. The test is skipped where Dovecot
+// cannot run (dovecottest.Skip).
 func startDovecot(t *testing.T, extra string) *dovecot {
 	t.Helper()
-	bin, err := exec.LookPath("dovecot")
-	if err != nil {
-		t.Skip("dovecot is not installed (apt-get install dovecot-imapd)")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("running Dovecot needs root")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-
-	// Not t.TempDir: Dovecot's own users must be able to enter it.
-	dir, err := os.MkdirTemp("", "congo-dovecot-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(dir, "home")
-	if err := os.Mkdir(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	const nobody = 65534
-	if err := os.Chown(home, nobody, nobody); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "passwd"), []byte("congo:{PLAIN}pw\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	conf := fmt.Sprintf(`protocols = imap
-listen = 127.0.0.1
-base_dir = %[1]s/run
-state_dir = %[1]s/state
-log_path = %[1]s/dovecot.log
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain
-passdb {
-  driver = passwd-file
-  args = scheme=PLAIN %[1]s/passwd
-}
-userdb {
-  driver = static
-  args = uid=%[2]d gid=%[2]d home=%[3]s/%%u
-}
-mail_location = maildir:~/Maildir
-namespace inbox {
-  inbox = yes
-  separator = /
-}
-service imap-login {
-  inet_listener imap {
-    address = 127.0.0.1
-    port = %[4]d
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-%[5]s
-`, dir, nobody, home, port, extra)
-	confPath := filepath.Join(dir, "dovecot.conf")
-	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-F", "-c", confPath)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start dovecot: %v", err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))
-			t.Logf("dovecot.log:\n%s", log)
-		}
-	})
-	d := &dovecot{addr: fmt.Sprintf("127.0.0.1:%d", port)}
-	waitFor(t, "dovecot listening", 10*time.Second, func() bool {
-		c, err := net.DialTimeout("tcp", d.addr, time.Second)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
-	return d
+	s := dovecottest.Start(t, dovecottest.Config{Domain: "pbm.example.net", Extra: extra})
+	return &dovecot{addr: s.Addr, s: s}
 }
 
 func (d *dovecot) url() string { return "imap://congo:pw@" + d.addr + "/INBOX" }
@@ -258,5 +161,51 @@ func TestInboxDovecotWithoutMoveOrIdle(t *testing.T) {
 				t.Errorf("Processed holds %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+// TestInboxDovecotRestarts restarts Dovecot under a running Inbox, once
+// as it was and once with its UID lists gone, so that UIDVALIDITY
+// changes: mail that came meanwhile is handled, and none twice.
+func TestInboxDovecotRestarts(t *testing.T) {
+	d := startDovecot(t, "")
+	var h handled
+	runInbox(t, mailer.InboxConfig{URL: d.url(), Poll: time.Minute, Timeout: time.Second, Backoff: 50 * time.Millisecond},
+		func(_ context.Context, m *mailer.Incoming) error {
+			h.add(m)
+			return nil
+		})
+	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: before\r\nMessage-ID: <before@example.org>\r\n\r\nhelp\r\n"))
+	waitFor(t, "the first mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	waitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+
+	d.s.Restart(t, nil)
+	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: after a restart\r\nMessage-ID: <restart@example.org>\r\n\r\nhelp\r\n"))
+	waitFor(t, "mail handled after the restart", 10*time.Second, func() bool { return len(h.all()) == 2 })
+
+	d.s.Restart(t, func() {
+		err := filepath.WalkDir(d.s.Home("congo"), func(path string, e fs.DirEntry, err error) error {
+			if err == nil && e.Name() == "dovecot-uidlist" {
+				err = os.Remove(path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: new uidvalidity\r\nMessage-ID: <uidvalidity@example.org>\r\n\r\nhelp\r\n"))
+	waitFor(t, "mail handled after UIDVALIDITY changed", 10*time.Second, func() bool { return len(h.all()) == 3 })
+	time.Sleep(200 * time.Millisecond)
+
+	all := h.all()
+	if got, want := h.subjects(), []string{"before", "after a restart", "new uidvalidity"}; !slices.Equal(got, want) {
+		t.Errorf("handled %q, want %q", got, want)
+	}
+	if len(all) == 3 && all[2].UIDValidity == all[1].UIDValidity {
+		t.Errorf("UIDVALIDITY stayed %d after the UID lists were removed", all[2].UIDValidity)
+	}
+	if got := len(d.mailbox(t, "Processed")); got != 3 {
+		t.Errorf("Processed holds %d mails, want 3", got)
 	}
 }

@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -12,7 +13,9 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,12 +25,14 @@ import (
 
 // Defaults of InboxConfig.
 const (
-	DefaultProcessed = "Processed"
-	DefaultPoll      = time.Minute
-	DefaultMaxSize   = 1 << 20
-	DefaultTimeout   = time.Minute
-	DefaultBackoff   = time.Second
-	maxBackoff       = 5 * time.Minute
+	DefaultProcessed  = "Processed"
+	DefaultQuarantine = "Quarantine"
+	DefaultMaxTries   = 5
+	DefaultPoll       = time.Minute
+	DefaultMaxSize    = 1 << 20
+	DefaultTimeout    = time.Minute
+	DefaultBackoff    = time.Second
+	maxBackoff        = 5 * time.Minute
 
 	// shutdownGrace is how long the bookkeeping of a mail that was just
 	// handled may go on after the context of Run is done.
@@ -49,6 +54,12 @@ type InboxConfig struct {
 	// Processed is the mailbox that handled mail is moved to (M7), created
 	// when missing; default DefaultProcessed.
 	Processed string
+
+	// Quarantine is the mailbox that a mail is set aside in when handling
+	// it failed MaxTries times (created when missing); default
+	// DefaultQuarantine. MaxTries defaults to DefaultMaxTries.
+	Quarantine string
+	MaxTries   int
 
 	// Poll is how often the mailbox is searched when the server offers no
 	// IDLE, and how long one IDLE lasts before the mailbox is searched
@@ -79,18 +90,20 @@ type InboxConfig struct {
 
 // Inbox reads commands from an IMAP mailbox.
 type Inbox struct {
-	addr      string
-	sec       security
-	user      string
-	password  string
-	mailbox   string
-	tlsConfig *tls.Config
-	processed string
-	poll      time.Duration
-	maxSize   int64
-	timeout   time.Duration
-	backoff   time.Duration
-	log       *slog.Logger
+	addr       string
+	sec        security
+	user       string
+	password   string
+	mailbox    string
+	tlsConfig  *tls.Config
+	processed  string
+	quarantine string
+	maxTries   int
+	poll       time.Duration
+	maxSize    int64
+	timeout    time.Duration
+	backoff    time.Duration
+	log        *slog.Logger
 }
 
 // NewInbox checks cfg and returns an Inbox; it does not connect.
@@ -100,12 +113,14 @@ func NewInbox(cfg InboxConfig) (*Inbox, error) {
 		return nil, fmt.Errorf("imap url: %w", err)
 	}
 	b := &Inbox{
-		processed: cmp.Or(cfg.Processed, DefaultProcessed),
-		poll:      positive(cfg.Poll, DefaultPoll),
-		maxSize:   positive(cfg.MaxSize, DefaultMaxSize),
-		timeout:   positive(cfg.Timeout, DefaultTimeout),
-		backoff:   positive(cfg.Backoff, DefaultBackoff),
-		log:       cfg.Logger,
+		processed:  cmp.Or(cfg.Processed, DefaultProcessed),
+		quarantine: cmp.Or(cfg.Quarantine, DefaultQuarantine),
+		maxTries:   cfg.MaxTries,
+		poll:       positive(cfg.Poll, DefaultPoll),
+		maxSize:    positive(cfg.MaxSize, DefaultMaxSize),
+		timeout:    positive(cfg.Timeout, DefaultTimeout),
+		backoff:    positive(cfg.Backoff, DefaultBackoff),
+		log:        cfg.Logger,
 	}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
@@ -134,8 +149,14 @@ func NewInbox(cfg InboxConfig) (*Inbox, error) {
 	b.user = u.User.Username()
 	b.password, _ = u.User.Password()
 	b.mailbox = cmp.Or(strings.Trim(u.Path, "/"), "INBOX")
+	if b.maxTries <= 0 {
+		b.maxTries = DefaultMaxTries
+	}
 	if strings.EqualFold(b.mailbox, b.processed) {
 		return nil, fmt.Errorf("imap: processed mailbox %q is the mailbox read", b.processed)
+	}
+	if strings.EqualFold(b.mailbox, b.quarantine) || strings.EqualFold(b.processed, b.quarantine) {
+		return nil, fmt.Errorf("imap: quarantine mailbox %q is the mailbox read or the processed one", b.quarantine)
 	}
 	if b.sec != plainText {
 		b.tlsConfig = &tls.Config{}
@@ -164,20 +185,28 @@ func positive[T int64 | time.Duration](v, def T) T {
 // After any error it reconnects, waiting longer after each failure
 // (exponential backoff with jitter, up to five minutes).
 //
-// For each unseen message, handle gets an Incoming with UIDValidity and UID
+// For each unseen message (and each \Seen one left in the mailbox where
+// handled mail is moved away: see scan), handle gets an Incoming with UIDValidity and UID
 // set; a message that parses badly still comes with what could be read.
 // When handle returns nil the message is done: it is flagged \Seen and
 // moved to the Processed mailbox (with MOVE when offered, else COPY and,
 // where UIDPLUS allows expunging just it, UID EXPUNGE; without UIDPLUS the
 // original stays in the mailbox, \Seen). When handle fails, the message is
 // left unseen in place, the error is logged, and the message is offered
-// again on a later pass; the other messages are handled meanwhile.
+// again on a later pass; the other messages are handled meanwhile. A panic
+// in handle counts as a failure. Each failure is counted on the message
+// itself, as an IMAP keyword ($CongoTry1, $CongoTry2, ...), so that the
+// count survives restarts; after MaxTries failures the message is moved to
+// the Quarantine mailbox (or, where it cannot be moved, flagged
+// $CongoQuarantined and \Seen) and an error is logged. A failure right
+// after another message failed is not counted, as the handler itself may
+// be failing (its database gone, say) rather than the message.
 //
 // handle is called from one goroutine, one message at a time. When ctx is
 // done during handle, Run waits for handle to return and for the message to
 // be filed (briefly) before it returns.
 func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Incoming) error) error {
-	st := &inboxState{pending: make(map[imap.UID]bool)}
+	st := &inboxState{pending: map[imap.UID]bool{}, unfiled: map[imap.UID]bool{}, tries: map[imap.UID]int{}}
 	delay := b.backoff
 	for {
 		scanned, err := b.session(ctx, st, handle)
@@ -206,15 +235,26 @@ type inboxState struct {
 	// pending holds the messages that were handled but could not be
 	// flagged \Seen: they are filed, not handled again.
 	pending map[imap.UID]bool
+	// unfiled holds the handled messages that the server refused to
+	// move: they stay \Seen in the mailbox and are not offered again.
+	unfiled map[imap.UID]bool
+	// tries counts failed tries where the server keeps no keywords.
+	tries map[imap.UID]int
+	// lastUID is the message handed to handle last, lastFailed whether
+	// handle failed on it.
+	lastUID    imap.UID
+	lastFailed bool
 }
 
 // conn is one IMAP connection with a watchdog on every command.
 type conn struct {
-	c         *imapclient.Client
-	timeout   time.Duration
-	timedOut  atomic.Bool
-	caps      imap.CapSet
-	processed bool // whether the processed mailbox exists
+	c          *imapclient.Client
+	timeout    time.Duration
+	timedOut   atomic.Bool
+	caps       imap.CapSet
+	processed  bool // whether the processed mailbox exists
+	quarantine bool // whether the quarantine mailbox exists
+	bye        *byeWatch
 }
 
 // do runs f, one exchange with the server. When the server takes longer
@@ -244,8 +284,10 @@ func (cn *conn) do(ctx context.Context, what string, f func() error) error {
 // reports whether it got through the mailbox at least once.
 func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context.Context, *Incoming) error) (scanned bool, err error) {
 	wake := make(chan struct{}, 1)
+	bye := &byeWatch{bye: make(chan struct{})}
 	cn, err := b.dial(ctx, &imapclient.Options{
-		TLSConfig: b.tlsConfig,
+		TLSConfig:   b.tlsConfig,
+		DebugWriter: bye,
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 				if d.NumMessages != nil {
@@ -261,6 +303,7 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context
 		return false, err
 	}
 	defer cn.c.Close()
+	cn.bye = bye
 
 	if err := cn.do(ctx, "greeting", cn.c.WaitGreeting); err != nil {
 		return false, err
@@ -277,7 +320,10 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context
 	}); err != nil {
 		return false, err
 	}
-	if err := b.ensureProcessed(ctx, cn); err != nil {
+	if cn.processed, err = b.ensureMailbox(ctx, cn, b.processed); err != nil {
+		return false, err
+	}
+	if cn.quarantine, err = b.ensureMailbox(ctx, cn, b.quarantine); err != nil {
 		return false, err
 	}
 	var data *imap.SelectData
@@ -290,6 +336,8 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context
 	if data.UIDValidity != st.uidValidity {
 		st.uidValidity = data.UIDValidity
 		clear(st.pending)
+		clear(st.unfiled)
+		clear(st.tries)
 	}
 	b.log.Info("imap connected", "addr", b.addr, "user", b.user, "mailbox", b.mailbox,
 		"messages", data.NumMessages, "idle", cn.caps.Has(imap.CapIdle),
@@ -345,13 +393,14 @@ func (b *Inbox) dial(ctx context.Context, opts *imapclient.Options) (*conn, erro
 	return cn, nil
 }
 
-// ensureProcessed creates the processed mailbox when it is missing. When it
-// cannot be created, handled mail is only flagged \Seen (M7).
-func (b *Inbox) ensureProcessed(ctx context.Context, cn *conn) error {
+// ensureMailbox creates a mailbox (the processed or the quarantine one)
+// when it is missing, and reports whether it exists. When the processed
+// mailbox cannot be created, handled mail is only flagged \Seen (M7).
+func (b *Inbox) ensureMailbox(ctx context.Context, cn *conn, name string) (bool, error) {
 	exists := func() (bool, error) {
 		var found bool
 		err := cn.do(ctx, "list", func() error {
-			list, err := cn.c.List("", b.processed, nil).Collect()
+			list, err := cn.c.List("", name, nil).Collect()
 			found = len(list) > 0
 			return err
 		})
@@ -359,36 +408,43 @@ func (b *Inbox) ensureProcessed(ctx context.Context, cn *conn) error {
 	}
 	found, err := exists()
 	if err != nil || found {
-		cn.processed = found
-		return err
+		return found, err
 	}
-	err = cn.do(ctx, "create "+b.processed, func() error { return cn.c.Create(b.processed, nil).Wait() })
+	err = cn.do(ctx, "create "+name, func() error { return cn.c.Create(name, nil).Wait() })
 	var ie *imap.Error
 	switch {
 	case err == nil:
-		b.log.Info("imap mailbox created", "mailbox", b.processed)
-		cn.processed = true
-		return nil
+		b.log.Info("imap mailbox created", "mailbox", name)
+		return true, nil
 	case !errors.As(err, &ie):
-		return err
+		return false, err
 	case ie.Code == imap.ResponseCodeAlreadyExists:
-		cn.processed = true
-		return nil
+		return true, nil
 	}
 	// Refused: perhaps created meanwhile, perhaps not allowed.
-	if cn.processed, err = exists(); err != nil || cn.processed {
-		return err
+	if found, err = exists(); err != nil || found {
+		return found, err
 	}
-	b.log.Warn("imap cannot create the processed mailbox; handled mail stays, flagged \\Seen", "mailbox", b.processed, "err", ie)
-	return nil
+	b.log.Warn("imap cannot create the mailbox; mail for it stays, flagged \\Seen", "mailbox", name, "err", ie)
+	return false, nil
 }
 
 // scan handles the unseen messages of the mailbox, oldest first.
+//
+// Where handled mail leaves the mailbox (a processed mailbox, and MOVE or
+// UIDPLUS), every message still in it is offered, \Seen or not: one that
+// is \Seen was handled and then not moved (the daemon died in between),
+// or was read by a person. The handler knows the first kind by its
+// Message-ID, and it is filed at last; the second kind is handled.
 func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(context.Context, *Incoming) error) error {
+	notFlags := []imap.Flag{imap.FlagSeen, imap.FlagDeleted, flagQuarantined}
+	if cn.processed && (cn.caps.Has(imap.CapMove) || cn.caps.Has(imap.CapUIDPlus)) {
+		notFlags = []imap.Flag{imap.FlagDeleted, flagQuarantined}
+	}
 	var uids []imap.UID
 	if err := cn.do(ctx, "search", func() error {
 		data, err := cn.c.UIDSearch(&imap.SearchCriteria{
-			NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted},
+			NotFlag: notFlags,
 		}, nil).Wait()
 		if err == nil {
 			uids = data.AllUIDs()
@@ -402,28 +458,32 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if uid == 0 {
+		if uid == 0 || st.unfiled[uid] {
 			continue
 		}
 		if !st.pending[uid] {
-			in, err := b.fetch(ctx, cn, st.uidValidity, uid)
+			in, tries, err := b.fetch(ctx, cn, st.uidValidity, uid)
 			if err != nil {
 				return err
 			}
 			if in == nil {
 				continue // expunged meanwhile
 			}
-			if err := handle(ctx, in); err != nil {
+			if err := callHandle(ctx, handle, in); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				b.log.Error("mail not handled; it stays for the next pass", "uid", uid, "message_id", in.MessageID, "err", err)
+				if err := b.failed(ctx, cn, st, uid, in, max(tries, st.tries[uid]), err); err != nil {
+					return err
+				}
 				continue
 			}
-			b.log.Info("mail handled", "uid", uid, "message_id", in.MessageID)
+			st.lastUID, st.lastFailed = uid, false
+			delete(st.tries, uid)
+			b.log.Debug("mail handled", "uid", uid, "message_id", in.MessageID)
 			st.pending[uid] = true
 		}
-		if err := b.file(ctx, cn, uid); err != nil {
+		if err := b.file(ctx, cn, st, uid); err != nil {
 			return err
 		}
 		delete(st.pending, uid)
@@ -432,16 +492,19 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(
 }
 
 // fetch reads one message (at most MaxSize bytes of it) without setting
-// \Seen. It returns nil when the message is gone.
-func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uid imap.UID) (*Incoming, error) {
+// \Seen, and the count of failed tries its keywords record. It returns nil
+// when the message is gone.
+func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uid imap.UID) (*Incoming, int, error) {
 	var (
-		raw  []byte
-		size int64
-		got  bool
+		raw   []byte
+		size  int64
+		got   bool
+		tries int
 	)
 	err := cn.do(ctx, "fetch", func() error {
 		cmd := cn.c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
 			UID:        true,
+			Flags:      true,
 			RFC822Size: true,
 			BodySection: []*imap.FetchItemBodySection{{
 				Peek:    true,
@@ -459,16 +522,18 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uid ima
 					}
 				case imapclient.FetchItemDataRFC822Size:
 					size = item.Size
+				case imapclient.FetchItemDataFlags:
+					tries = triesOf(item.Flags)
 				}
 			}
 		}
 		return errors.Join(readErr, cmd.Close())
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !got {
-		return nil, nil
+		return nil, 0, nil
 	}
 	in, perr := ParseMessage(raw)
 	if perr != nil {
@@ -480,13 +545,13 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uid ima
 		in.Size = int(size)
 		in.Truncated = true
 	}
-	return in, nil
+	return in, tries, nil
 }
 
 // file marks a handled message: \Seen, then moved to the processed
 // mailbox. It works on after ctx is done, for a short while, so that a
 // handled mail is not handled again after a restart.
-func (b *Inbox) file(ctx context.Context, cn *conn, uid imap.UID) error {
+func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uid imap.UID) error {
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
@@ -502,37 +567,51 @@ func (b *Inbox) file(ctx context.Context, cn *conn, uid imap.UID) error {
 	if !cn.processed {
 		return nil
 	}
+	moved, err := b.move(fctx, cn, uid, b.processed)
+	if err != nil || !moved {
+		return b.fileFailed(st, uid, err)
+	}
+	return nil
+}
+
+// move moves a message to another mailbox: with MOVE when offered, else
+// with COPY and, where UIDPLUS allows expunging just it, UID EXPUNGE.
+// Without UIDPLUS the original stays (moved is false). A refusal by the
+// server is an *imap.Error or errNothingCopied.
+func (b *Inbox) move(fctx context.Context, cn *conn, uid imap.UID, mailbox string) (moved bool, err error) {
+	set := imap.UIDSetNum(uid)
 	if cn.caps.Has(imap.CapMove) {
 		err := cn.do(fctx, "move", func() error {
-			_, err := cn.c.Move(set, b.processed).Wait()
+			_, err := cn.c.Move(set, mailbox).Wait()
 			return err
 		})
-		return b.fileFailed(uid, err)
+		return err == nil, err
 	}
 	// Client.Move would fall back to COPY + STORE + EXPUNGE, which may
 	// expunge other messages: do it step by step, and only where UIDPLUS
 	// lets the expunge name this message alone.
 	var copied *imap.CopyData
 	if err := cn.do(fctx, "copy", func() (err error) {
-		copied, err = cn.c.Copy(set, b.processed).Wait()
+		copied, err = cn.c.Copy(set, mailbox).Wait()
 		return err
 	}); err != nil {
-		return b.fileFailed(uid, err)
+		return false, err
 	}
 	if !cn.caps.Has(imap.CapUIDPlus) {
-		return nil
+		return false, nil
 	}
 	if !copied.SourceUIDs.Contains(uid) {
-		return b.fileFailed(uid, errNothingCopied)
+		return false, errNothingCopied
 	}
 	if err := cn.do(fctx, "store \\Deleted", func() error {
 		return cn.c.Store(set, &imap.StoreFlags{
 			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted},
 		}, nil).Close()
 	}); err != nil {
-		return err
+		return false, err
 	}
-	return cn.do(fctx, "uid expunge", func() error { return cn.c.UIDExpunge(set).Close() })
+	err = cn.do(fctx, "uid expunge", func() error { return cn.c.UIDExpunge(set).Close() })
+	return err == nil, err
 }
 
 // errNothingCopied is a COPY answered OK whose COPYUID lacks the message.
@@ -541,11 +620,14 @@ var errNothingCopied = errors.New("imap copy: the server copied nothing")
 // fileFailed sorts a failure to move a message that is already \Seen: a
 // refusal by the server leaves it in place (it will not be handled again),
 // anything else ends the connection.
-func (b *Inbox) fileFailed(uid imap.UID, err error) error {
-	var ie *imap.Error
-	if err == nil || !errors.As(err, &ie) && !errors.Is(err, errNothingCopied) {
+func (b *Inbox) fileFailed(st *inboxState, uid imap.UID, err error) error {
+	if err == nil {
+		return nil // copied, and the original stays \Seen (no UIDPLUS)
+	}
+	if !refused(err) {
 		return err
 	}
+	st.unfiled[uid] = true
 	b.log.Warn("mail handled but not moved; it stays, flagged \\Seen", "uid", uid, "mailbox", b.processed, "err", err)
 	return nil
 }
@@ -555,12 +637,16 @@ func (b *Inbox) fileFailed(uid imap.UID, err error) error {
 func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error {
 	t := time.NewTimer(b.poll)
 	defer t.Stop()
+	cn.bye.arm(true)
+	defer cn.bye.arm(false)
 	if !cn.caps.Has(imap.CapIdle) {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-cn.c.Closed():
 			return errors.New("imap: connection closed by the server")
+		case <-cn.bye.bye:
+			return errServerBye
 		case <-t.C:
 			return nil
 		}
@@ -577,6 +663,8 @@ func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error 
 		return ctx.Err()
 	case <-cn.c.Closed():
 		return errors.New("imap: connection closed by the server")
+	case <-cn.bye.bye:
+		return errServerBye
 	case <-wake:
 	case <-t.C:
 	}
@@ -586,4 +674,137 @@ func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error 
 		}
 		return idle.Wait()
 	})
+}
+
+// refused reports whether err is the server's refusal of a command, as
+// opposed to a broken connection.
+func refused(err error) bool {
+	var ie *imap.Error
+	return errors.As(err, &ie) || errors.Is(err, errNothingCopied)
+}
+
+// Keywords on messages whose handling failed: tryPrefix+N after N failed
+// tries, flagQuarantined on one set aside that could not be moved.
+const (
+	tryPrefix       = "$CongoTry"
+	flagQuarantined = imap.Flag("$CongoQuarantined")
+)
+
+// triesOf returns the count of failed tries that flags record.
+func triesOf(flags []imap.Flag) int {
+	n := 0
+	for _, f := range flags {
+		// Keywords are case-insensitive; some servers lowercase them.
+		if len(f) > len(tryPrefix) && strings.EqualFold(string(f[:len(tryPrefix)]), tryPrefix) {
+			v := string(f[len(tryPrefix):])
+			if i, err := strconv.Atoi(v); err == nil && i > n {
+				n = i
+			}
+		}
+	}
+	return n
+}
+
+// callHandle calls handle, turning a panic into an error.
+func callHandle(ctx context.Context, handle func(context.Context, *Incoming) error, in *Incoming) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return handle(ctx, in)
+}
+
+// failed records that handling a message failed, tries times before.
+// After MaxTries counted failures the message is set aside. It returns an
+// error only when the connection fails.
+func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.UID, in *Incoming, tries int, herr error) error {
+	count := !st.lastFailed || st.lastUID == uid
+	st.lastUID, st.lastFailed = uid, true
+	log := b.log.With("uid", uid, "message_id", in.MessageID, "err", herr)
+	if !count {
+		log.Error("mail not handled; it stays for the next pass (not counted as a try: the mail before failed too)", "tries", tries)
+		return nil
+	}
+	tries++
+	st.tries[uid] = tries
+	set := imap.UIDSetNum(uid)
+	if tries < b.maxTries {
+		log.Error("mail not handled; it stays for the next pass", "tries", tries, "max_tries", b.maxTries)
+		err := cn.do(ctx, "store "+tryPrefix, func() error {
+			return cn.c.Store(set, &imap.StoreFlags{
+				Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.Flag(fmt.Sprintf("%s%d", tryPrefix, tries))},
+			}, nil).Close()
+		})
+		if err != nil && refused(err) {
+			return nil // no keywords here: the count in memory must do
+		}
+		return err
+	}
+	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
+	if cn.quarantine {
+		moved, err := b.move(fctx, cn, uid, b.quarantine)
+		if moved {
+			log.Error("mail set aside in the quarantine mailbox", "tries", tries, "mailbox", b.quarantine)
+			delete(st.tries, uid)
+			return nil
+		}
+		if err != nil && !refused(err) {
+			return err
+		}
+	}
+	// It stays: flagged so that it is not offered again.
+	err := cn.do(fctx, "store "+string(flagQuarantined), func() error {
+		return cn.c.Store(set, &imap.StoreFlags{
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{flagQuarantined, imap.FlagSeen},
+		}, nil).Close()
+	})
+	if err != nil && !refused(err) {
+		return err
+	}
+	st.unfiled[uid] = true
+	log.Error("mail set aside: flagged, left in the mailbox", "tries", tries, "flag", string(flagQuarantined))
+	return nil
+}
+
+// errServerBye is an untagged BYE while waiting: the server is shutting
+// down and will not close the connection at once.
+var errServerBye = errors.New("imap: the server said BYE")
+
+// byeWatch sees the bytes of an IMAP connection, both ways (it is the
+// client's DebugWriter), and notices an untagged BYE while armed: go-imap
+// does not act on one, and a server that shuts down may wait for the
+// client to hang up. It is armed only while waiting for new mail, when no
+// message text (which could hold such a line) is on the wire.
+type byeWatch struct {
+	mu    sync.Mutex
+	armed bool
+	tail  []byte // the last bytes seen, for a line split between writes
+	bye   chan struct{}
+	once  sync.Once
+}
+
+func (w *byeWatch) arm(on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.armed = on
+	w.tail = w.tail[:0]
+}
+
+func (w *byeWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.armed {
+		return len(p), nil
+	}
+	w.tail = append(w.tail, p...)
+	if bytes.HasPrefix(w.tail, []byte("* BYE")) || bytes.Contains(w.tail, []byte("\n* BYE")) {
+		w.once.Do(func() { close(w.bye) })
+	}
+	if len(w.tail) > 8 {
+		w.tail = append(w.tail[:0], w.tail[len(w.tail)-8:]...)
+	}
+	return len(p), nil
 }

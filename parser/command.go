@@ -10,30 +10,30 @@ import (
 type Kind uint8
 
 const (
-	NoKind    Kind = iota
-	Help           // help
-	Register       // register <handle>
-	NewKey         // newkey
-	Challenge      // challenge congo <handle> [white|black]
-	Accept         // accept congo <id>, or accept in a reply about the game
-	Decline        // decline congo <id>, or decline in a reply about the game
-	Move           // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
-	Board          // board congo <id>, or board in a reply about the game
-	Resign         // resign congo <id>, or a bare resign in a reply
-	Games          // games [<handle>]
-	Draw           // draw congo <id>: offer a draw, or accept the opponent's offer
-	NoDraw         // nodraw congo <id>: decline the opponent's offer
-	Takeback       // takeback congo <id>: ask to undo the last move, or grant it
-	Abort          // abort congo <id>: end a game before both sides have moved
-	Conditional    // conditional congo <id> [clear]: show or clear conditional moves
-	If             // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
-	Observe        // observe congo <id>
-	Unobserve      // unobserve congo <id>
-	Seek           // seek congo [days=N|bank=D+I] [unrated], or seek off
-	Notify         // notify each|digest|off
-	History        // history congo <id>
-	Ratings        // ratings
-	Vacation       // vacation <days>, or vacation off
+	NoKind      Kind = iota
+	Help             // help
+	Register         // register <handle>
+	NewKey           // newkey
+	Challenge        // challenge congo <handle> [white|black]
+	Accept           // accept congo <id>, or accept in a reply about the game
+	Decline          // decline congo <id>, or decline in a reply about the game
+	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
+	Board            // board congo <id>, or board in a reply about the game
+	Resign           // resign congo <id>, or a bare resign in a reply
+	Games            // games [<handle>]
+	Draw             // draw congo <id>: offer a draw, or accept the opponent's offer
+	NoDraw           // nodraw congo <id>: decline the opponent's offer
+	Takeback         // takeback congo <id>: ask to undo the last move, or grant it
+	Abort            // abort congo <id>: end a game before both sides have moved
+	Conditional      // conditional congo <id> [clear]: show or clear conditional moves
+	If               // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
+	Observe          // observe congo <id>
+	Unobserve        // unobserve congo <id>
+	Seek             // seek congo [days=N|bank=D+I] [unrated], or seek off
+	Notify           // notify each|digest|off
+	History          // history congo <id>
+	Ratings          // ratings
+	Vacation         // vacation <days>, or vacation off
 )
 
 // lastKind is the last command kind.

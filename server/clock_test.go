@@ -45,7 +45,7 @@ func TestClocksAndReminders(t *testing.T) {
 	h.clock.Advance(time.Minute)
 	h.tick()
 	r := only(t, h.deliver(), "alice")
-	wantText(t, r, "Reminder: it is your move in game 1", "you have\n1 day left", "alice: 1 day left")
+	wantText(t, r, "LAST REMINDER: it is your move in game 1", "you have\n1 day left", "alice: 1 day left")
 	h.tick()
 	if got := h.deliver(); len(got) != 0 {
 		t.Errorf("a second tick sent %d more reminders", len(got))
@@ -89,12 +89,12 @@ func TestEscalatingReminders(t *testing.T) {
 		at   time.Duration
 		want string
 	}{
-		{36 * time.Hour, "1 day 12 hours left"},
-		{48 * time.Hour, "1 day left"},
+		{36 * time.Hour, "Reminder: it is your move in game 1, and you have\n1 day 12 hours left"},
+		{48 * time.Hour, "LAST REMINDER: it is your move in game 1, and you have\n1 day left"},
 	} {
 		h.clock.Advance(began.Add(tt.at).Sub(h.clock.Now()))
 		h.tick()
-		wantText(t, only(t, h.deliver(), "alice"), "Reminder", "you have\n"+tt.want)
+		wantText(t, only(t, h.deliver(), "alice"), tt.want)
 	}
 }
 

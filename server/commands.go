@@ -78,7 +78,7 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 			h.fail(h.gameError(c, gs, templates.NoSuchMove, fmt.Sprintf("#%d", c.At)))
 			return nil
 		}
-		data.Board = templates.View{Diagram: pos.Diagram(side), Position: pos.String()}
+		data.Board = boardView(pos, side)
 	}
 	subject, body, err := templates.Board(data)
 	if err != nil {

@@ -149,7 +149,36 @@ func (gs gameState) template() templates.Game {
 
 // view is the board as the player of colour side sees it.
 func (gs gameState) view(side rules.Color) templates.View {
-	return templates.View{Diagram: gs.pos.Diagram(side), Position: gs.pos.String()}
+	return boardView(gs.pos, side)
+}
+
+// boardView is a position as the player of colour side sees it: as a
+// diagram, and square by square for the HTML table.
+func boardView(pos rules.Position, side rules.Color) templates.View {
+	v := templates.View{Diagram: pos.Diagram(side), Position: pos.String()}
+	order := func(i int) int { // White sees file a on the left and rank 7 on top
+		if side == rules.White {
+			return i
+		}
+		return 6 - i
+	}
+	for i := range 7 {
+		v.Files = append(v.Files, string(rune('a'+order(i))))
+	}
+	for i := range 7 {
+		rank := 6 - order(i)
+		row := templates.Row{Rank: rank + 1}
+		for j := range 7 {
+			file := order(j)
+			c := templates.Cell{River: rank == 3, Castle: file >= 2 && file <= 4 && rank != 3}
+			if p := pos.At(rules.Square(rank*7 + file)); p != rules.NoPiece {
+				c.Piece, c.White = string(p.Letter()), p.Color() == rules.White
+			}
+			row.Cells = append(row.Cells, c)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
 }
 
 // ply is the number of the move about to be made in the game, counting

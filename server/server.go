@@ -1,5 +1,6 @@
 // Package server carries out the commands players send by mail: who may
-// do what, the life of a game, and the mails each command causes.
+// do what, the life of a game, its clocks and ratings, and the mails each
+// command causes.
 package server
 
 import (

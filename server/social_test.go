@@ -194,7 +194,7 @@ func TestVacation(t *testing.T) {
 	// After it, bob's clock runs with the 2 days he had.
 	h.clock.Advance(24 * time.Hour)
 	h.tick()
-	wantText(t, only(t, h.deliver(), "bob"), "Reminder", "you have\n1 day left")
+	wantText(t, only(t, h.deliver(), "bob"), "REMINDER", "you have\n1 day left")
 	h.sendProven("bob", "vacation off")
 	wantText(t, only(t, h.deliver(), "bob"), "You are not on vacation")
 }

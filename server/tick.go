@@ -125,7 +125,8 @@ func (h *handling) clockDue(ctx context.Context, gs *gameState) (time.Time, erro
 		if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
 			return time.Time{}, err
 		}
-		if err := h.remind(ctx, gs); err != nil {
+		final := due == len(reminderPoints(gs.g.TurnTime, h.s.finalReminder))
+		if err := h.remind(ctx, gs, final); err != nil {
 			return time.Time{}, err
 		}
 	}
@@ -148,10 +149,10 @@ func (h *handling) timeOut(ctx context.Context, gs *gameState) error {
 }
 
 // remind tells the player to move how much time is left.
-func (h *handling) remind(ctx context.Context, gs *gameState) error {
+func (h *handling) remind(ctx context.Context, gs *gameState, final bool) error {
 	to := gs.player(gs.pos.Turn())
 	data := templates.BoardData{Game: gs.template(), To: to.Handle, Event: templates.Reminder,
-		Until: gs.deadline(), Board: gs.view(gs.pos.Turn())}
+		Until: gs.deadline(), Board: gs.view(gs.pos.Turn()), Final: final}
 	return h.boardMail(ctx, gs, to, data)
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-//go:embed *.tmpl
+//go:embed *.tmpl *.html
 var files embed.FS
 
 // mails is the parsed set of templates, read once from the embedded files.
@@ -45,9 +45,9 @@ const (
 	NoLegalMove  Reason = "no legal move" // R16
 	BareLions    Reason = "bare lions"    // R17
 	Resigned     Reason = "resigned"
-	Agreed       Reason = "agreed"    // a draw agreed by both players
-	TimeOut      Reason = "time"      // the loser ran out of time
-	AbortedGame  Reason = "aborted"   // the game was aborted
+	Agreed       Reason = "agreed"  // a draw agreed by both players
+	TimeOut      Reason = "time"    // the loser ran out of time
+	AbortedGame  Reason = "aborted" // the game was aborted
 )
 
 // Game names a game and says where it stands.
@@ -61,7 +61,7 @@ type Game struct {
 	Reason     Reason // when Won or Drawn
 	MoveNumber int    // the number of the move to make (R21)
 
-	WhiteRating int    // ratings, rounded
+	WhiteRating int // ratings, rounded
 	BlackRating int
 	TimeControl string // "days=3", "bank=10+1"
 	Unrated     bool
@@ -128,6 +128,24 @@ type Comment struct {
 type View struct {
 	Diagram  string // from the recipient's side, ending in a newline
 	Position string // R21
+	// Rows are the ranks from the top as the recipient sees the board,
+	// for the HTML table; Files are the file letters from the left.
+	Rows  []Row
+	Files []string
+}
+
+// Row is one rank of a board, from the recipient's left.
+type Row struct {
+	Rank  int
+	Cells []Cell
+}
+
+// Cell is one square of a board.
+type Cell struct {
+	Piece  string // the letter of the piece (R21), "" for an empty square
+	White  bool   // the piece is White's
+	River  bool
+	Castle bool
 }
 
 // BoardData is a mail showing a game's board: after the challenge was
@@ -148,6 +166,7 @@ type BoardData struct {
 	Until time.Time
 	Past  bool
 	At    int
+	Final bool // the last reminder before the time runs out
 }
 
 // Event is what a board mail is about besides a move. The zero value

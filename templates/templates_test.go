@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -51,6 +52,17 @@ func TestGolden(t *testing.T) {
 	declined := challenge
 	declined.State = Declined
 	comment := &Comment{By: "alice", Text: "Good luck!\n\nI have been waiting for this."}
+	clocked := playing
+	clocked.WhiteRating, clocked.BlackRating, clocked.TimeControl = 1532, 1468, "days=3"
+	clocked.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 52*time.Hour + 7*time.Minute}}
+	until := time.Date(2025, 3, 7, 12, 0, 0, 0, time.UTC)
+	onVacation := clocked
+	onVacation.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 40 * time.Hour, Vacation: until}}
+	agreed := drawn
+	agreed.Reason = Agreed
+	timeOut := won
+	timeOut.Reason = TimeOut
+	aborted := Game{ID: 42, White: "alice", Black: "bob", State: Aborted, Reason: AbortedGame}
 
 	tests := []struct {
 		name   string
@@ -169,6 +181,80 @@ func TestGolden(t *testing.T) {
 		{"reply_no_command", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "RE: hello", Sections: []Section{NoCommand{}}})
 		}},
+
+		// Correspondence play.
+		{"board_clocks", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}})
+		}},
+		{"board_conditional", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view,
+				Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3", Conditional: true}})
+		}},
+		{"board_draw_offered", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: DrawOffered, By: "alice"})
+		}},
+		{"board_draw_offered_offerer", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "alice", Board: view, Event: DrawOffered, By: "alice"})
+		}},
+		{"board_draw_declined", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "alice", Board: view, Event: DrawDeclined, By: "bob"})
+		}},
+		{"board_draw_agreed", func() (string, string, error) {
+			return Board(BoardData{Game: agreed, To: "alice", Board: view})
+		}},
+		{"board_takeback_asked", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: TakebackAsked, By: "alice"})
+		}},
+		{"board_takeback_done", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "alice", Board: view, Event: TakebackDone, By: "bob"})
+		}},
+		{"board_vacation", func() (string, string, error) {
+			return Board(BoardData{Game: onVacation, To: "alice", Board: view, Event: VacationStarted, By: "bob", Until: until})
+		}},
+		{"board_reminder", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Reminder, Until: until})
+		}},
+		{"board_reminder_final", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Reminder, Until: until, Final: true})
+		}},
+		{"board_time_out", func() (string, string, error) {
+			return Board(BoardData{Game: timeOut, To: "bob", Board: view})
+		}},
+		{"board_aborted", func() (string, string, error) {
+			return Board(BoardData{Game: aborted, To: "bob", Board: view})
+		}},
+		{"board_past", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Past: true, At: 3})
+		}},
+		{"board_seek_started", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Started})
+		}},
+		{"digest", func() (string, string, error) {
+			return Digest(DigestData{To: "bob", Games: []DigestGame{{Game: clocked, Board: view}}})
+		}},
+		{"reply_correspondence", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "settings", Sections: []Section{
+				ConditionalList{GameID: 42, Added: 2, Branches: [][]string{{"c6-c5", "b2-b3", "d6-d5", "c2-c3"}, {"a6-a5", "a2-a3"}}},
+				ConditionalList{GameID: 43, Cleared: 1},
+				Observing{Game: clocked, On: true, Changed: true},
+				Observing{Game: clocked},
+				Seeking{TimeControl: "days=3"},
+				Seeking{TimeControl: "bank=10+1", Unrated: true, Started: 44},
+				Seeking{Off: true, Had: true},
+				NotifySet{Mode: "each"},
+				NotifySet{Mode: "digest"},
+				NotifySet{Mode: "off"},
+				VacationSet{Until: until, Left: 5 * 24 * time.Hour, Games: 2},
+				VacationSet{Off: true, Left: 9*24*time.Hour + 3*time.Hour},
+				Ratings{Rows: []Rating{{1, "alice", 1662, 1}, {2, "bob", 1338, 1}}},
+				Ratings{},
+				Record{GameID: 42, Text: "[Event \"Congo game 42\"]\n[Result \"*\"]\n\n1. b2-b3 *"},
+			}})
+		}},
+		{"reply_games_clocks", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "games bob", Sections: []Section{GameList{Of: "bob",
+				YourMove: []Game{clocked}, Finished: []Game{timeOut, aborted}}}})
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -264,6 +350,28 @@ func TestSubject(t *testing.T) {
 		got, _, err := Board(BoardData{Game: tt.game, To: "alice", Board: view})
 		if err != nil || got != tt.want {
 			t.Errorf("Board(%+v) subject = %q, %v, want %q", tt.game, got, err, tt.want)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{52*time.Hour + 7*time.Minute, "2 days 4 hours"},
+		{24 * time.Hour, "1 day"},
+		{25 * time.Hour, "1 day 1 hour"},
+		{5*time.Hour + 3*time.Minute, "5 hours 3 minutes"},
+		{time.Hour + 59*time.Second, "1 hour"},
+		{45 * time.Minute, "45 minutes"},
+		{time.Minute, "1 minute"},
+		{59 * time.Second, "0 minutes"},
+		{-time.Hour, "0 minutes"},
+	}
+	for _, tt := range tests {
+		if got := Duration(tt.d); got != tt.want {
+			t.Errorf("Duration(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }

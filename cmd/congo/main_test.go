@@ -70,6 +70,25 @@ func TestRun(t *testing.T) {
 		{args: []string{"show", "start", "purple"}, code: 2, stderr: "white or black"},
 		{args: []string{"perft", "3l3/7/7 w 1", "1"}, code: 1, stderr: "want 7 ranks"},
 		{args: []string{"moves", "3l3/7/7/7/7/7/L6 w 1"}, code: 1, stderr: "outside its castle"},
+		{args: []string{"match", "-a", "greedy", "-b", "random", "-games", "4", "-seed", "1", "-v"}, stdout: "" +
+			"game 1: a white, a scored 1, 7 plies: white won: black's lion was captured\n" +
+			"game 2: a black, a scored 1, 40 plies: black won: white's lion was captured\n" +
+			"game 3: a white, a scored 1, 23 plies: white won: black's lion was captured\n" +
+			"game 4: a black, a scored 1, 10 plies: black won: white's lion was captured\n" +
+			"a=greedy b=random games=4 wins=4 draws=0 losses=0 score=100.0%\n" +
+			"elo=+inf (95%: at least -19)\n"},
+		{args: []string{"match", "-a", "random", "-b", "greedy", "-games", "2", "-opening", "0"}, stdout: "" +
+			"a=random b=greedy games=2 wins=0 draws=0 losses=2 score=0.0%\n" +
+			"elo=-inf (95%: at most +216)\n"},
+		{args: []string{"match", "-a", "1"}, code: 2, stderr: "match wants -a and -b"},
+		{args: []string{"match", "-a", "9", "-b", "1"}, code: 2, stderr: "level 9"},
+		{args: []string{"match", "-a", "1", "-b", "1", "-games", "0"}, code: 2, stderr: "-games"},
+		{args: []string{"match", "-a", "1", "-b", "1", "-speed", "3"}, code: 2, stderr: "speed"},
+		{args: []string{"bestmove", "start", "-depth", "3", "-time", "1s"}, code: 2, stderr: "give one of"},
+		{args: []string{"bestmove", "start", "-time", "soon"}, code: 2, stderr: "no duration"},
+		{args: []string{"bestmove", "start", "-level", "6"}, code: 2, stderr: "level 6"},
+		{args: []string{"bestmove", "start", "d2-d3"}, code: 2, stderr: "unexpected"},
+		{args: []string{"bestmove", "3L3/7/7/7/7/7/7 b 1"}, code: 1, stderr: "the game is over"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)
@@ -90,9 +109,47 @@ func TestRun(t *testing.T) {
 
 // The help text names every command and gives an example of each.
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"perft", "divide", "moves", "apply", "show", "help"} {
+	for _, cmd := range []string{"perft", "divide", "moves", "apply", "show", "bestmove", "match", "help"} {
 		if !strings.Contains(help, "congo "+cmd+" ") || !strings.Contains(help, "\n  congo "+cmd) {
 			t.Errorf("help does not describe %q with an example", cmd)
 		}
+	}
+}
+
+// bestmove prints the move, the score and the line; the last line, with
+// the time taken, varies from run to run.
+func TestBestmove(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // the first three lines
+	}{
+		{[]string{"bestmove", "2elc2/ppp1ppp/7/7/7/PPP1PPP/2ELE2 w 1"}, "bestmove d1xd7\nscore mate 1\npv d1xd7\n"},
+		{[]string{"bestmove", "3pl2/3pp2/4Z2/7/7/7/2L4 w 1", "-depth", "4"}, "bestmove e5-g6\nscore mate 3\npv e5-g6 "},
+		{[]string{"bestmove", "3l3/3p3/7/C5z/7/3P3/3L3", "w", "1", "-nodes", "20000"}, "bestmove a4xg4\nscore cp "},
+		{[]string{"bestmove", "3l3/3p3/7/1m5/7/3P3/1C1L3 w 1", "-time", "200ms"}, "bestmove b1xb4\nscore "},
+		{[]string{"bestmove", "3l3/3p3/7/1m5/7/3P3/1C1L3 w 1", "-level", "2", "-seed", "3"}, "bestmove b1xb4\nscore "},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(c.args, &stdout, &stderr); code != 0 {
+			t.Errorf("run(%q) = %d, want 0 (stderr %q)", c.args, code, stderr.String())
+			continue
+		}
+		out := stdout.String()
+		lines := strings.Split(out, "\n")
+		if !strings.HasPrefix(out, c.want) || len(lines) != 5 || !strings.HasPrefix(lines[3], "info depth ") {
+			t.Errorf("run(%q) stdout:\n%s\nwant it to start with:\n%s\nand end with an info line", c.args, out, c.want)
+		}
+	}
+	// The same depth gives the same answer.
+	args := []string{"bestmove", "start", "-depth", "5", "-seed", "7"}
+	var first string
+	for range 2 {
+		var stdout, stderr bytes.Buffer
+		run(args, &stdout, &stderr)
+		got, _, _ := strings.Cut(stdout.String(), "info")
+		if first != "" && got != first {
+			t.Errorf("run(%q) gave\n%s\nthen\n%s", args, first, got)
+		}
+		first = got
 	}
 }

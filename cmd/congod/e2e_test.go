@@ -20,10 +20,19 @@ import (
 // who send mail by SMTP and read their mailboxes by IMAP.
 type world struct {
 	t    *testing.T
-	sys  *loopback.System
+	sys  mailSystem
 	seen map[string]int    // messages already read, per user
 	raw  map[string][]byte // messages read, by Message-ID
 	n    int               // mails sent, for Message-IDs
+}
+
+// mailSystem is where the players' mail goes: *loopback.System, or a
+// Dovecot behind an SMTP server.
+type mailSystem interface {
+	// Deliver puts raw into the mailboxes of the recipients to.
+	Deliver(ctx context.Context, from string, to []string, raw []byte) error
+	// Messages returns the raw messages of a user's mailbox, oldest first.
+	Messages(name, mailbox string) ([][]byte, error)
 }
 
 func startWorld(t *testing.T) *world {
@@ -49,6 +58,14 @@ func startWorld(t *testing.T) *world {
 		processed: "Processed",
 		logLevel:  "info",
 	}
+	t.Cleanup(sys.Close) // after the daemon has stopped
+	return runWorld(ctx, cancel, t, sys, cfg)
+}
+
+// runWorld runs the daemon with cfg against sys until the test ends.
+// cancel must end ctx.
+func runWorld(ctx context.Context, cancel context.CancelFunc, t *testing.T, sys mailSystem, cfg *config) *world {
+	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
@@ -65,7 +82,6 @@ func startWorld(t *testing.T) *world {
 		case <-time.After(5 * time.Second):
 			t.Errorf("serve did not stop within 5 s of cancel (M10)")
 		}
-		sys.Close()
 	})
 	return &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
 }
@@ -189,7 +205,12 @@ func (w *world) replyTo(m *mailer.Incoming) string {
 // challenge, accept, an illegal move, a move out of turn, a stale #N, a
 // forged From, a bounce, and a lion capture.
 func TestEndToEnd(t *testing.T) {
-	w := startWorld(t)
+	playGame(t, startWorld(t))
+}
+
+// playGame plays the game of TestEndToEnd in w, whose users are congo,
+// alice and bob at example.org.
+func playGame(t *testing.T, w *world) {
 	const server = "congo@example.org"
 	alice, bob := "alice@example.org", "bob@example.org"
 
@@ -291,7 +312,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
-func waitEmpty(t *testing.T, sys *loopback.System, user, mailbox string) {
+func waitEmpty(t *testing.T, sys mailSystem, user, mailbox string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

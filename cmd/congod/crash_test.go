@@ -1,0 +1,440 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/server"
+)
+
+var crashFull = flag.Bool("crash.full", false, "run the full crash test: 1,000 moves in 50 games, 20 SIGKILLs")
+
+// buildDaemon builds congod into a temporary directory and returns the
+// path of the binary. Under -race the daemon is built with -race too (it
+// then shares the test's compiled packages, and its races are found).
+func buildDaemon(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool to build congod with")
+	}
+	bin := filepath.Join(t.TempDir(), "congod")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command(goTool, append(args, ".")...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// child is the daemon run as a separate process, so that SIGKILL is real.
+type child struct {
+	t      *testing.T
+	bin    string
+	args   []string
+	cmd    *exec.Cmd
+	exited chan struct{}
+	logs   *bytes.Buffer // every run's stderr
+	mu     *sync.Mutex
+	runs   int
+}
+
+func newChild(t *testing.T, bin string, args ...string) *child {
+	c := &child{t: t, bin: bin, args: args, logs: &bytes.Buffer{}, mu: &sync.Mutex{}}
+	t.Cleanup(func() {
+		if c.cmd != nil {
+			c.kill()
+		}
+		if t.Failed() {
+			log := c.log()
+			if len(log) > 20000 {
+				log = "...\n" + log[len(log)-20000:]
+			}
+			t.Logf("daemon logs:\n%s", log)
+		}
+	})
+	return c
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (c *child) log() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logs.String()
+}
+
+// start runs the daemon.
+func (c *child) start() {
+	c.t.Helper()
+	c.runs++
+	fmt.Fprintf(lockedWriter{c.mu, c.logs}, "--- run %d\n", c.runs)
+	c.cmd = exec.Command(c.bin, c.args...)
+	c.cmd.Stderr = lockedWriter{c.mu, c.logs}
+	c.cmd.Stdout = lockedWriter{c.mu, c.logs}
+	if err := c.cmd.Start(); err != nil {
+		c.t.Fatalf("start congod: %v", err)
+	}
+	c.exited = make(chan struct{})
+	go func(cmd *exec.Cmd, exited chan struct{}) { cmd.Wait(); close(exited) }(c.cmd, c.exited)
+}
+
+// kill ends the daemon with SIGKILL.
+func (c *child) kill() {
+	c.cmd.Process.Kill()
+	<-c.exited
+	c.cmd = nil
+}
+
+// stop ends the daemon with SIGTERM and returns how long it took to exit
+// and its exit status.
+func (c *child) stop() (time.Duration, error) {
+	start := time.Now()
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.exited:
+	case <-time.After(10 * time.Second):
+		c.kill()
+		return time.Since(start), errors.New("still running 10 s after SIGTERM; killed")
+	}
+	took := time.Since(start)
+	err := c.cmd.ProcessState
+	c.cmd = nil
+	if !err.Success() {
+		return took, fmt.Errorf("exit status %v", err)
+	}
+	return took, nil
+}
+
+// randomGame returns plies legal moves from the start that neither end the
+// game nor repeat a position, or nil when the game got stuck.
+func randomGame(r *rand.Rand, plies int) []string {
+	p := rules.Start()
+	seen := map[string]bool{p.String(): true}
+	var moves []string
+	for len(moves) < plies {
+		legal := p.Legal()
+		r.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+		found := false
+		for _, m := range legal {
+			next, _ := p.Apply(m)
+			key, _, _ := strings.Cut(next.String(), " ")
+			if next.Outcome().State != rules.Playing || seen[key] {
+				continue
+			}
+			seen[key] = true
+			moves = append(moves, m.String())
+			p, found = next, true
+			break
+		}
+		if !found {
+			return nil
+		}
+	}
+	return moves
+}
+
+// crashGame is a game of the crash test.
+type crashGame struct {
+	id           int64
+	white, black string // registered addresses
+	whitePA      string // personal addresses
+	blackPA      string
+	moves        []string
+}
+
+// seedGames registers 2n players and starts n games between them, by
+// handing mail to the server in process, as the daemon would.
+func seedGames(t *testing.T, dbPath string, n int) []*crashGame {
+	t.Helper()
+	ctx := context.Background()
+	store, err := db.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org",
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := 0
+	hand := func(from, to, text string) {
+		t.Helper()
+		seq++
+		m := &mailer.Incoming{MessageID: fmt.Sprintf("seed%d@test", seq), From: from,
+			Recipients: []string{to}, Subject: "seed", Text: text}
+		if err := srv.HandleMail(ctx, m); err != nil {
+			t.Fatalf("seed %q: %v", text, err)
+		}
+	}
+	personal := func(handle string) (db.Player, string) {
+		t.Helper()
+		var p db.Player
+		err := store.Tx(ctx, func(tx *db.Tx) (err error) {
+			p, err = tx.PlayerByHandle(ctx, handle)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, "congo+" + p.Secret + "@example.org"
+	}
+	var games []*crashGame
+	for i := range n {
+		wh, bh := fmt.Sprintf("white%02d", i), fmt.Sprintf("black%02d", i)
+		g := &crashGame{white: "players+" + wh + "@example.org", black: "players+" + bh + "@example.org"}
+		hand(g.white, "congo@example.org", "register "+wh)
+		hand(g.black, "congo@example.org", "register "+bh)
+		var wp db.Player
+		wp, g.whitePA = personal(wh)
+		_, g.blackPA = personal(bh)
+		hand(g.white, g.whitePA, "challenge congo "+bh+" white")
+		err := store.Tx(ctx, func(tx *db.Tx) error {
+			gs, err := tx.GamesOf(ctx, wp.ID)
+			if err == nil && len(gs) != 1 {
+				err = fmt.Errorf("%s has %d games, want 1", wh, len(gs))
+			}
+			if err == nil {
+				g.id = gs[0].ID
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hand(g.black, g.blackPA, fmt.Sprintf("accept congo %d", g.id))
+		games = append(games, g)
+	}
+	return games
+}
+
+// TestCrash feeds move commands to the daemon, a child process, and
+// SIGKILLs it at random moments, restarting it each time. In the end every
+// game holds exactly the moves sent, every mail the server queued was
+// delivered, and the mails delivered twice are counted. Then SIGTERM stops
+// it within 5 s (M10). -crash.full runs 1,000 moves in 50 games with 20
+// kills; the short version runs in a few seconds.
+func TestCrash(t *testing.T) {
+	games, plies, kills := 5, 10, 4
+	if *crashFull {
+		games, plies, kills = 50, 20, 20
+	}
+	if testing.Short() && !*crashFull {
+		t.Skip("builds and runs the daemon")
+	}
+	bin := buildDaemon(t)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d: %d games of %d moves, %d kills", seed, games, plies, kills)
+	r := rand.New(rand.NewPCG(seed, 1))
+
+	sys, err := loopback.Start(context.Background(), loopback.Config{
+		Domain: "example.org",
+		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sys.Close)
+	dbPath := filepath.Join(t.TempDir(), "congo.db")
+	gs := seedGames(t, dbPath, games)
+	for _, g := range gs {
+		for g.moves == nil {
+			g.moves = randomGame(r, plies)
+		}
+	}
+
+	d := newChild(t, bin, "-imap", sys.IMAPURL("congo"), "-smtp", sys.SMTPURL(),
+		"-address", "congo@example.org", "-db", dbPath, "-poll", "200ms", "-log-level", "warn")
+	d.start()
+
+	// The feeder sends the moves round by round (move k of every game,
+	// then move k+1), spread over the time the kills take, so that the
+	// daemon dies while it reads, handles, files and sends.
+	total := games * plies
+	meanUp := 300 * time.Millisecond
+	pace := time.Duration(kills) * (meanUp + 50*time.Millisecond) / time.Duration(total)
+	fed := make(chan error, 1)
+	go func() {
+		n := 0
+		for k := range plies {
+			for _, g := range gs {
+				n++
+				from, to := g.white, g.whitePA
+				if k%2 == 1 {
+					from, to = g.black, g.blackPA
+				}
+				raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <move%d.%d@client.example.net>\r\n"+
+					"Date: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove congo %d %s\r\n",
+					from, to, g.id, g.id, k, time.Now().Format(time.RFC1123Z), g.id, g.moves[k])
+				if err := sys.Deliver(context.Background(), from, []string{to}, []byte(raw)); err != nil {
+					fed <- err
+					return
+				}
+				time.Sleep(pace)
+			}
+		}
+		fed <- nil
+	}()
+	for range kills {
+		time.Sleep(meanUp/4 + rand.N(meanUp*3/2))
+		d.kill()
+		d.start()
+	}
+	if err := <-fed; err != nil {
+		t.Fatalf("feed: %v", err)
+	}
+
+	// Wait for the daemon to finish: every game at its last move, the
+	// INBOX empty, the outbox sent.
+	store, err := db.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		done, err := crashDone(store, gs, plies)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inbox, err := sys.Messages("congo", "INBOX")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done && len(inbox) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not done after 60 s: games done %v, %d mails in the INBOX", done, len(inbox))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	took, err := d.stop()
+	if err != nil {
+		t.Errorf("SIGTERM: %v", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("SIGTERM: stopped after %v, want within 5 s (M10)", took)
+	}
+
+	// Every game holds the moves sent, each once.
+	for _, g := range gs {
+		var moves []db.Move
+		err := store.Tx(context.Background(), func(tx *db.Tx) (err error) {
+			moves, err = tx.Moves(context.Background(), g.id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range moves {
+			got = append(got, m.Move)
+		}
+		if !slices.Equal(got, g.moves) {
+			t.Errorf("game %d moves = %q, want %q", g.id, got, g.moves)
+		}
+	}
+
+	// Every mail queued was delivered, at least once.
+	delivered := map[string]int{}
+	msgs, err := sys.Messages("players", "INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range msgs {
+		m, _ := mailer.ParseMessage(raw)
+		delivered[m.MessageID]++
+	}
+	queued, err := outboxIDs(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing, dups := 0, 0
+	for _, id := range queued {
+		switch n := delivered[id]; {
+		case n == 0:
+			missing++
+		case n > 1:
+			dups += n - 1
+		}
+	}
+	if missing > 0 {
+		t.Errorf("%d of %d mails queued were never delivered", missing, len(queued))
+	}
+	t.Logf("%d moves in %d games, %d SIGKILLs: %d mails queued, %d delivered, %d duplicate deliveries",
+		total, games, kills, len(queued), len(msgs), dups)
+}
+
+// crashDone reports whether every game has all its moves and the outbox
+// is empty.
+func crashDone(store *db.DB, gs []*crashGame, plies int) (bool, error) {
+	ctx := context.Background()
+	done := true
+	err := store.Tx(ctx, func(tx *db.Tx) error {
+		for _, g := range gs {
+			moves, err := tx.Moves(ctx, g.id)
+			if err != nil {
+				return err
+			}
+			if len(moves) < plies {
+				done = false
+				return nil
+			}
+		}
+		n, err := tx.Pending(ctx)
+		done = n == 0
+		return err
+	})
+	return done, err
+}
+
+// outboxIDs returns the Message-IDs of every mail in the outbox.
+func outboxIDs(store *db.DB) ([]string, error) {
+	ctx := context.Background()
+	var ids []string
+	err := store.Tx(ctx, func(tx *db.Tx) error {
+		for id := int64(1); ; id++ {
+			m, err := tx.Mail(ctx, id)
+			if errors.Is(err, db.ErrNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			ids = append(ids, m.MessageID)
+		}
+	})
+	return ids, err
+}

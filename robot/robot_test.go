@@ -1,0 +1,108 @@
+package robot
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/engine"
+	"github.com/congobymail/congo/rules"
+)
+
+func mustParse(t *testing.T, fen string) rules.Position {
+	t.Helper()
+	p, err := rules.ParsePosition(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestChoose(t *testing.T) {
+	lost := -engine.ResignScore - 100
+	for _, c := range []struct {
+		fen    string
+		level  int
+		scores []int
+		want   string // the move, "" for any legal move
+		resign bool
+	}{
+		// Every level takes the lion when it can.
+		{"2elc2/ppp1ppp/7/7/7/PPP1PPP/2ELE2 w 1", 1, nil, "d1xd7", false},
+		{"2elc2/ppp1ppp/7/7/7/PPP1PPP/2ELE2 w 1", 5, nil, "d1xd7", false},
+		{"3pl2/3pp2/4Z2/7/7/7/2L4 w 1", 4, nil, "e5-g6", false},
+		{rules.StartPosition, 2, nil, "", false},
+		// Two hopeless searches before, and this one too: resign.
+		{"gmelecz/ppppppp/7/7/7/7/3L3 w 1", 2, []int{lost, lost}, "", true},
+		// Level 1 never resigns.
+		{"gmelecz/ppppppp/7/7/7/7/3L3 w 1", 1, []int{lost, lost, lost}, "", false},
+		// A good search ends the run of bad ones.
+		{"gmelecz/ppppppp/7/7/7/7/3L3 w 1", 3, []int{lost, 0}, "", false},
+	} {
+		p := mustParse(t, c.fen)
+		d, err := Choose(context.Background(), p, c.level, 1, c.scores)
+		if err != nil {
+			t.Errorf("Choose(%q, %d) error %v", c.fen, c.level, err)
+			continue
+		}
+		if d.Resign != c.resign {
+			t.Errorf("Choose(%q, %d, %v) = %+v, want resign %v", c.fen, c.level, c.scores, d, c.resign)
+		}
+		if d.Resign {
+			continue
+		}
+		if _, err := p.ParseMove(d.Move.String()); err != nil {
+			t.Errorf("Choose(%q, %d) = %v: %v", c.fen, c.level, d.Move, err)
+		}
+		if c.want != "" && d.Move.String() != c.want {
+			t.Errorf("Choose(%q, %d) = %v, want %v", c.fen, c.level, d.Move, c.want)
+		}
+	}
+}
+
+func TestChooseErrors(t *testing.T) {
+	if _, err := Choose(context.Background(), rules.Start(), 0, 1, nil); err == nil {
+		t.Errorf("Choose at level 0 succeeded, want an error")
+	}
+	over := mustParse(t, "3L3/7/7/7/7/7/7 b 1")
+	if _, err := Choose(context.Background(), over, 3, 1, nil); !errors.Is(err, rules.ErrGameOver) {
+		t.Errorf("Choose in a finished game: %v, want ErrGameOver", err)
+	}
+}
+
+// The same game and ply give the same decision; a cancelled context still
+// gives a legal move, at once.
+func TestChooseDeterministic(t *testing.T) {
+	p := mustParse(t, "gmelecz/pp1pppp/2p4/1P5/7/P1PPPPP/GMELECZ w 2")
+	first, _ := Choose(context.Background(), p, 3, Seed(42, 3), nil)
+	for range 2 {
+		d, _ := Choose(context.Background(), p, 3, Seed(42, 3), nil)
+		if d != first {
+			t.Errorf("Choose(%q) = %+v, then %+v", p, first, d)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	d, err := Choose(ctx, p, 5, 1, nil)
+	if err != nil || time.Since(start) > time.Second {
+		t.Errorf("Choose with a cancelled context took %v: %v", time.Since(start), err)
+	}
+	if _, err := p.ParseMove(d.Move.String()); err != nil {
+		t.Errorf("Choose with a cancelled context = %v: %v", d.Move, err)
+	}
+}
+
+func TestSeed(t *testing.T) {
+	seen := map[uint64]bool{}
+	for id := int64(1); id <= 10; id++ {
+		for ply := range 10 {
+			s := Seed(id, ply)
+			if seen[s] || s != Seed(id, ply) {
+				t.Fatalf("Seed(%d, %d) = %#x repeats", id, ply, s)
+			}
+			seen[s] = true
+		}
+	}
+}

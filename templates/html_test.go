@@ -1,0 +1,126 @@
+package templates
+
+import (
+	"context"
+	"image"
+	"image/color"
+	_ "image/png" // screenshots
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// viewWithRows is view with its squares filled in from its diagram, as
+// the server fills them from the position.
+func viewWithRows() View {
+	v := view
+	lines := strings.Split(strings.TrimRight(v.Diagram, "\n"), "\n")
+	v.Files = strings.Fields(lines[0])
+	for _, l := range lines[1 : len(lines)-1] {
+		row := Row{Rank: int(l[0] - '0')}
+		squares := strings.Fields(strings.ReplaceAll(l[3:18], "|", " "))
+		for file, sq := range squares {
+			c := Cell{River: row.Rank == 4, Castle: file >= 2 && file <= 4 && row.Rank != 4}
+			if sq != "." && sq != "~" {
+				c.Piece, c.White = sq, strings.ToUpper(sq) == sq
+			}
+			row.Cells = append(row.Cells, c)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// htmlBoard is the board mail whose HTML part is checked.
+func htmlBoard() BoardData {
+	g := playing
+	g.WhiteRating, g.BlackRating, g.TimeControl = 1532, 1468, "days=3"
+	g.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 52 * time.Hour}}
+	return BoardData{Game: g, To: "bob", Board: viewWithRows(), Comment: &Comment{By: "alice", Text: "Your move <3"},
+		Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}
+}
+
+func TestBoardHTMLGolden(t *testing.T) {
+	got, err := BoardHTML(htmlBoard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "board_html", got)
+	for _, want := range []string{"<table", "#7fb8e6", "Your move &lt;3", "Position: gmelecz/", "alice: 2 days", "bob: 2 days 4 hours left"} {
+		if !strings.Contains(got, want) && !strings.Contains(got, strings.ReplaceAll(want, "alice: 2 days", "alice: 3 days")) {
+			t.Errorf("BoardHTML() lacks %q", want)
+		}
+	}
+	if n := strings.Count(got, "<td style=\"width:40px;height:40px"); n != 49 {
+		t.Errorf("BoardHTML() has %d squares, want 49", n)
+	}
+}
+
+// TestBoardHTMLRendering renders the HTML part in headless Chromium and
+// checks the screenshot: its size, the river shaded across the board,
+// the castles, and the white page around it.
+func TestBoardHTMLRendering(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (.ci/run installs it)")
+	}
+	page, err := BoardHTML(htmlBoard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file, shot := filepath.Join(dir, "board.html"), filepath.Join(dir, "board.png")
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=600,900", "--screenshot="+shot, "file://"+file)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 600 || b.Dy() != 900 {
+		t.Fatalf("screenshot is %dx%d, want 600x900", b.Dx(), b.Dy())
+	}
+	river := color.RGBA{0x7f, 0xb8, 0xe6, 0xff}
+	castle := color.RGBA{0xf0, 0xdf, 0xb4, 0xff}
+	counts := map[color.RGBA]int{}
+	riverRows := map[int]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			counts[c]++
+			if c == river {
+				riverRows[y] = true
+			}
+		}
+	}
+	// The river: seven squares of about 38x38 pixels, one band of rows.
+	if n := counts[river]; n < 7*30*30 || n > 7*42*42 {
+		t.Errorf("river pixels = %d, want about %d", n, 7*38*38)
+	}
+	if n := len(riverRows); n < 30 || n > 42 {
+		t.Errorf("the river spans %d pixel rows, want one rank of about 38", n)
+	}
+	// The castles: 18 squares, part of them under pieces.
+	if n := counts[castle]; n < 18*15*15 {
+		t.Errorf("castle pixels = %d, want at least %d", n, 18*15*15)
+	}
+	if c := color.RGBAModel.Convert(img.At(2, 2)).(color.RGBA); c != (color.RGBA{0xff, 0xff, 0xff, 0xff}) {
+		t.Errorf("pixel (2,2) = %v, want the white page", c)
+	}
+}
