@@ -151,3 +151,20 @@ func scanMail(row scanner) (Mail, error) {
 	}
 	return m, nil
 }
+
+// recentWindow bounds the outbox rows that QueuedTo looks at: the newest
+// ones, so that the count costs the same however long the outbox grows.
+const recentWindow = 5000
+
+// QueuedTo returns how many mails were queued to the address to since the
+// given time, among the newest recentWindow mails of the outbox.
+func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, error) {
+	var n int
+	err := tx.tx.QueryRowContext(ctx,
+		"SELECT count(*) FROM (SELECT rcpt_to, created FROM outbox ORDER BY id DESC LIMIT ?) WHERE rcpt_to = ? AND created >= ?",
+		recentWindow, to, formatTime(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count mail queued to %q: %w", to, err)
+	}
+	return n, nil
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,8 +165,8 @@ func TestInboxDovecotWithoutMoveOrIdle(t *testing.T) {
 	}
 }
 
-// TestInboxDovecotRestarts restarts Dovecot under a running Inbox, once
-// as it was and once with its UID lists gone, so that UIDVALIDITY
+// TestInboxDovecotRestarts kills and restarts Dovecot under a running
+// Inbox, once as it was and once with its UID lists and indexes gone, so that UIDVALIDITY
 // changes: mail that came meanwhile is handled, and none twice.
 func TestInboxDovecotRestarts(t *testing.T) {
 	d := startDovecot(t, "")
@@ -182,10 +183,11 @@ func TestInboxDovecotRestarts(t *testing.T) {
 	d.s.Restart(t, nil)
 	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: after a restart\r\nMessage-ID: <restart@example.org>\r\n\r\nhelp\r\n"))
 	waitFor(t, "mail handled after the restart", 10*time.Second, func() bool { return len(h.all()) == 2 })
+	waitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
 
 	d.s.Restart(t, func() {
 		err := filepath.WalkDir(d.s.Home("congo"), func(path string, e fs.DirEntry, err error) error {
-			if err == nil && e.Name() == "dovecot-uidlist" {
+			if err == nil && !e.IsDir() && strings.HasPrefix(e.Name(), "dovecot") {
 				err = os.Remove(path)
 			}
 			return err
@@ -193,6 +195,8 @@ func TestInboxDovecotRestarts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Dovecot's new UIDVALIDITY is the time in seconds.
+		time.Sleep(1100 * time.Millisecond)
 	})
 	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: new uidvalidity\r\nMessage-ID: <uidvalidity@example.org>\r\n\r\nhelp\r\n"))
 	waitFor(t, "mail handled after UIDVALIDITY changed", 10*time.Second, func() bool { return len(h.all()) == 3 })

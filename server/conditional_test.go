@@ -49,3 +49,22 @@ func TestConditionalMoves(t *testing.T) {
 	h.sendProven("alice", "conditional congo 1\nif c6-c5 then d2-d3\nconditional congo 1 clear")
 	wantText(t, only(t, h.deliver(), "alice"), "Cleared 1 conditional line", "You have no conditional moves")
 }
+
+func TestConditionalLineTwoDeep(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	h.sendProven("alice", "move congo 1 b2-b3\nconditional congo 1\nif b6-b5 then c2-c3 if a6-a5 then d2-d3")
+	h.deliver()
+	for _, tt := range []struct{ bob, alice string }{{"b6-b5", "c2-c3"}, {"a6-a5", "d2-d3"}} {
+		h.sendProven("bob", "move congo 1 "+tt.bob)
+		got := to(h.deliver(), "alice")
+		if len(got) != 2 {
+			t.Fatalf("after %s alice got %d mails, want 2", tt.bob, len(got))
+		}
+		wantText(t, got[1], "alice: "+tt.alice, "Played from alice's conditional")
+	}
+	if g := h.game(1); g.Position != "gmelecz/2ppppp/pp5/7/1PPP3/P3PPP/GMELECZ b 3" {
+		t.Errorf("position after the line = %q", g.Position)
+	}
+}

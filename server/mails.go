@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
@@ -62,6 +63,17 @@ func (h *handling) sendReply(ctx context.Context) error {
 		o.InReplyTo = []string{h.mail.MessageID}
 	}
 	o.References = replyReferences(h.mail, root)
+	if h.s.maxReplies > 0 {
+		n, err := h.tx.QueuedTo(ctx, o.To, h.now.Add(-time.Hour))
+		if err != nil {
+			return err
+		}
+		if n >= h.s.maxReplies {
+			h.s.log.Warn("reply not sent: too many mails to this address in the last hour", "to", o.To, "limit", h.s.maxReplies)
+			h.note("not answered: reply limit")
+			return nil
+		}
+	}
 	_, err = h.enqueue(ctx, o, h.replyGame)
 	return err
 }

@@ -54,7 +54,17 @@ type Config struct {
 	// last reminder goes out; the first goes out when half the time for
 	// the move is gone. Default 24 hours; negative for none.
 	FinalReminder time.Duration
+
+	// MaxRepliesPerHour caps the answers sent to one address in an hour
+	// (counting every mail queued to it): past it, commands are still
+	// carried out but not answered, so that a flood of mail, or a loop
+	// with another robot, does not make the server a mail cannon. Default
+	// DefaultMaxRepliesPerHour; negative for no cap.
+	MaxRepliesPerHour int
 }
+
+// DefaultMaxRepliesPerHour is the default of Config.MaxRepliesPerHour.
+const DefaultMaxRepliesPerHour = 100
 
 // Server handles incoming mail and sends the answers.
 type Server struct {
@@ -69,6 +79,7 @@ type Server struct {
 	observer      Observer
 
 	finalReminder time.Duration
+	maxReplies    int
 
 	// wake tells the send loop that mail was queued; clockWake tells the
 	// clock loop that a mail was handled.
@@ -97,8 +108,12 @@ func New(cfg Config) (*Server, error) {
 		log:           cfg.Logger,
 		observer:      cfg.Observer,
 		finalReminder: cfg.FinalReminder,
+		maxReplies:    cfg.MaxRepliesPerHour,
 		wake:          make(chan struct{}, 1),
 		clockWake:     make(chan struct{}, 1),
+	}
+	if s.maxReplies == 0 {
+		s.maxReplies = DefaultMaxRepliesPerHour
 	}
 	if s.finalReminder == 0 {
 		s.finalReminder = defaultFinalReminder

@@ -69,8 +69,10 @@ with Black. Games longer than 300 plies are drawn; levels 2 to 5 resign
 after 3 searches in a row scoring -12 pawns or worse. It prints, with -v a
 line per game first:
   a=A b=B games=N wins=W draws=D losses=L score=S%
-  elo=+E ±M (95%)               or, when a won (lost) every game,
-  elo=+inf (95%: at least +E)   elo=-inf (95%: at most -E)
+  elo=E ±M (95%)                E and M in Elo points, E signed: a's
+                                rating minus b's; when a won (lost) every
+  elo=+inf (95%: at least E)    game, the one-sided 95% bound instead
+  elo=-inf (95%: at most E)
 
 Examples:
   congo perft start 4                   356456

@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/server"
 )
 
 // config holds every setting of congod. Each is a flag, an environment
@@ -35,6 +36,10 @@ type config struct {
 	dbPath           string
 	poll             time.Duration
 	processed        string
+	quarantine       string
+	maxTries         int
+	maxSize          int64
+	maxReplies       int
 	caFile           string
 	insecureTLS      bool
 	trustAuthServ    string
@@ -83,6 +88,10 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.dbPath, "db", "congo.db", "SQLite database file")
 	fs.DurationVar(&c.poll, "poll", time.Minute, "how often to look for mail when the IMAP server offers no IDLE")
 	fs.StringVar(&c.processed, "processed", "Processed", "mailbox that handled mail is moved to (created when missing)")
+	fs.StringVar(&c.quarantine, "quarantine", mailer.DefaultQuarantine, "mailbox that a mail is set aside in when handling it failed -max-tries times (created when missing)")
+	fs.IntVar(&c.maxTries, "max-tries", mailer.DefaultMaxTries, "failed tries of one mail before it is set aside in the -quarantine mailbox")
+	fs.Int64Var(&c.maxSize, "max-size", mailer.DefaultMaxSize, "most bytes read of one mail; of a larger one only its start (header and text, not attachments)")
+	fs.IntVar(&c.maxReplies, "max-replies-per-hour", server.DefaultMaxRepliesPerHour, "most answers to one address in an hour (counting every mail queued to it); -1 for no cap")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass (or dkim=pass for the From domain)")
@@ -319,6 +328,16 @@ func (c *config) validate() error {
 	}
 	if c.poll <= 0 {
 		return c.bad("poll", errors.New("must be positive"))
+	}
+	// Zero stands for the default in these three.
+	if c.maxTries < 0 {
+		return c.bad("max-tries", errors.New("must be positive"))
+	}
+	if c.maxSize < 0 || c.maxSize > 0 && c.maxSize < 4096 {
+		return c.bad("max-size", errors.New("must be at least 4096"))
+	}
+	if c.maxReplies < -1 {
+		return c.bad("max-replies-per-hour", errors.New("must be positive, or -1 for no cap"))
 	}
 	if c.dbPath == "" {
 		return c.bad("db", errors.New("must not be empty"))

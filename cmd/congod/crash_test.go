@@ -175,14 +175,9 @@ type crashGame struct {
 
 // seedGames registers 2n players and starts n games between them, by
 // handing mail to the server in process, as the daemon would.
-func seedGames(t *testing.T, dbPath string, n int) []*crashGame {
+func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 	t.Helper()
 	ctx := context.Background()
-	store, err := db.Open(ctx, dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
 	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org",
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -267,7 +262,12 @@ func TestCrash(t *testing.T) {
 	}
 	t.Cleanup(sys.Close)
 	dbPath := filepath.Join(t.TempDir(), "congo.db")
-	gs := seedGames(t, dbPath, games)
+	seedStore, err := db.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := seedGames(t, seedStore, games)
+	seedStore.Close()
 	for _, g := range gs {
 		for g.moves == nil {
 			g.moves = randomGame(r, plies)

@@ -38,11 +38,14 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	defer store.Close()
 
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
-		URL:       cfg.imapURL,
-		TLS:       tlsConfig,
-		Processed: cfg.processed,
-		Poll:      cfg.poll,
-		Logger:    logger,
+		URL:        cfg.imapURL,
+		TLS:        tlsConfig,
+		Processed:  cfg.processed,
+		Quarantine: cfg.quarantine,
+		MaxTries:   cfg.maxTries,
+		MaxSize:    cfg.maxSize,
+		Poll:       cfg.poll,
+		Logger:     logger,
 	})
 	if err != nil {
 		return fmt.Errorf("-imap: %w", redact(err))
@@ -58,13 +61,14 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
 	}
 	srv, err := server.New(server.Config{
-		DB:            store,
-		Address:       cfg.address,
-		Hostname:      hostname,
-		TrustAuthServ: cfg.trustAuthServ,
-		Logger:        logger,
-		Observer:      mon,
-		Now:           serverClock,
+		DB:                store,
+		Address:           cfg.address,
+		Hostname:          hostname,
+		TrustAuthServ:     cfg.trustAuthServ,
+		Logger:            logger,
+		Observer:          mon,
+		Now:               serverClock,
+		MaxRepliesPerHour: cfg.maxReplies,
 	})
 	if err != nil {
 		return err

@@ -217,6 +217,8 @@ func (s *Server) run(t testing.TB) {
 	t.Helper()
 	s.cmd = exec.Command(s.bin, "-F", "-c", s.conf)
 	s.cmd.Stderr = &s.stderr
+	// Its own process group, so that Restart can kill all its processes.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatalf("start dovecot: %v", err)
 	}
@@ -259,11 +261,29 @@ func (s *Server) stop() {
 	s.cmd = nil
 }
 
-// Restart stops Dovecot, calls between (if not nil) while it is down, and
+// Restart kills Dovecot and all its processes, as a crash would (a stop
+// with SIGTERM makes it wait 10 s for its clients), calls between (if not nil) while it is down, and
 // starts it again on the same ports with the same mail.
 func (s *Server) Restart(t testing.TB, between func()) {
 	t.Helper()
-	s.stop()
+	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	<-s.exited
+	s.cmd = nil
+	// Its processes die with it, and with them the listening sockets.
+	deadline := time.Now().Add(10 * time.Second)
+	for _, addr := range []string{s.Addr, s.TLSAddr} {
+		for addr != "" {
+			ln, err := net.Listen("tcp", addr)
+			if err == nil {
+				ln.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("dovecot's port %s still taken 10 s after it was killed", addr)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	if between != nil {
 		between()
 	}
