@@ -125,7 +125,7 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 	}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
+			return idleSession{mem.NewSession()}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -417,4 +417,19 @@ func (l printfLogger) Printf(format string, args ...any) {
 
 func (l printfLogger) Println(args ...any) {
 	l.log.Warn(strings.TrimSpace(fmt.Sprintln(args...)))
+}
+
+// idleSession fixes IDLE of imapmemserver, which announces only the
+// changes made after IDLE began: a message that came after the client's
+// last command and before its IDLE was announced only by the next
+// command. Pending changes are sent first.
+type idleSession struct {
+	imapserver.Session
+}
+
+func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	if err := s.Session.Poll(w, true); err != nil {
+		return err
+	}
+	return s.Session.Idle(w, stop)
 }
