@@ -182,3 +182,25 @@ func TestMeasureMoveTime(t *testing.T) {
 	}
 	t.Logf("%d moves: mean %v, longest %v, %.0f nodes/s", n, total/time.Duration(n), longest, float64(nodes)/total.Seconds())
 }
+
+var replay = flag.Int("replay", 0, "replay game N (from 1) of congo match -a 5 -b greedy -seed 1 and print its moves (TestReplay)")
+
+// TestReplay replays one game of a match of level 5 against greedy, to see
+// how it went.
+func TestReplay(t *testing.T) {
+	if *replay == 0 {
+		t.Skip("run with -replay N")
+	}
+	i := *replay - 1
+	a, _ := NewPlayer("5", time.Now)
+	b, _ := NewPlayer("greedy", time.Now)
+	opening := randomOpening(1, uint64(i/2), 4)
+	seed := mix(1 ^ uint64(i+1)*0x9e3779b97f4a7c15)
+	g := PlayGame(context.Background(), a, b, i%2 == 0, opening, seed, 300, time.Now)
+	p := rules.Start()
+	for n, m := range g.Moves {
+		t.Logf("%3d %-12v %v", n+1, m, p.After(m))
+		p = p.After(m)
+	}
+	t.Logf("a white %v, result %v: %s", g.AWhite, g.Result, g.Reason)
+}

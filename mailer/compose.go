@@ -20,6 +20,8 @@ const maxLine = 998
 //
 // The body is text/plain in UTF-8: 7bit when it is ASCII with short lines,
 // so that boards read the same in the raw mail, quoted-printable otherwise.
+// When o.HTML is set, the mail is multipart/alternative: that text/plain
+// part first, then o.HTML as text/html in quoted-printable (M12).
 // Every mail says "Auto-Submitted" (RFC 3834), auto-replied when it answers
 // a mail (o.InReplyTo is set) and auto-generated otherwise, so that other
 // robots do not answer it.
@@ -62,8 +64,10 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 
 	// The header is written last field first: set the fields bottom up.
 	var h mail.Header
-	h.Set("Content-Transfer-Encoding", cte)
-	h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	if o.HTML == "" {
+		h.Set("Content-Transfer-Encoding", cte)
+		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	}
 	h.Set("MIME-Version", "1.0")
 	// Asks Exchange not to send out-of-office replies to us.
 	h.Set("X-Auto-Response-Suppress", "All")
@@ -92,17 +96,56 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("compose: message id: %w", err)
 	}
 	var buf bytes.Buffer
-	w, err := mail.CreateSingleInlineWriter(&buf, h)
+	if o.HTML == "" {
+		err = writeSingle(&buf, h, text)
+	} else {
+		err = writeAlternative(&buf, h, text, cte, normalizeText(o.HTML))
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("compose: %w", err)
 	}
-	if _, err := io.WriteString(w, text); err != nil {
-		return nil, "", fmt.Errorf("compose: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return nil, "", fmt.Errorf("compose: %w", err)
-	}
 	return buf.Bytes(), id, nil
+}
+
+// writeSingle writes a mail of one text part, whose header h holds.
+func writeSingle(w io.Writer, h mail.Header, text string) error {
+	body, err := mail.CreateSingleInlineWriter(w, h)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(body, text); err != nil {
+		return err
+	}
+	return body.Close()
+}
+
+// writeAlternative writes a multipart/alternative mail: the text part,
+// in transfer encoding cte, then the HTML part in quoted-printable.
+func writeAlternative(w io.Writer, h mail.Header, text, cte, html string) error {
+	mw, err := mail.CreateInlineWriter(w, h)
+	if err != nil {
+		return err
+	}
+	parts := []struct{ kind, cte, body string }{
+		{"text/plain", cte, text},
+		{"text/html", "quoted-printable", html},
+	}
+	for _, p := range parts {
+		var ph mail.InlineHeader
+		ph.Set("Content-Transfer-Encoding", p.cte)
+		ph.SetContentType(p.kind, map[string]string{"charset": "utf-8"})
+		pw, err := mw.CreatePart(ph)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(pw, p.body); err != nil {
+			return err
+		}
+		if err := pw.Close(); err != nil {
+			return err
+		}
+	}
+	return mw.Close()
 }
 
 // plain7bit reports whether text, with LF line ends, can be sent as it is:

@@ -104,6 +104,7 @@ type Inbox struct {
 	timeout    time.Duration
 	backoff    time.Duration
 	log        *slog.Logger
+	status     inboxStatus
 }
 
 // NewInbox checks cfg and returns an Inbox; it does not connect.
@@ -216,6 +217,7 @@ func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Inc
 		if scanned {
 			delay = b.backoff // the connection worked for a while
 		}
+		b.status.errors.Add(1)
 		wait := delay/2 + rand.N(delay)
 		b.log.Warn("imap session ended; reconnecting", "addr", b.addr, "err", err, "wait", wait.Round(time.Millisecond))
 		t := time.NewTimer(wait)
@@ -342,6 +344,8 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context
 	b.log.Info("imap connected", "addr", b.addr, "user", b.user, "mailbox", b.mailbox,
 		"messages", data.NumMessages, "idle", cn.caps.Has(imap.CapIdle),
 		"move", cn.caps.Has(imap.CapMove), "uidplus", cn.caps.Has(imap.CapUIDPlus))
+	b.status.connected.Store(true)
+	defer b.status.connected.Store(false)
 
 	for {
 		select {
@@ -453,6 +457,7 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(
 	}); err != nil {
 		return err
 	}
+	b.status.lastPoll.Store(time.Now().UnixNano())
 	slices.Sort(uids)
 	for _, uid := range slices.Compact(uids) {
 		if ctx.Err() != nil {

@@ -51,6 +51,9 @@ type Outgoing struct {
 	ToName  string // display name (a handle), optional
 	Subject string
 	Text    string // the body, UTF-8 plain text
+	// HTML, when not empty, is the same mail as HTML: Compose then
+	// writes multipart/alternative, Text first and HTML last (M12).
+	HTML string
 
 	MessageID  string   // without brackets; Compose makes one when empty
 	InReplyTo  []string // without brackets

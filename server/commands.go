@@ -84,8 +84,12 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
+	html, err := templates.BoardHTML(data)
+	if err != nil {
+		return err
+	}
 	h.note(fmt.Sprintf("board %d", gs.g.ID))
-	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body)
+	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body, html)
 	return err
 }
 
@@ -141,7 +145,7 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	if gs.g.ThreadRoot, err = h.gameMail(ctx, opponent, gs.g, subject, body); err != nil {
+	if gs.g.ThreadRoot, err = h.gameMail(ctx, opponent, gs.g, subject, body, ""); err != nil {
 		return err
 	}
 	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
@@ -152,7 +156,7 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 		return err
 	}
 	h.note(fmt.Sprintf("challenge %s: game %d", opponent.Handle, g.ID))
-	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body)
+	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body, "")
 	return err
 }
 
@@ -193,7 +197,7 @@ func (h *handling) decline(ctx context.Context, c parser.Command) error {
 		if err != nil {
 			return err
 		}
-		if _, err := h.gameMail(ctx, to, gs.g, subject, body); err != nil {
+		if _, err := h.gameMail(ctx, to, gs.g, subject, body, ""); err != nil {
 			return err
 		}
 	}

@@ -16,9 +16,11 @@ import (
 const maxReferences = 20
 
 // gameMail queues a mail about game g to one of its players, in the
-// game's thread (M9), and returns its Message-ID.
-func (h *handling) gameMail(ctx context.Context, to db.Player, g db.Game, subject, body string) (string, error) {
+// game's thread (M9), and returns its Message-ID. html, when not empty, is
+// the mail's HTML alternative (M12).
+func (h *handling) gameMail(ctx context.Context, to db.Player, g db.Game, subject, body, html string) (string, error) {
 	o := h.mailTo(to, subject, body)
+	o.HTML = html
 	if g.ThreadRoot != "" {
 		o.InReplyTo = []string{g.ThreadRoot}
 		o.References = []string{g.ThreadRoot}

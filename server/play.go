@@ -121,14 +121,18 @@ func (h *handling) announce(ctx context.Context, gs *gameState, data templates.B
 	return nil
 }
 
-// boardMail sends one board mail about gs, in the game's thread; the
-// first mail of a game starts the thread.
+// boardMail sends one board mail about gs, in the game's thread, with
+// its HTML alternative (M12); the first mail of a game starts the thread.
 func (h *handling) boardMail(ctx context.Context, gs *gameState, to db.Player, data templates.BoardData) error {
 	subject, body, err := templates.Board(data)
 	if err != nil {
 		return err
 	}
-	id, err := h.gameMail(ctx, to, gs.g, subject, body)
+	html, err := templates.BoardHTML(data)
+	if err != nil {
+		return err
+	}
+	id, err := h.gameMail(ctx, to, gs.g, subject, body, html)
 	if err != nil {
 		return err
 	}

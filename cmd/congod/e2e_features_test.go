@@ -108,6 +108,12 @@ func TestEndToEndFeatures(t *testing.T) {
 	start := w.expect("bob", 1)[0]
 	wantContains(t, "start", start, "Time left (days=2):", "alice: 2 days left", "bob: 2 days left", "alice (white, 1500)")
 	aliceBoard := w.expect("alice", 1)[0]
+	// Board mails carry an HTML alternative after the text (M12).
+	raw := string(w.raw[start.MessageID])
+	plain, html := strings.Index(raw, "Content-Type: text/plain"), strings.Index(raw, "Content-Type: text/html")
+	if !strings.Contains(raw, "multipart/alternative") || plain < 0 || html < plain {
+		t.Errorf("the board mail is not multipart/alternative with text/plain first:\n%s", raw)
+	}
 
 	// carol observes game 1: she gets every board from now on.
 	w.send(carol, carolPA, "", "observe congo 1", "")

@@ -125,7 +125,7 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 	}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return idleSession{mem.NewSession()}, nil, nil
+			return idleSession{mem.NewSession().(*imapmemserver.UserSession)}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -424,12 +424,12 @@ func (l printfLogger) Println(args ...any) {
 // last command and before its IDLE was announced only by the next
 // command. Pending changes are sent first.
 type idleSession struct {
-	imapserver.Session
+	*imapmemserver.UserSession // with its optional interfaces: MOVE, NAMESPACE...
 }
 
 func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	if err := s.Session.Poll(w, true); err != nil {
+	if err := s.UserSession.Poll(w, true); err != nil {
 		return err
 	}
-	return s.Session.Idle(w, stop)
+	return s.UserSession.Idle(w, stop)
 }
