@@ -34,7 +34,7 @@ func MatePlies(score int) (n int, ok bool) {
 }
 
 // Limits bound a search. The zero value searches until a win or a loss is
-// certain or MaxPly is reached. Depth and Nodes give the same result on
+// certain or MaxPly is reached, which may take very long. Depth and Nodes give the same result on
 // every run; Deadline does not, since it depends on the machine.
 type Limits struct {
 	Depth    int       // the deepest iteration, in plies; 0 for no limit
@@ -45,7 +45,7 @@ type Limits struct {
 // Options configure an Engine.
 type Options struct {
 	// TTBits sets the size of the transposition table: 1<<TTBits entries of
-	// 64 bytes. 0 means DefaultTTBits.
+	// 56 bytes. 0 means DefaultTTBits.
 	TTBits int
 	// Seed varies the choice among moves of equal score, and the noise of
 	// Noise; the same seed and limits give the same move.
@@ -60,7 +60,7 @@ type Options struct {
 }
 
 // DefaultTTBits is the transposition table size when Options.TTBits is 0:
-// 1<<18 entries, 16 MiB.
+// 1<<18 entries, 14 MiB.
 const DefaultTTBits = 18
 
 // Result is what a search found.

@@ -217,6 +217,9 @@ func Match(ctx context.Context, a, b Player, o MatchOptions, now func() time.Tim
 		}
 		seed := mix(o.Seed ^ uint64(i+1)*0x9e3779b97f4a7c15)
 		g := PlayGame(ctx, a, b, i%2 == 0, opening, seed, o.MaxPlies, now)
+		if err := ctx.Err(); err != nil {
+			return res, err // the game was cut short: it does not count
+		}
 		switch g.Result {
 		case 1:
 			res.Wins++
@@ -256,7 +259,8 @@ func randomOpening(seed, index uint64, plies int) []rules.Move {
 
 // PlayGame plays one game between a and b from the start, after the
 // moves of opening, and returns its record. aWhite gives a White. A game
-// longer than maxPlies is drawn.
+// longer than maxPlies is drawn; so is, for its record, a game cut short
+// because ctx ended.
 func PlayGame(ctx context.Context, a, b Player, aWhite bool, opening []rules.Move, seed uint64, maxPlies int, now func() time.Time) Game {
 	g := Game{AWhite: aWhite, Opening: len(opening), Moves: append([]rules.Move(nil), opening...)}
 	a.NewGame(seed)
@@ -284,7 +288,11 @@ func PlayGame(ctx context.Context, a, b Player, aWhite bool, opening []rules.Mov
 			}
 			return g
 		}
-		if len(g.Moves) >= maxPlies || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			g.Result, g.Reason = 0.5, fmt.Sprintf("stopped after %d plies", len(g.Moves))
+			return g
+		}
+		if len(g.Moves) >= maxPlies {
 			g.Result, g.Reason = 0.5, fmt.Sprintf("drawn: %d plies played", len(g.Moves))
 			return g
 		}

@@ -16,7 +16,7 @@ const DefaultHandle = "robot"
 // DefaultLevel is the level of a challenge that names none.
 const DefaultLevel = 3
 
-// ttBits sizes the robot's transposition table: 1<<17 entries, 8 MiB,
+// ttBits sizes the robot's transposition table: 1<<17 entries, 7 MiB,
 // enough for the nodes of level 5.
 const ttBits = 17
 

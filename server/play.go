@@ -14,34 +14,8 @@ import (
 // sends the board to everyone (M4). Then, while the player to move has a
 // conditional move that answers it (M14), that is played too.
 func (h *handling) play(ctx context.Context, gs *gameState, mover db.Player, m rules.Move, comment *templates.Comment, conditional bool) error {
-	n := ply(gs.pos)
-	gs.chargeMove()
-	next, eff := gs.pos.Apply(m)
-	gs.pos, gs.g.Position = next, next.String()
-	if gs.g.DrawOffer != mover.ID {
-		gs.g.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
-	}
-	gs.g.Takeback = 0
-	text := ""
-	if comment != nil {
-		text = comment.Text
-	}
-	if err := h.tx.AddMove(ctx, db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now, Comment: text}); err != nil {
-		return err
-	}
-	over := eff.Outcome.Over()
-	if over {
-		result := db.Draw
-		if eff.Outcome.State == rules.Won {
-			result = resultOf(eff.Outcome.Winner)
-		}
-		if err := h.finish(ctx, gs, result, reasonOf(eff.Outcome.Reason)); err != nil {
-			return err
-		}
-	} else {
-		gs.startTurn()
-	}
-	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+	eff, err := h.applyMove(ctx, gs, mover, m, comment)
+	if err != nil {
 		return err
 	}
 	h.note(fmt.Sprintf("move %d %s", gs.g.ID, m))
@@ -50,10 +24,43 @@ func (h *handling) play(ctx context.Context, gs *gameState, mover db.Player, m r
 	if err := h.announce(ctx, gs, templates.BoardData{Move: words}, &mover, comment, true); err != nil {
 		return err
 	}
-	if over {
+	if gs.g.Status != db.Active {
 		return nil
 	}
 	return h.answerConditional(ctx, gs, m)
+}
+
+// applyMove makes the move on the board and the clocks, lets the
+// opponent's draw offer and any takeback request lapse, ends the game
+// when the move ends it, and stores it all.
+func (h *handling) applyMove(ctx context.Context, gs *gameState, mover db.Player, m rules.Move, comment *templates.Comment) (rules.Effects, error) {
+	n := ply(gs.pos)
+	gs.chargeMove()
+	next, eff := gs.pos.Apply(m)
+	gs.pos, gs.g.Position = next, next.String()
+	if gs.g.DrawOffer != mover.ID {
+		gs.g.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
+	}
+	gs.g.Takeback = 0
+	stored := db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now}
+	if comment != nil {
+		stored.Comment = comment.Text
+	}
+	if err := h.tx.AddMove(ctx, stored); err != nil {
+		return eff, err
+	}
+	if out := eff.Outcome; out.Over() {
+		result := db.Draw
+		if out.State == rules.Won {
+			result = resultOf(out.Winner)
+		}
+		if err := h.finish(ctx, gs, result, reasonOf(out.Reason)); err != nil {
+			return eff, err
+		}
+	} else {
+		gs.startTurn()
+	}
+	return eff, h.tx.UpdateGame(ctx, gs.g, h.now)
 }
 
 // finish ends a game with a result (db.NoResult for an abort) and rates

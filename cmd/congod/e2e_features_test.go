@@ -78,8 +78,9 @@ func (c *e2eClock) Advance(d time.Duration) {
 // TestEndToEndFeatures plays correspondence games by mail through the
 // daemon: a time control, an observer, a comment with a move, a
 // conditional move, a draw offer declined, a takeback, a past board,
-// vacation, seeks, an abort, a loss on time found by the clock loop,
-// ratings and the record.
+// vacation, seeks, an abort, a daily digest and a reminder, a loss on time
+// found by the clock loop, ratings, the record, and the HTML alternative
+// of board mails.
 func TestEndToEndFeatures(t *testing.T) {
 	clock := &e2eClock{t: time.Now().UTC()}
 	serverClock = clock.Now
@@ -193,6 +194,22 @@ func TestEndToEndFeatures(t *testing.T) {
 		if m := w.expect(who, 1)[0]; !strings.HasSuffix(m.Subject, " - aborted") {
 			t.Errorf("abort to %s: Subject %q, want it to end in - aborted", who, m.Subject)
 		}
+	}
+
+	// bob asks for a daily digest. A day later the clock loop sends it,
+	// with the last reminder: bob has less than a day left in game 1.
+	w.send(bob, bobPA, "", "notify digest", "")
+	wantContains(t, "notify digest", w.expect("bob", 1)[0], "one mail a day")
+	clock.Advance(25 * time.Hour)
+	w.send(alice, alicePA, "", "games", "") // a handled mail wakes the clock loop
+	wantContains(t, "games by urgency", w.expect("alice", 1)[0], "Your opponent's move:", "game 1: alice vs bob - bob to move")
+	var gotDigest, gotReminder bool
+	for _, m := range w.expect("bob", 2) {
+		gotDigest = gotDigest || m.Subject == "Congo: your move in 1 game" && strings.Contains(m.Text, "Game 1: alice")
+		gotReminder = gotReminder || strings.Contains(m.Text, "LAST REMINDER: it is your move in game 1")
+	}
+	if !gotDigest || !gotReminder {
+		t.Errorf("bob got the digest %v and the last reminder %v, want both", gotDigest, gotReminder)
 	}
 
 	// Time runs out for bob in game 1: the clock loop ends it when it

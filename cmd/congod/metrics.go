@@ -18,19 +18,12 @@ import (
 	"github.com/congobymail/congo/server"
 )
 
-// inboxStatus is the state of the IMAP loop.
-type inboxStatus struct {
-	Connected bool      // a session has selected the mailbox and is up
-	LastPoll  time.Time // the end of the last search of the mailbox that worked
-	Errors    uint64    // sessions that ended in an error
-}
-
 // monitor watches the daemon: it counts what the server and the outbox
 // do and answers /metrics and /healthz.
 type monitor struct {
 	reg   *prometheus.Registry
 	store *db.DB
-	inbox func() inboxStatus
+	inbox func() mailer.InboxStatus
 	now   func() time.Time
 
 	handled  *prometheus.CounterVec
@@ -46,7 +39,9 @@ type monitor struct {
 // outcomes are the values of the outcome label, present from the start.
 var outcomes = []server.Outcome{server.Done, server.Refused, server.Ignored, server.Duplicate, server.Failed}
 
-func newMonitor(store *db.DB, inbox func() inboxStatus) *monitor {
+// newMonitor returns a monitor of the daemon whose database is store and
+// whose IMAP loop reports its state by inbox.
+func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 	m := &monitor{
 		reg:   prometheus.NewRegistry(),
 		store: store,
@@ -234,9 +229,4 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
 		return err
 	}
 	return ctx.Err()
-}
-
-// inboxStatusOf reads the state of the IMAP loop of inbox.
-func inboxStatusOf(inbox *mailer.Inbox) func() inboxStatus {
-	return func() inboxStatus { return inboxStatus{} }
 }

@@ -62,9 +62,6 @@ func (l *logBuffer) records(msg string) []map[string]any {
 			continue
 		}
 		if r["msg"] == msg {
-			if _, ok := r["uid"]; ok && msg == "mail handled" {
-				continue // mailer's own line, until it is debug
-			}
 			out = append(out, r)
 		}
 	}
@@ -467,4 +464,40 @@ func TestBackupRestore(t *testing.T) {
 		end := w.expect(who, 1)[0]
 		wantSubject(t, "the end to "+who, end, "Congo game 1: alice vs bob - alice wins")
 	}
+}
+
+// TestHealthz checks /healthz and the IMAP metrics with the IMAP session
+// up, then with the IMAP server gone.
+func TestHealthz(t *testing.T) {
+	sys := startSystem(t)
+	d := startDaemon(t, sys, filepath.Join(t.TempDir(), "congo.db"), nil)
+	start := time.Now()
+	eventually(t, "healthy", func() string {
+		if code, h := d.healthz(t); code != http.StatusOK || !h.OK || !h.IMAPConnected || h.LastPoll == nil {
+			return fmt.Sprintf("/healthz = %d %+v, want 200 with the IMAP session up and a poll", code, h)
+		}
+		return ""
+	})
+	_, h := d.healthz(t)
+	if h.LastPoll.Before(start.Add(-time.Second)) || h.OutboxDepth != 0 {
+		t.Errorf("/healthz = %+v, want a recent last_poll and an empty outbox", h)
+	}
+	fams := d.scrape(t)
+	if v, _ := value(fams, "congod_imap_connected"); v != 1 {
+		t.Errorf("congod_imap_connected = %v, want 1", v)
+	}
+	if v, _ := value(fams, "congod_imap_last_poll_timestamp_seconds"); v < float64(start.Unix()-1) {
+		t.Errorf("congod_imap_last_poll_timestamp_seconds = %v, want after %d", v, start.Unix())
+	}
+
+	sys.Close()
+	eventually(t, "unhealthy", func() string {
+		if code, h := d.healthz(t); code != http.StatusServiceUnavailable || h.OK || h.IMAPConnected {
+			return fmt.Sprintf("/healthz = %d %+v, want 503 with the IMAP session down", code, h)
+		}
+		if v, _ := value(d.scrape(t), "congod_imap_errors_total"); v < 1 {
+			return fmt.Sprintf("congod_imap_errors_total = %v, want at least 1", v)
+		}
+		return ""
+	})
 }

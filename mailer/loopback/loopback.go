@@ -125,7 +125,7 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 	}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return idleSession{mem.NewSession().(*imapmemserver.UserSession)}, nil, nil
+			return &idleSession{users: s.users}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -419,15 +419,28 @@ func (l printfLogger) Println(args ...any) {
 	l.log.Warn(strings.TrimSpace(fmt.Sprintln(args...)))
 }
 
-// idleSession fixes IDLE of imapmemserver, which announces only the
-// changes made after IDLE began: a message that came after the client's
-// last command and before its IDLE was announced only by the next
-// command. Pending changes are sent first.
+// idleSession is imapmemserver's session with IDLE fixed: imapmemserver
+// announces only the changes made after IDLE began, so a message that came
+// after the client's last command and before its IDLE was announced only
+// by the next command. Pending changes are sent first.
 type idleSession struct {
-	*imapmemserver.UserSession // with its optional interfaces: MOVE, NAMESPACE...
+	*imapmemserver.UserSession // nil until Login; with MOVE, NAMESPACE...
+	users                      map[string]*user
 }
 
-func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+func (s *idleSession) Login(username, password string) error {
+	u := s.users[strings.ToLower(username)]
+	if u == nil {
+		return imapserver.ErrAuthFailed
+	}
+	if err := u.mem.Login(username, password); err != nil {
+		return err
+	}
+	s.UserSession = imapmemserver.NewUserSession(u.mem)
+	return nil
+}
+
+func (s *idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	if err := s.UserSession.Poll(w, true); err != nil {
 		return err
 	}
