@@ -357,6 +357,21 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// Random openings leave a game the players decide: it goes on, and no lion
+// can be taken at once.
+func TestRandomOpening(t *testing.T) {
+	for i := range uint64(300) {
+		p := rules.Start()
+		moves := randomOpening(1, i, 4)
+		for _, m := range moves {
+			p = p.After(m)
+		}
+		if len(moves) != 4 || p.Outcome().Over() || p.Attacks(p.Turn(), p.Lion(p.Turn().Other())) {
+			t.Fatalf("randomOpening(1, %d, 4) = %v, leading to %q", i, moves, p)
+		}
+	}
+}
+
 func BenchmarkSearch(b *testing.B) {
 	for i, fen := range testPositions[:2] {
 		b.Run(fmt.Sprintf("position%d/depth7", i+1), func(b *testing.B) {

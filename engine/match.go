@@ -236,22 +236,20 @@ func Match(ctx context.Context, a, b Player, o MatchOptions, now func() time.Tim
 }
 
 // randomOpening returns plies random legal moves from the start, chosen by
-// seed and index, that do not end the game.
+// seed and index, after which the game goes on and the side to move cannot
+// capture the enemy lion at once: an opening the players decide.
 func randomOpening(seed, index uint64, plies int) []rules.Move {
 	rng := rand.New(rand.NewPCG(seed, index))
 	for {
 		p := rules.Start()
 		var moves []rules.Move
-		for len(moves) < plies {
+		for len(moves) < plies && !p.Outcome().Over() {
 			legal := p.Legal()
 			m := legal[rng.IntN(len(legal))]
 			p = p.After(m)
 			moves = append(moves, m)
-			if p.Outcome().Over() {
-				break
-			}
 		}
-		if !p.Outcome().Over() {
+		if !p.Outcome().Over() && !p.Attacks(p.Turn(), p.Lion(p.Turn().Other())) {
 			return moves
 		}
 	}

@@ -25,7 +25,9 @@ func TestClocksAndReminders(t *testing.T) {
 	h.register("alice", "bob")
 	h.deliver()
 	h.sendProven("alice", "challenge congo bob days=2")
-	id := gameOf(t, h.deliver())
+	challenge := h.deliver()
+	wantText(t, only(t, challenge, "bob"), "Time control: days=2, rated.")
+	id := gameOf(t, challenge)
 	h.sendProven("bob", fmt.Sprintf("accept congo %d", id))
 	start := h.deliver()
 	for _, who := range []string{"alice", "bob"} {

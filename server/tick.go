@@ -15,6 +15,10 @@ const (
 	maxClockWait = time.Hour
 	// digestEvery is how often a digest goes out (M18).
 	digestEvery = 24 * time.Hour
+	// minWakeGap is the least time between two Ticks caused by handled
+	// mail: a Tick reads every active game, and mail may come in floods.
+	// Deadlines are kept to the minute all the same.
+	minWakeGap = 10 * time.Second
 )
 
 // Tick does what is due at the server's time now: games lost on time,
@@ -75,13 +79,23 @@ func earliest(a, b time.Time) time.Time {
 func (s *Server) RunClock(ctx context.Context) error {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	var last, due time.Time // of the last Tick and of the timer, by the system clock
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-timer.C:
 		case <-s.clockWake:
+			if at := last.Add(minWakeGap); time.Now().Before(at) {
+				// Soon, not now: the timer is moved up to at, if later.
+				if due.After(at) {
+					timer.Reset(time.Until(at)) // Go 1.23 timers: no stale tick
+					due = at
+				}
+				continue
+			}
 		}
+		last = time.Now()
 		next, err := s.Tick(ctx)
 		wait := maxClockWait
 		switch {
@@ -100,6 +114,7 @@ func (s *Server) RunClock(ctx context.Context) error {
 			}
 		}
 		timer.Reset(wait)
+		due = time.Now().Add(wait)
 	}
 }
 
@@ -208,7 +223,11 @@ func (h *handling) digest(ctx context.Context, p db.Player) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.enqueue(ctx, h.mailTo(p, subject, body), 0)
+	o := h.mailTo(p, subject, body)
+	if o.HTML, err = templates.DigestHTML(data); err != nil {
+		return err
+	}
+	_, err = h.enqueue(ctx, o, 0)
 	return err
 }
 

@@ -5,18 +5,22 @@ import (
 	"strings"
 )
 
-// htmlMails is the HTML alternative of board mails (M12): the board as a
-// table, and the words of the text part around it.
+// htmlMails is the HTML alternative of mails that show boards (M12): the
+// boards as tables, and the words of the text part around them.
 var htmlMails = htmltemplate.Must(htmltemplate.New("").ParseFS(files, "*.html"))
 
-// htmlPage is what the HTML template gets: the text before the board,
-// the board, and the text after it, as paragraphs of lines.
+// htmlPage is what the HTML template gets: the mail's text cut into
+// paragraphs of lines and boards, in order, and the footer.
 type htmlPage struct {
 	Title  string
-	Before [][]string
-	Board  View
-	After  [][]string
+	Blocks []htmlBlock
 	Footer [][]string
+}
+
+// htmlBlock is a run of paragraphs, or a board.
+type htmlBlock struct {
+	Paragraphs [][]string
+	Board      *View
 }
 
 // BoardHTML renders the text/html alternative of a board mail: the same
@@ -27,15 +31,38 @@ func BoardHTML(d BoardData) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	page := htmlPage{Title: subject, Board: d.Board}
-	before, after, ok := strings.Cut(body, d.Board.Diagram)
-	if !ok {
-		before, after = body, ""
+	return pageHTML(subject, body, []View{d.Board})
+}
+
+// DigestHTML renders the text/html alternative of a digest.
+func DigestHTML(d DigestData) (string, error) {
+	subject, body, err := Digest(d)
+	if err != nil {
+		return "", err
 	}
-	after, footer, _ := strings.Cut(after, "\n"+signatureSeparator+"\n")
-	page.Before, page.After, page.Footer = paragraphs(before), paragraphs(after), paragraphs(footer)
+	boards := make([]View, 0, len(d.Games))
+	for _, g := range d.Games {
+		boards = append(boards, g.Board)
+	}
+	return pageHTML(subject, body, boards)
+}
+
+// pageHTML renders a mail's text as HTML, each of boards, whose diagrams
+// the text shows in this order, as a table.
+func pageHTML(title, body string, boards []View) (string, error) {
+	body, footer, _ := strings.Cut(body, "\n"+signatureSeparator+"\n")
+	page := htmlPage{Title: title, Footer: paragraphs(footer)}
+	for i := range boards {
+		before, after, ok := strings.Cut(body, boards[i].Diagram)
+		if !ok {
+			continue
+		}
+		page.Blocks = append(page.Blocks, htmlBlock{Paragraphs: paragraphs(before)}, htmlBlock{Board: &boards[i]})
+		body = after
+	}
+	page.Blocks = append(page.Blocks, htmlBlock{Paragraphs: paragraphs(body)})
 	var b strings.Builder
-	if err := htmlMails.ExecuteTemplate(&b, "board_html", page); err != nil {
+	if err := htmlMails.ExecuteTemplate(&b, "page_html", page); err != nil {
 		return "", err
 	}
 	return b.String(), nil

@@ -59,6 +59,23 @@ func TestBoardHTMLGolden(t *testing.T) {
 	}
 }
 
+func TestDigestHTMLGolden(t *testing.T) {
+	d := htmlBoard()
+	other := d.Game
+	other.ID = 43
+	got, err := DigestHTML(DigestData{To: "bob", Games: []DigestGame{{Game: d.Game, Board: d.Board}, {Game: other, Board: d.Board}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "digest_html", got)
+	if n := strings.Count(got, "<table"); n != 2 {
+		t.Errorf("DigestHTML() of two games has %d tables, want 2", n)
+	}
+	if strings.Contains(got, "g m|e l e|c z") {
+		t.Errorf("DigestHTML() shows an ASCII diagram")
+	}
+}
+
 // TestBoardHTMLRendering renders the HTML part in headless Chromium and
 // checks the screenshot: its size, the river shaded across the board,
 // the castles, and the white page around it.

@@ -229,6 +229,11 @@ func TestGolden(t *testing.T) {
 		{"board_seek_started", func() (string, string, error) {
 			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Started})
 		}},
+		{"challenge_terms", func() (string, string, error) {
+			terms := challenge
+			terms.TimeControl, terms.Unrated = "bank=10+1", true
+			return Challenge(ChallengeData{Game: terms, To: "bob", Challenger: "alice", Challenged: "bob"})
+		}},
 		{"digest", func() (string, string, error) {
 			return Digest(DigestData{To: "bob", Games: []DigestGame{{Game: clocked, Board: view}}})
 		}},

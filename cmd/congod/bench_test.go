@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/rules"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 )
@@ -136,4 +139,99 @@ func BenchmarkReplyLatency(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// BenchmarkDaemonMemory measures the resident memory of the daemon, the
+// built binary as a child process, with 10,000 games being played: the
+// games are put in the database, the daemon answers 200 board commands
+// about them, and its RSS (and peak RSS) is read from /proc.
+func BenchmarkDaemonMemory(b *testing.B) {
+	const games = 10000
+	for range b.N {
+		bin := buildDaemon(b)
+		sys, err := loopback.Start(context.Background(), loopback.Config{
+			Domain: "example.org",
+			Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		dbPath := filepath.Join(b.TempDir(), "congo.db")
+		gs := seedManyGames(b, dbPath, games)
+		d := newChild(b, bin, "-imap", sys.IMAPURL("congo"), "-smtp", sys.SMTPURL(),
+			"-address", "congo@example.org", "-db", dbPath, "-log-level", "warn")
+		d.start()
+		w := &benchWorld{sys: sys}
+		for i := range 200 {
+			w.game = gs[i*(games/200)]
+			w.command(b, i)
+		}
+		w.waitMail(b, 200)
+		time.Sleep(time.Second) // the clock loop's first round
+		rss, peak := procMemory(b, d.cmd.Process.Pid)
+		if _, err := d.stop(); err != nil {
+			b.Error(err)
+		}
+		sys.Close()
+		b.ReportMetric(rss/(1<<20), "RSS-MiB")
+		b.ReportMetric(peak/(1<<20), "peak-RSS-MiB")
+	}
+}
+
+// seedManyGames writes n active games between 2n players straight into
+// the database, their clocks running from now.
+func seedManyGames(b *testing.B, dbPath string, n int) []*crashGame {
+	b.Helper()
+	ctx := context.Background()
+	store, err := db.Open(ctx, dbPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	now := time.Now().UTC()
+	var gs []*crashGame
+	err = store.Tx(ctx, func(tx *db.Tx) error {
+		for i := range n {
+			var p [2]db.Player
+			for j, side := range []string{"w", "b"} {
+				h := fmt.Sprintf("%s%05d", side, i)
+				p[j], err = tx.CreatePlayer(ctx, h, "players+"+h+"@example.org", fmt.Sprintf("secret%s%05d", side, i), now)
+				if err != nil {
+					return err
+				}
+			}
+			g, err := tx.CreateGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
+				Status: db.Active, Position: rules.Start().String(), TimeControl: db.DefaultTimeControl,
+				WhiteLeft: 72 * time.Hour, BlackLeft: 72 * time.Hour, ClockStart: now, TurnTime: 72 * time.Hour}, now)
+			if err != nil {
+				return err
+			}
+			gs = append(gs, &crashGame{id: g.ID, white: p[0].Address, whitePA: "congo+" + p[0].Secret + "@example.org"})
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return gs
+}
+
+// procMemory returns the resident and the peak resident memory of a
+// process, in bytes.
+func procMemory(b *testing.B, pid int) (rss, peak float64) {
+	b.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		var kb float64
+		if _, err := fmt.Sscanf(line, "VmRSS: %f kB", &kb); err == nil {
+			rss = kb * 1024
+		}
+		if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
+			peak = kb * 1024
+		}
+	}
+	return rss, peak
 }

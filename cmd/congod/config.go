@@ -230,15 +230,29 @@ func badValue(name, v string, err error) error {
 var errUnknownKey = errors.New("no such setting")
 
 // fileValue turns the value of a key of the configuration file into the
-// text its flag takes: a boolean for a boolean flag, a string otherwise
-// (durations are strings like "1m").
+// text its flag takes: a boolean for a boolean flag, an integer (or a
+// string of one) for a number, a string otherwise (durations are strings
+// like "1m").
 func fileValue(f *flag.Flag, v any) (string, error) {
-	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+	var want any
+	if g, ok := f.Value.(flag.Getter); ok {
+		want = g.Get()
+	}
+	switch want.(type) {
+	case bool:
 		bv, ok := v.(bool)
 		if !ok {
 			return "", fmt.Errorf("want true or false, not %s", tomlType(v))
 		}
 		return strconv.FormatBool(bv), nil
+	case int, int64, uint, uint64:
+		switch v := v.(type) {
+		case int64:
+			return strconv.FormatInt(v, 10), nil
+		case string:
+			return v, nil
+		}
+		return "", fmt.Errorf("want a whole number, not %s", tomlType(v))
 	}
 	s, ok := v.(string)
 	if !ok {

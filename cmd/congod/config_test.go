@@ -34,6 +34,7 @@ func TestConfigPrecedence(t *testing.T) {
 	file := writeFile(t, "congod.conf", `
 poll = "2m"
 db = "file.db"
+max-tries = 7
 insecure-skip-verify = true
 `)
 	tests := []struct {
@@ -109,6 +110,9 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"command as a key", good + "version = true\n", nil, nil, "version"},
 		{"bad duration", good + "poll = \"soon\"\n", nil, nil, "poll"},
 		{"duration not a string", good + "poll = 60\n", nil, nil, "poll"},
+		{"number as a bool", good + "max-tries = true\n", nil, nil, "max-tries"},
+		{"number not whole", good + "max-tries = 2.5\n", nil, nil, "max-tries"},
+		{"number as text", good + "max-tries = \"many\"\n", nil, nil, "max-tries"},
 		{"negative duration", good + "poll = \"-1s\"\n", nil, nil, "poll"},
 		{"bool as a string", good + "insecure-skip-verify = \"yes\"\n", nil, nil, "insecure-skip-verify"},
 		{"string as a bool", good + "hostname = true\n", nil, nil, "hostname"},
@@ -296,5 +300,16 @@ func TestNewLogger(t *testing.T) {
 		if got := b.String(); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
 			t.Errorf("newLogger(%q, %q) logged %q, want a line starting %q", tt.level, tt.format, got, tt.want)
 		}
+	}
+}
+
+func TestConfigFileNumber(t *testing.T) {
+	file := writeFile(t, "congod.conf", "max-tries = 7\nmax-size = \"8192\"\n")
+	c, _, err := parseConfig([]string{"-config", file}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatalf("parseConfig: %v", err)
+	}
+	if c.maxTries != 7 || c.maxSize != 8192 {
+		t.Errorf("parseConfig(max-tries = 7, max-size = \"8192\") = %v, %v, %v, want 7, 8192, nil", c.maxTries, c.maxSize, err)
 	}
 }

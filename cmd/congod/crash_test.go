@@ -30,7 +30,7 @@ var crashFull = flag.Bool("crash.full", false, "run the full crash test: 1,000 m
 // buildDaemon builds congod into a temporary directory and returns the
 // path of the binary. Under -race the daemon is built with -race too (it
 // then shares the test's compiled packages, and its races are found).
-func buildDaemon(t *testing.T) string {
+func buildDaemon(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -50,7 +50,7 @@ func buildDaemon(t *testing.T) string {
 
 // child is the daemon run as a separate process, so that SIGKILL is real.
 type child struct {
-	t      *testing.T
+	t      testing.TB
 	bin    string
 	args   []string
 	cmd    *exec.Cmd
@@ -60,7 +60,7 @@ type child struct {
 	runs   int
 }
 
-func newChild(t *testing.T, bin string, args ...string) *child {
+func newChild(t testing.TB, bin string, args ...string) *child {
 	c := &child{t: t, bin: bin, args: args, logs: &bytes.Buffer{}, mu: &sync.Mutex{}}
 	t.Cleanup(func() {
 		if c.cmd != nil {

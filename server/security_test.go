@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/db"
+)
+
+// TestForgedFromIsNeverApplied sends every command that changes
+// something with a forged From: the player's registered address, but not
+// to the personal address. Nothing in the database may change but the
+// bookkeeping of mail (processed, outbox, sent). As a control, the same
+// command sent to the personal address must change something.
+func TestForgedFromIsNeverApplied(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(h *harness) // proven commands before
+		from  string
+		body  string
+	}{
+		{"newkey", nil, "alice", "newkey"},
+		{"challenge", nil, "alice", "challenge congo bob"},
+		{"accept", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "accept congo 1"},
+		{"decline", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "decline congo 1"},
+		{"move", startGame1, "alice", "move congo 1 b2-b3"},
+		{"resign", startGame1, "alice", "resign congo 1"},
+		{"draw", startGame1, "alice", "draw congo 1"},
+		{"nodraw", func(h *harness) { startGame1(h); h.sendProven("bob", "draw congo 1") }, "alice", "nodraw congo 1"},
+		{"takeback", func(h *harness) { startGame1(h); h.sendProven("alice", "move congo 1 b2-b3") }, "alice", "takeback congo 1"},
+		{"abort", startGame1, "alice", "abort congo 1"},
+		{"conditional", startGame1, "bob", "conditional congo 1\nif b2-b3 then b6-b5"},
+		{"conditional clear", func(h *harness) {
+			startGame1(h)
+			h.sendProven("bob", "conditional congo 1\nif b2-b3 then b6-b5")
+		}, "bob", "conditional congo 1 clear"},
+		{"observe", startGame1, "carol", "observe congo 1"},
+		{"unobserve", func(h *harness) { startGame1(h); h.sendProven("carol", "observe congo 1") }, "carol", "unobserve congo 1"},
+		{"seek", nil, "alice", "seek congo"},
+		{"notify", nil, "alice", "notify digest"},
+		{"vacation", nil, "alice", "vacation 3"},
+	}
+	for _, tt := range tests {
+		for _, proven := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/proven=%v", tt.name, proven), func(t *testing.T) {
+				t.Parallel()
+				h, dump := newDumpHarness(t)
+				h.register("alice", "bob", "carol")
+				if tt.setup != nil {
+					tt.setup(h)
+				}
+				h.deliver()
+				before := dump()
+				if proven {
+					h.sendProven(tt.from, tt.body)
+				} else {
+					h.send(tt.from, tt.body)
+				}
+				mails := h.deliver()
+				after := dump()
+				if proven {
+					if after == before {
+						t.Errorf("%q to the personal address changed nothing: the control fails", tt.body)
+					}
+					return
+				}
+				if after != before {
+					t.Errorf("%q with a forged From changed the database:\nbefore %s\nafter  %s", tt.body, before, after)
+				}
+				if len(mails) != 1 || mails[0].To != addr(tt.from) {
+					t.Fatalf("%q with a forged From: %d mails, want 1 answer to %s", tt.body, len(mails), tt.from)
+				}
+				wantText(t, mails[0], "did not come to your personal address")
+			})
+		}
+	}
+}
+
+// startGame1 starts game 1, alice (white) against bob.
+func startGame1(h *harness) {
+	h.t.Helper()
+	if id := h.startGame("alice", "bob"); id != 1 {
+		h.t.Fatalf("the game is %d, want 1", id)
+	}
+}
+
+// newDumpHarness is newHarness with a function that dumps every table but
+// the bookkeeping of mail, read through a connection of its own.
+func newDumpHarness(t *testing.T) (*harness, func() string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "congo.db")
+	d, err := db.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s, err := New(Config{DB: d, Address: ourAddress, Now: c.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	dump := func() string {
+		t.Helper()
+		tables, err := column[string](raw, "SELECT name FROM sqlite_master WHERE type = 'table'"+
+			" AND name NOT IN ('processed', 'outbox', 'sent') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, table := range tables {
+			rows, err := raw.Query("SELECT * FROM " + table) // names from sqlite_master
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols, _ := rows.Columns()
+			for rows.Next() {
+				vals := make([]any, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				if err := rows.Scan(ptrs...); err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "%s%v; ", table, vals)
+			}
+			rows.Close()
+		}
+		return b.String()
+	}
+	return &harness{t: t, s: s, db: d, clock: c, sink: &sink{}}, dump
+}
+
+func column[T any](d *sql.DB, query string) ([]T, error) {
+	rows, err := d.Query(query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
