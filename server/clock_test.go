@@ -179,7 +179,7 @@ func TestRunClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- h.s.RunClock(ctx) }()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for h.game(1).Status != db.Finished && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -242,3 +242,28 @@ func TestGamesByUrgency(t *testing.T) {
 	h.send("carol", "games zed")
 	wantText(t, only(t, h.deliver(), "carol"), "No player has the handle zed")
 }
+
+func TestMoveToPlayerOnVacation(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	h.sendProven("alice", "move congo 1 b2-b3")
+	h.sendProven("alice", "vacation 3") // bob is to move: his clock runs on
+	h.deliver()
+	h.clock.Advance(day)
+	h.sendProven("bob", "move congo 1 b6-b5")
+	wantText(t, only(t, h.deliver(), "alice"), "alice: 3 days left (on vacation until 2025-03-04 12:00 UTC)")
+	until := h.clock.Now().Add(2 * day)
+	if g := h.game(1); !g.ClockStart.Equal(until) {
+		t.Errorf("alice's clock starts at %v, want the end of her vacation %v", g.ClockStart, until)
+	}
+	// Her time runs out three days after the vacation, not before.
+	h.clock.Advance(2*day + 3*day - time.Minute)
+	h.tick()
+	for _, m := range h.deliver() {
+		wantNoText(t, m, "ran out of time")
+	}
+	h.clock.Advance(time.Minute)
+	h.tick()
+	wantText(t, only(t, h.deliver(), "alice"), "bob wins: alice ran out of time.")
+}

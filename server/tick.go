@@ -79,23 +79,23 @@ func earliest(a, b time.Time) time.Time {
 func (s *Server) RunClock(ctx context.Context) error {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	var last, due time.Time // of the last Tick and of the timer, by the system clock
+	var last, due time.Time // of the last Tick and of the timer, by the server's clock
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-timer.C:
 		case <-s.clockWake:
-			if at := last.Add(minWakeGap); time.Now().Before(at) {
+			if at := last.Add(minWakeGap); s.now().Before(at) {
 				// Soon, not now: the timer is moved up to at, if later.
 				if due.After(at) {
-					timer.Reset(time.Until(at)) // Go 1.23 timers: no stale tick
+					timer.Reset(at.Sub(s.now())) // Go 1.23 timers: no stale tick
 					due = at
 				}
 				continue
 			}
 		}
-		last = time.Now()
+		last = s.now()
 		next, err := s.Tick(ctx)
 		wait := maxClockWait
 		switch {
@@ -114,7 +114,7 @@ func (s *Server) RunClock(ctx context.Context) error {
 			}
 		}
 		timer.Reset(wait)
-		due = time.Now().Add(wait)
+		due = s.now().Add(wait)
 	}
 }
 

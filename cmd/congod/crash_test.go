@@ -243,7 +243,7 @@ func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 func TestCrash(t *testing.T) {
 	games, plies, kills := 5, 10, 4
 	if *crashFull {
-		games, plies, kills = 50, 20, 20
+		games, plies, kills = 50, 20, 21
 	}
 	if testing.Short() && !*crashFull {
 		t.Skip("builds and runs the daemon")
@@ -306,9 +306,19 @@ func TestCrash(t *testing.T) {
 		}
 		fed <- nil
 	}()
-	for range kills {
+	// Every fourth stop is a SIGTERM, in the middle of the work: it must
+	// take less than 5 s (M10), and lose nothing either.
+	terms := 0
+	for i := range kills + kills/3 {
 		time.Sleep(meanUp/4 + rand.N(meanUp*3/2))
-		d.kill()
+		if i%4 == 3 {
+			terms++
+			if took, err := d.stop(); err != nil || took > 5*time.Second {
+				t.Errorf("SIGTERM under load: stopped after %v (%v), want within 5 s", took, err)
+			}
+		} else {
+			d.kill()
+		}
 		d.start()
 	}
 	if err := <-fed; err != nil {
@@ -393,8 +403,8 @@ func TestCrash(t *testing.T) {
 	if missing > 0 {
 		t.Errorf("%d of %d mails queued were never delivered", missing, len(queued))
 	}
-	t.Logf("%d moves in %d games, %d SIGKILLs: %d mails queued, %d delivered, %d duplicate deliveries",
-		total, games, kills, len(queued), len(msgs), dups)
+	t.Logf("%d moves in %d games, %d SIGKILLs and %d SIGTERMs: %d mails queued, %d delivered, %d duplicate deliveries",
+		total, games, kills+kills/3-terms, terms+1, len(queued), len(msgs), dups)
 }
 
 // crashDone reports whether every game has all its moves and the outbox
