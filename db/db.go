@@ -26,12 +26,6 @@ var migrationFiles embed.FS
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
 	sql *sql.DB
-	// writer is held during every transaction. SQLite lets one writer in
-	// at a time and makes the others sleep and retry (busy_timeout) in
-	// steps of milliseconds; waiting here instead lets the next one in as
-	// soon as the last one is done. Other processes still meet the busy
-	// timeout.
-	writer chan struct{}
 }
 
 // Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
@@ -46,7 +40,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	d := &DB{sql: s, writer: make(chan struct{}, 1)}
+	d := &DB{sql: s}
 	if err := d.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -75,12 +69,6 @@ func (d *DB) Close() error {
 // Tx runs fn in one immediate transaction: it commits when fn returns nil
 // and rolls back when fn returns an error or panics (the panic goes on).
 func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
-	select {
-	case d.writer <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("begin transaction: %w", ctx.Err())
-	}
-	defer func() { <-d.writer }()
 	t, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)

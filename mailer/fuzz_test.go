@@ -15,7 +15,12 @@ func FuzzParseMessage(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, file := range files {
+	// The daemon's corpus of hostile mail too.
+	hostile, err := filepath.Glob(filepath.Join("..", "cmd", "congod", "testdata", "hostile", "*.eml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range append(files, hostile...) {
 		raw, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -14,7 +14,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -56,6 +56,12 @@ type TimeControl struct {
 	Days      int  // N days for every move, or the bank of D days
 	Increment int  // I days added to the bank after each move, capped at D
 }
+
+// Levels of the robot a challenge may ask for (level=N).
+const (
+	MinLevel = 1
+	MaxLevel = 5
+)
 
 // Limits of time controls, in days.
 const (
@@ -165,6 +171,9 @@ type Command struct {
 	// TimeControl and Unrated are the options of challenge and seek.
 	TimeControl TimeControl
 	Unrated     bool
+	// Level is the strength asked of the robot in a challenge, MinLevel
+	// to MaxLevel (level=N); 0 when none was named.
+	Level int
 	// Off is true for "seek off" and "vacation off".
 	Off bool
 	// Clear is true for "conditional congo <id> clear".
@@ -212,6 +221,7 @@ const (
 	BadConditional         // an if line is not "if <move> then <move> ..."
 	BadSetting             // notify, vacation or seek has an argument it does not know
 	Ignored                // a limit was reached: this line and the rest of the mail were not read
+	BadLevel               // level=N is not a level from MinLevel to MaxLevel
 )
 
 // Result is everything Parse found in one mail.
@@ -339,6 +349,8 @@ func (p Problem) String() string {
 		return "bad setting"
 	case Ignored:
 		return "ignored"
+	case BadLevel:
+		return "bad level"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }

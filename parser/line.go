@@ -243,7 +243,8 @@ func boardAt(line string, c Command, args []string, at string, game int64) (Comm
 }
 
 // readOptions reads the options of a challenge or a seek, in any order
-// (M11): a colour (for a challenge), a time control, and unrated.
+// (M11): a colour (for a challenge), a time control, unrated, and the
+// robot's level (for a challenge).
 func readOptions(c *Command, args []string, colour bool) Error {
 	form := "seek congo [days=N|bank=D+I] [unrated]"
 	if colour {
@@ -258,6 +259,12 @@ func readOptions(c *Command, args []string, colour bool) Error {
 			seen, c.Colour = c.Colour != AnyColour, Black
 		case strings.EqualFold(w, "unrated"):
 			seen, c.Unrated = c.Unrated, true
+		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
+			n, ok := smallNumber(w[6:])
+			if !ok || n < MinLevel || n > MaxLevel {
+				return lineError(c.Line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
+			}
+			seen, c.Level = c.Level != 0, n
 		case strings.Contains(w, "="):
 			tc, ok := ParseTimeControl(w)
 			if !ok {
@@ -391,7 +398,7 @@ func isGameWord(w string) bool { return strings.EqualFold(w, gameWord) }
 func usage(k Kind) string {
 	switch k {
 	case Challenge:
-		return "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated]"
+		return "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]"
 	case Conditional:
 		return "conditional congo <id> [clear]"
 	case Board:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/templates"
 )
@@ -121,6 +122,15 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.ChallengeSelf})
 		return nil
 	}
+	robotGame := h.s.isRobot(opponent)
+	switch {
+	case isRobotAddress(opponent.Address) && !robotGame: // a robot that no longer plays
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		return nil
+	case c.Level != 0 && !robotGame:
+		h.fail(templates.Error{Line: c.Line, Problem: templates.LevelForHuman, Handle: opponent.Handle})
+		return nil
+	}
 	tc := c.TimeControl
 	if tc.Days == 0 {
 		tc = defaultControl
@@ -129,6 +139,9 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 		Position: rules.StartPosition, TimeControl: tc.String(), Rated: !c.Unrated}
 	if c.Colour == parser.Black {
 		g.White, g.Black = opponent.ID, h.sender.ID
+	}
+	if robotGame {
+		return h.challengeRobot(ctx, g, opponent, c.Level)
 	}
 	if g, err = h.tx.CreateGame(ctx, g, h.now); err != nil {
 		return err
@@ -158,6 +171,33 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	h.note(fmt.Sprintf("challenge %s: game %d", opponent.Handle, g.ID))
 	_, err = h.gameMail(ctx, *h.sender, gs.g, subject, body, "")
 	return err
+}
+
+// challengeRobot starts game g against the robot, which accepts every
+// challenge at once: the challenger gets the start board, and the robot
+// plays at level (robot.DefaultLevel for 0).
+func (h *handling) challengeRobot(ctx context.Context, g db.Game, me db.Player, level int) error {
+	if level == 0 {
+		level = robot.DefaultLevel
+	}
+	g.Status = db.Active
+	g, err := h.tx.CreateGame(ctx, g, h.now)
+	if err != nil {
+		return err
+	}
+	if err := h.tx.SetRobotLevel(ctx, g.ID, level); err != nil {
+		return err
+	}
+	gs, err := h.gameState(ctx, g)
+	if err != nil {
+		return err
+	}
+	gs.startClocks()
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("challenge %s: game %d, level %d", me.Handle, g.ID, level))
+	return h.announce(ctx, &gs, templates.BoardData{Accepted: true, Level: level, By: me.Handle}, &me, nil, false)
 }
 
 // accept starts a game the sender was challenged to.

@@ -43,6 +43,10 @@ type handling struct {
 	added        map[int64]int
 	cleared      map[int64]int
 
+	// earlier are the moves the next board mails show before theirs: a
+	// player's move whose mail waited for the robot's answer.
+	earlier []templates.Move
+
 	notes  []string // what was done, for the summary
 	queued int      // mails queued
 
@@ -67,6 +71,8 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		return "not answered: no sender address", nil
 	case h.s.isOwn(m.From):
 		return "not answered: from our own address", nil
+	case isRobotAddress(m.From):
+		return "not answered: from the robot's address", nil
 	}
 	h.ignored = false
 	if err := h.identify(ctx); err != nil {
@@ -133,7 +139,7 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 	h.kinds = append(h.kinds, c.Kind.String())
 	switch c.Kind {
 	case parser.Help:
-		h.answer(templates.Help{})
+		h.answer(templates.Help{Robot: h.s.robot})
 		h.note("help")
 		return nil
 	case parser.Register:

@@ -133,8 +133,12 @@ func validID(id string) bool {
 
 // enqueue composes a mail, queues it and records its Message-ID with the
 // game it is about (0 for none), all in the mail's transaction, so that
-// every retry sends the same bytes.
+// every retry sends the same bytes. Mail to the robot is not queued, and
+// its Message-ID is "".
 func (h *handling) enqueue(ctx context.Context, o mailer.Outgoing, game int64) (string, error) {
+	if isRobotAddress(o.To) {
+		return "", nil // the robot reads no mail
+	}
 	raw, id, err := mailer.Compose(o, h.s.hostname)
 	if err != nil {
 		return "", err

@@ -16,6 +16,9 @@ func (h *handling) draw(ctx context.Context, c parser.Command) error {
 	if err != nil || !ok {
 		return err
 	}
+	if other := gs.opponent(h.sender.ID); h.s.isRobot(other) {
+		return h.robotDraw(ctx, &gs, other)
+	}
 	data := templates.BoardData{}
 	if gs.g.DrawOffer == gs.opponent(h.sender.ID).ID {
 		if err := h.finish(ctx, &gs, db.Draw, reasonAgreed); err != nil {
@@ -57,6 +60,12 @@ func (h *handling) takeback(ctx context.Context, c parser.Command) error {
 	gs, ok, err := h.activeGame(ctx, c)
 	if err != nil || !ok {
 		return err
+	}
+	if other := gs.opponent(h.sender.ID); h.s.isRobot(other) {
+		e := h.gameError(c, gs, templates.RobotTakeback, "")
+		e.Handle = other.Handle
+		h.fail(e)
+		return nil
 	}
 	moves, err := h.tx.Moves(ctx, gs.g.ID)
 	if err != nil {

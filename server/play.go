@@ -96,9 +96,14 @@ func (h *handling) finish(ctx context.Context, gs *gameState, result db.Result, 
 // the player who caused it: the comment goes to the other. A perMove
 // mail does not go to a player other than actor who asked for no mail
 // per move (M18), unless the game is over. The first mail of a game
-// without a thread starts it (M9).
+// without a thread starts it (M9). When the robot is to move, the mails
+// about a move wait for its answer, and then show both moves.
 func (h *handling) announce(ctx context.Context, gs *gameState, data templates.BoardData, actor *db.Player, comment *templates.Comment, perMove bool) error {
+	if perMove && h.robotWaits(gs) {
+		return nil // the robot's answer brings the move (RobotStep)
+	}
 	data.Game = gs.template()
+	data.Earlier, h.earlier = h.earlier, nil
 	players := []db.Player{gs.white, gs.black}
 	if actor != nil && actor.ID == gs.g.White {
 		players = []db.Player{gs.black, gs.white}
@@ -143,7 +148,7 @@ func (h *handling) boardMail(ctx context.Context, gs *gameState, to db.Player, d
 	if err != nil {
 		return err
 	}
-	if gs.g.ThreadRoot == "" {
+	if gs.g.ThreadRoot == "" && id != "" {
 		gs.g.ThreadRoot = id
 		return h.tx.UpdateGame(ctx, gs.g, h.now)
 	}

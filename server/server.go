@@ -15,6 +15,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/parser"
 )
 
 // Config configures a Server.
@@ -61,6 +62,11 @@ type Config struct {
 	// with another robot, does not make the server a mail cannon. Default
 	// DefaultMaxRepliesPerHour; negative for no cap.
 	MaxRepliesPerHour int
+
+	// Robot is the handle of the computer player that anyone may
+	// challenge (RunRobot plays its moves); empty for none.
+	// robot.DefaultHandle is the usual one.
+	Robot string
 }
 
 // DefaultMaxRepliesPerHour is the default of Config.MaxRepliesPerHour.
@@ -80,11 +86,13 @@ type Server struct {
 
 	finalReminder time.Duration
 	maxReplies    int
+	robot         string // the robot's handle; "" for none
 
 	// wake tells the send loop that mail was queued; clockWake tells the
 	// clock loop that a mail was handled.
 	wake      chan struct{}
 	clockWake chan struct{}
+	robotWake chan struct{}
 }
 
 // New returns a Server for cfg.
@@ -95,6 +103,9 @@ func New(cfg Config) (*Server, error) {
 	local, domain, ok := strings.Cut(strings.ToLower(cfg.Address), "@")
 	if !ok || local == "" || domain == "" || strings.ContainsAny(local, "+@ <>") || strings.ContainsAny(domain, "@ <>") {
 		return nil, fmt.Errorf("server: address %q is not of the form local@domain without +", cfg.Address)
+	}
+	if cfg.Robot != "" && !parser.ValidHandle(cfg.Robot) {
+		return nil, fmt.Errorf("server: robot handle %q is not a handle", cfg.Robot)
 	}
 	s := &Server{
 		db:            cfg.DB,
@@ -109,8 +120,10 @@ func New(cfg Config) (*Server, error) {
 		observer:      cfg.Observer,
 		finalReminder: cfg.FinalReminder,
 		maxReplies:    cfg.MaxRepliesPerHour,
+		robot:         cfg.Robot,
 		wake:          make(chan struct{}, 1),
 		clockWake:     make(chan struct{}, 1),
+		robotWake:     make(chan struct{}, 1),
 	}
 	if s.maxReplies == 0 {
 		s.maxReplies = DefaultMaxRepliesPerHour
@@ -182,6 +195,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 		s.wakeOutbox()
 	}
 	s.wakeClock()
+	s.wakeRobot()
 	return nil
 }
 

@@ -155,7 +155,14 @@ type BoardData struct {
 	To       string // handle of the recipient
 	Accepted bool   // the challenge was just accepted
 	Move     *Move  // the move just made, if any
-	Comment  *Comment
+	// Earlier are the moves made since the recipient's last mail about
+	// the game, before Move, oldest first: a player's move that the
+	// robot answered at once comes with the answer.
+	Earlier []Move
+	// Level is the level of the robot, By, in the mail that starts a
+	// game against it; 0 otherwise.
+	Level   int
+	Comment *Comment
 	Board    View
 	// Event is what happened besides a move, done By a player; Until is
 	// the end of a vacation (VacationStarted) and the time the player to
@@ -181,6 +188,7 @@ const (
 	VacationStarted Event = "vacation"
 	Reminder        Event = "reminder"
 	Started         Event = "started" // a game started from two seeks
+	RobotResigned   Event = "robot resigned" // the robot, By, resigned a lost game
 )
 
 // Board renders a mail that shows a game's board.
@@ -256,8 +264,11 @@ type Section interface {
 	template() string
 }
 
-// Help is the manual.
-type Help struct{}
+// Help is the manual. Robot is the handle of the robot player, "" when
+// there is none.
+type Help struct {
+	Robot string
+}
 
 // Registered answers register: a welcome, or, for an address registered
 // already, a reminder of its handle and personal address.
@@ -312,6 +323,8 @@ const (
 	NoVacation      Problem = "no vacation"       // more vacation asked than left; Detail is what is left
 	NotOnVacation   Problem = "not on vacation"   // vacation off when not on vacation
 	OnVacation      Problem = "on vacation"       // vacation when on vacation; Detail is until when
+	LevelForHuman   Problem = "level for human"   // level=N in a challenge to a player who is not the robot
+	RobotTakeback   Problem = "robot takeback"    // takeback in a game against the robot, Handle
 )
 
 // Error answers a command that could not be carried out.

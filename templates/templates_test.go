@@ -96,6 +96,35 @@ func TestGolden(t *testing.T) {
 				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
 			}})
 		}},
+		{"board_robot_accepted", func() (string, string, error) {
+			g := started
+			g.Black = "robot"
+			return Board(BoardData{Game: g, To: "alice", Board: view, Accepted: true, Level: 2, By: "robot"})
+		}},
+		{"board_robot_answer", func() (string, string, error) {
+			g := started
+			g.Black = "robot"
+			return Board(BoardData{Game: g, To: "alice", Board: view,
+				Earlier: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}},
+				Move:    &Move{By: "robot", Notation: "c6xb5", Piece: "pawn", To: "b5", Captured: []Piece{{"pawn", "b5"}}}})
+		}},
+		{"board_robot_resigned", func() (string, string, error) {
+			g := resigned
+			g.White, g.Winner = "robot", "bob"
+			return Board(BoardData{Game: g, To: "bob", Board: view, Event: RobotResigned, By: "robot",
+				Earlier: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
+		}},
+		{"reply_help_robot", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot"}}})
+		}},
+		{"reply_robot_errors", func() (string, string, error) {
+			g := playing
+			g.Black, g.ToMove = "robot", "alice"
+			return Reply(ReplyData{Subject: "", Sections: []Section{
+				Error{Line: "challenge congo bob level=2", Problem: LevelForHuman, Handle: "bob"},
+				Error{Line: "takeback congo 42", Problem: RobotTakeback, Handle: "robot", GameID: 42, Game: &g, Board: &view},
+			}})
+		}},
 		{"board_resigned", func() (string, string, error) {
 			return Board(BoardData{Game: resigned, To: "alice", Board: view})
 		}},

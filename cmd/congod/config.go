@@ -19,6 +19,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/server"
 )
 
@@ -47,6 +49,7 @@ type config struct {
 	logLevel         string
 	logFormat        string
 	httpAddr         string
+	robot            string
 
 	configFile  string
 	checkConfig bool
@@ -99,6 +102,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
+	fs.StringVar(&c.robot, "robot", robot.DefaultHandle, "handle of the computer player anyone may challenge; \"off\" (or empty) for none")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.demo, "demo", false, "run a self-contained demo: in-process IMAP and SMTP servers on loopback with player accounts")
 	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens")
@@ -364,7 +368,18 @@ func (c *config) validate() error {
 			return c.bad("http", fmt.Errorf("want host:port like 127.0.0.1:8025: %w", err))
 		}
 	}
+	if h := c.robotHandle(); h != "" && !parser.ValidHandle(h) {
+		return c.bad("robot", fmt.Errorf("%q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
+	}
 	return c.validateLog()
+}
+
+// robotHandle is the handle of the robot player, "" for none.
+func (c *config) robotHandle() string {
+	if strings.EqualFold(c.robot, "off") {
+		return ""
+	}
+	return c.robot
 }
 
 // validateLog checks the settings of the log, which every run needs.

@@ -69,8 +69,13 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		Observer:          mon,
 		Now:               serverClock,
 		MaxRepliesPerHour: cfg.maxReplies,
+		Robot:             cfg.robotHandle(),
 	})
 	if err != nil {
+		return err
+	}
+	// Registered before the first mail is read, which may challenge it.
+	if err := srv.EnsureRobot(ctx); err != nil {
 		return err
 	}
 
@@ -81,6 +86,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		{"imap", func(ctx context.Context) error { return inbox.Run(ctx, srv.HandleMail) }},
 		{"outbox", func(ctx context.Context) error { return srv.RunOutbox(ctx, mon.sender(smtp)) }},
 		{"clock", srv.RunClock},
+		{"robot", srv.RunRobot},
 	}
 	if cfg.httpAddr != "" {
 		ln, err := net.Listen("tcp", cfg.httpAddr)

@@ -1,0 +1,327 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/robot"
+	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/templates"
+)
+
+const (
+	// robotDomain is the domain of the robot's address. Mail to .invalid
+	// cannot be delivered (RFC 2606), and none is ever queued: the robot
+	// is never mailed, and mail from such an address is never answered.
+	robotDomain = "robot.invalid"
+	// robotRescan bounds the robot loop's sleep, so that it looks again
+	// now and then even when no mail wakes it.
+	robotRescan = 10 * time.Minute
+	// robotRetry is the wait after the robot loop failed.
+	robotRetry = time.Minute
+	// robotDrawScore is how bad the robot's last score must be for it to
+	// accept a draw offer: clearly lost, short of hopeless
+	// (engine.ResignScore is 1200).
+	robotDrawScore = -600
+)
+
+// robotAddress is the address the robot with the given handle is
+// registered under.
+func robotAddress(handle string) string {
+	return strings.ToLower(handle) + "@" + robotDomain
+}
+
+// isRobotAddress reports whether addr is a robot's address, one never
+// mailed.
+func isRobotAddress(addr string) bool {
+	_, domain, ok := cutAddress(addr)
+	return ok && strings.EqualFold(domain, robotDomain)
+}
+
+// isRobot reports whether p is the robot player, and the robot plays.
+func (s *Server) isRobot(p db.Player) bool {
+	return s.robot != "" && p.Address == robotAddress(s.robot)
+}
+
+// EnsureRobot registers the robot player, unless it is registered
+// already or there is none (Config.Robot). A player of another address
+// holding the robot's handle is an error.
+func (s *Server) EnsureRobot(ctx context.Context) error {
+	if s.robot == "" {
+		return nil
+	}
+	return s.db.Tx(ctx, func(tx *db.Tx) error {
+		p, err := tx.PlayerByHandle(ctx, s.robot)
+		switch {
+		case err == nil && s.isRobot(p):
+			return nil
+		case err == nil:
+			return fmt.Errorf("robot: the handle %q belongs to the player at %s: choose another robot handle", p.Handle, p.Address)
+		case !errors.Is(err, db.ErrNotFound):
+			return err
+		}
+		// The secret is never told: nobody may send the robot's commands.
+		secret, err := s.newSecret()
+		if err != nil {
+			return err
+		}
+		p, err = tx.CreatePlayer(ctx, s.robot, robotAddress(s.robot), secret, s.now().UTC())
+		if err != nil {
+			return fmt.Errorf("robot: %w", err)
+		}
+		s.log.Info("robot registered", "handle", p.Handle)
+		return nil
+	})
+}
+
+// wakeRobot tells the robot loop to look for its turns, without waiting.
+func (s *Server) wakeRobot() {
+	select {
+	case s.robotWake <- struct{}{}:
+	default:
+	}
+}
+
+// RunRobot plays the robot's moves until ctx is done, and then returns
+// ctx.Err(). It registers the robot, then plays every game where the
+// robot is to move, one at a time, whenever a mail was handled, and now
+// and then besides, so that a turn left by a crash is played at the
+// start. Without a robot it only waits for ctx.
+func (s *Server) RunRobot(ctx context.Context) error {
+	if s.robot == "" {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if err := s.EnsureRobot(ctx); err != nil {
+		return err
+	}
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+		case <-s.robotWake:
+		}
+		wait := robotRescan
+		for {
+			played, err := s.RobotStep(ctx)
+			if err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil {
+				s.log.Error("robot", "err", err)
+				wait = robotRetry
+				break
+			}
+			if !played {
+				break
+			}
+		}
+		timer.Reset(wait) // Go 1.23 timers: no stale tick
+	}
+}
+
+// robotTurn is a game where the robot is to move, as read before
+// thinking.
+type robotTurn struct {
+	game     int64
+	position string
+	pos      rules.Position
+	level    int
+	scores   []int
+}
+
+// RobotStep plays the robot's turn in one game where it is to move, if
+// there is one, and reports whether it did. The move is chosen outside
+// any transaction; then, in one, the game is checked to be as it was and
+// the move is recorded like any player's, with the board mail to the
+// opponent showing both the opponent's last move and the answer.
+func (s *Server) RobotStep(ctx context.Context) (bool, error) {
+	if s.robot == "" {
+		return false, nil
+	}
+	var (
+		turn  robotTurn
+		found bool
+	)
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		var err error
+		turn, found, err = s.nextRobotTurn(ctx, tx)
+		return err
+	})
+	if err != nil || !found {
+		return false, err
+	}
+	d, err := robot.Choose(ctx, turn.pos, turn.level, robot.Seed(turn.game, ply(turn.pos)), turn.scores)
+	if err != nil {
+		return false, fmt.Errorf("robot in game %d: %w", turn.game, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err // cut short by shutdown: the turn is played after the restart
+	}
+	return true, s.robotPlay(ctx, turn, d)
+}
+
+// nextRobotTurn finds the first game where the robot is to move.
+func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx) (robotTurn, bool, error) {
+	me, err := tx.PlayerByHandle(ctx, s.robot)
+	if errors.Is(err, db.ErrNotFound) {
+		return robotTurn{}, false, nil
+	}
+	if err != nil || !s.isRobot(me) {
+		return robotTurn{}, false, err
+	}
+	games, err := tx.GamesOf(ctx, me.ID)
+	if err != nil {
+		return robotTurn{}, false, err
+	}
+	for _, g := range games {
+		if g.Status != db.Active {
+			continue
+		}
+		pos, err := rules.ParsePosition(g.Position)
+		if err != nil {
+			return robotTurn{}, false, fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		if (pos.Turn() == rules.White) != (g.White == me.ID) || pos.Outcome().Over() {
+			continue
+		}
+		level, err := tx.RobotLevel(ctx, g.ID)
+		if errors.Is(err, db.ErrNotFound) {
+			level = robot.DefaultLevel
+		} else if err != nil {
+			return robotTurn{}, false, err
+		}
+		scores, err := tx.RobotScores(ctx, g.ID)
+		if err != nil {
+			return robotTurn{}, false, err
+		}
+		return robotTurn{game: g.ID, position: g.Position, pos: pos, level: level, scores: scores}, true, nil
+	}
+	return robotTurn{}, false, nil
+}
+
+// robotPlay records the robot's decision in its turn, unless the game
+// changed meanwhile.
+func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision) error {
+	now := s.now().UTC()
+	var (
+		queued int
+		notes  []string
+	)
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		h := newHandling(s, tx, nil, now)
+		gs, err := h.loadGame(ctx, turn.game)
+		if err != nil {
+			return err
+		}
+		me := gs.player(gs.pos.Turn())
+		if gs.g.Status != db.Active || gs.g.Position != turn.position || !s.isRobot(me) {
+			return nil // the game went on without the robot: its turn is looked for again
+		}
+		if !now.Before(gs.deadline()) {
+			err = h.timeOut(ctx, &gs)
+		} else {
+			err = h.robotMove(ctx, &gs, me, d)
+		}
+		queued, notes = h.queued, h.notes
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("robot in game %d: %w", turn.game, err)
+	}
+	s.log.Info("robot played", "game", turn.game, "level", turn.level, "score", d.Score, "depth", d.Depth,
+		"nodes", d.Nodes, "queued", queued, "summary", strings.Join(notes, "; "))
+	if queued > 0 {
+		s.wakeOutbox()
+	}
+	s.wakeClock()
+	return nil
+}
+
+// robotMove plays the robot's move, or resigns, in its turn in gs; the
+// mail to its opponent shows the opponent's last move too, whose mail
+// waited for this answer.
+func (h *handling) robotMove(ctx context.Context, gs *gameState, me db.Player, d robot.Decision) error {
+	var err error
+	if h.earlier, err = h.lastMove(ctx, gs); err != nil {
+		return err
+	}
+	if d.Resign {
+		if err := h.finish(ctx, gs, resultOf(gs.colorOf(me.ID).Other()), reasonResigned); err != nil {
+			return err
+		}
+		if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+			return err
+		}
+		h.note(fmt.Sprintf("robot resigns %d", gs.g.ID))
+		return h.announce(ctx, gs, templates.BoardData{Event: templates.RobotResigned, By: me.Handle}, &me, nil, false)
+	}
+	m, err := gs.pos.ParseMove(d.Move.String())
+	if err != nil {
+		return fmt.Errorf("robot chose %v: %w", d.Move, err)
+	}
+	err = h.tx.AddRobotMove(ctx, db.RobotMove{Game: gs.g.ID, Ply: ply(gs.pos), Score: d.Score, Depth: d.Depth, Nodes: d.Nodes})
+	if err != nil {
+		return err
+	}
+	return h.play(ctx, gs, me, m, nil, false)
+}
+
+// lastMove describes the last move of a game, the one its board mail
+// has not shown yet; none at the start.
+func (h *handling) lastMove(ctx context.Context, gs *gameState) ([]templates.Move, error) {
+	moves, err := h.tx.Moves(ctx, gs.g.ID)
+	if err != nil || len(moves) == 0 {
+		return nil, err
+	}
+	before := rules.Start()
+	if len(moves) > 1 {
+		if before, err = rules.ParsePosition(moves[len(moves)-2].Position); err != nil {
+			return nil, err
+		}
+	}
+	m, err := before.ParseMove(moves[len(moves)-1].Move)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: last move: %w", gs.g.ID, err)
+	}
+	_, eff := before.Apply(m)
+	return []templates.Move{*moveWords(gs.player(before.Turn()).Handle, eff)}, nil
+}
+
+// robotWaits reports whether the board mails about a move in gs wait for
+// the robot's answer: it is the robot's move.
+func (h *handling) robotWaits(gs *gameState) bool {
+	return gs.g.Status == db.Active && h.s.isRobot(gs.player(gs.pos.Turn()))
+}
+
+// robotDraw answers a draw offer to the robot at once: accepted when the
+// robot's last search found its position clearly lost, declined
+// otherwise.
+func (h *handling) robotDraw(ctx context.Context, gs *gameState, me db.Player) error {
+	scores, err := h.tx.RobotScores(ctx, gs.g.ID)
+	if err != nil {
+		return err
+	}
+	data := templates.BoardData{Event: templates.DrawDeclined, By: me.Handle}
+	if len(scores) > 0 && scores[len(scores)-1] <= robotDrawScore {
+		if err := h.finish(ctx, gs, db.Draw, reasonAgreed); err != nil {
+			return err
+		}
+		data = templates.BoardData{}
+		h.note(fmt.Sprintf("draw %d: agreed by the robot", gs.g.ID))
+	} else {
+		gs.g.DrawOffer = 0
+		h.note(fmt.Sprintf("draw %d: declined by the robot", gs.g.ID))
+	}
+	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
+		return err
+	}
+	return h.announce(ctx, gs, data, &me, nil, false)
+}
