@@ -12,7 +12,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("move congo 42 b2-b3#1", "Good luck!\n-- \nAlice", int64(0))
 	f.Add("Re: Congo game 42: alice vs bob - bob to move", "b2-b3 #4\n\nOn Mon, Bob wrote:\n> hi", int64(0))
 	f.Add("", "help\r\nregister alice\r\nchallenge congo bob white\r\ncongo accept #7\r\nresign\r\n", int64(9))
-	f.Add("", "conditional congo 4\nif c6-c5 then b2-b3 if d6-d5 then c2-c3\nboard congo 4#2\nseek congo bank=5+1 unrated\nvacation 3", int64(0))
+	f.Add("", "challenge congo robot black level=2 days=5\nconditional congo 4\nif c6-c5 then b2-b3 if d6-d5 then c2-c3\nboard congo 4#2\nseek congo bank=5+1 unrated\nvacation 3", int64(0))
 	f.Add("Re[2]: [congo] board", "", int64(3))
 	f.Add("", "\u00a0move\u00a0congo 42 a2-c4-c6x\n\n-----Original Message-----\nFrom: x", int64(0))
 	f.Fuzz(func(t *testing.T, subject, body string, game int64) {

@@ -108,18 +108,25 @@ func (s *Server) RunRobot(ctx context.Context) error {
 		case <-timer.C:
 		case <-s.robotWake:
 		}
+		// A game that fails is left for the next round, so that it
+		// does not hold up the others.
 		wait := robotRescan
+		failed := map[int64]bool{}
 		for {
-			played, err := s.RobotStep(ctx)
+			game, err := s.robotStep(ctx, failed)
 			if err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if err != nil {
-				s.log.Error("robot", "err", err)
+				s.log.Error("robot", "game", game, "err", err)
 				wait = robotRetry
-				break
+				if game == 0 {
+					break
+				}
+				failed[game] = true
+				continue
 			}
-			if !played {
+			if game == 0 {
 				break
 			}
 		}
@@ -143,8 +150,15 @@ type robotTurn struct {
 // the move is recorded like any player's, with the board mail to the
 // opponent showing both the opponent's last move and the answer.
 func (s *Server) RobotStep(ctx context.Context) (bool, error) {
+	game, err := s.robotStep(ctx, nil)
+	return game != 0, err
+}
+
+// robotStep is RobotStep, leaving out the games in skip. It returns the
+// game it played in, or failed in; 0 for none.
+func (s *Server) robotStep(ctx context.Context, skip map[int64]bool) (int64, error) {
 	if s.robot == "" {
-		return false, nil
+		return 0, nil
 	}
 	var (
 		turn  robotTurn
@@ -152,24 +166,25 @@ func (s *Server) RobotStep(ctx context.Context) (bool, error) {
 	)
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
-		turn, found, err = s.nextRobotTurn(ctx, tx)
+		turn, found, err = s.nextRobotTurn(ctx, tx, skip)
 		return err
 	})
 	if err != nil || !found {
-		return false, err
+		return 0, err
 	}
 	d, err := robot.Choose(ctx, turn.pos, turn.level, robot.Seed(turn.game, ply(turn.pos)), turn.scores)
 	if err != nil {
-		return false, fmt.Errorf("robot in game %d: %w", turn.game, err)
+		return turn.game, fmt.Errorf("robot in game %d: %w", turn.game, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return false, err // cut short by shutdown: the turn is played after the restart
+		return turn.game, err // cut short by shutdown: the turn is played after the restart
 	}
-	return true, s.robotPlay(ctx, turn, d)
+	return turn.game, s.robotPlay(ctx, turn, d)
 }
 
-// nextRobotTurn finds the first game where the robot is to move.
-func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx) (robotTurn, bool, error) {
+// nextRobotTurn finds the first game, not in skip, where the robot is to
+// move.
+func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx, skip map[int64]bool) (robotTurn, bool, error) {
 	me, err := tx.PlayerByHandle(ctx, s.robot)
 	if errors.Is(err, db.ErrNotFound) {
 		return robotTurn{}, false, nil
@@ -182,12 +197,13 @@ func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx) (robotTurn, bool,
 		return robotTurn{}, false, err
 	}
 	for _, g := range games {
-		if g.Status != db.Active {
+		if g.Status != db.Active || skip[g.ID] {
 			continue
 		}
 		pos, err := rules.ParsePosition(g.Position)
 		if err != nil {
-			return robotTurn{}, false, fmt.Errorf("game %d: %w", g.ID, err)
+			s.log.Error("robot: game not played", "game", g.ID, "err", err)
+			continue
 		}
 		if (pos.Turn() == rules.White) != (g.White == me.ID) || pos.Outcome().Over() {
 			continue
@@ -225,6 +241,11 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 		if gs.g.Status != db.Active || gs.g.Position != turn.position || !s.isRobot(me) {
 			return nil // the game went on without the robot: its turn is looked for again
 		}
+		// The mail shows the opponent's last move too: its mail waited
+		// for this turn.
+		if h.earlier, err = h.lastMove(ctx, &gs); err != nil {
+			return err
+		}
 		if !now.Before(gs.deadline()) {
 			err = h.timeOut(ctx, &gs)
 		} else {
@@ -245,14 +266,8 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 	return nil
 }
 
-// robotMove plays the robot's move, or resigns, in its turn in gs; the
-// mail to its opponent shows the opponent's last move too, whose mail
-// waited for this answer.
+// robotMove plays the robot's move, or resigns, in its turn in gs.
 func (h *handling) robotMove(ctx context.Context, gs *gameState, me db.Player, d robot.Decision) error {
-	var err error
-	if h.earlier, err = h.lastMove(ctx, gs); err != nil {
-		return err
-	}
 	if d.Resign {
 		if err := h.finish(ctx, gs, resultOf(gs.colorOf(me.ID).Other()), reasonResigned); err != nil {
 			return err

@@ -223,7 +223,7 @@ func TestRobotRecheck(t *testing.T) {
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
 		var found bool
 		var err error
-		turn, found, err = h.s.nextRobotTurn(ctx, tx)
+		turn, found, err = h.s.nextRobotTurn(ctx, tx, nil)
 		if !found && err == nil {
 			err = errors.New("no robot turn")
 		}
@@ -373,4 +373,40 @@ func (h *harness) waitMail(handle string) received {
 			h.t.Fatalf("no mail to %s", handle)
 		}
 	}
+}
+
+func TestEnsureRobot(t *testing.T) {
+	h := newRobotHarness(t)
+	if err := h.s.EnsureRobot(context.Background()); err != nil {
+		t.Errorf("EnsureRobot again: %v", err)
+	}
+	if p := h.player("robot"); !h.s.isRobot(p) {
+		t.Errorf("robot registered as %+v", p)
+	}
+	// A player holding the handle already: the robot cannot have it.
+	taken := newHarness(t)
+	taken.register("robot")
+	s, err := New(Config{DB: taken.db, Address: ourAddress, Now: taken.clock.Now, Robot: "robot", Logger: taken.s.log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureRobot(context.Background()); err == nil {
+		t.Errorf("EnsureRobot with the handle taken succeeded, want an error")
+	}
+	if _, err := New(Config{DB: taken.db, Address: ourAddress, Robot: "no such handle"}); err == nil {
+		t.Errorf("New with a bad robot handle succeeded, want an error")
+	}
+}
+
+// TestRobotTimeOut: a turn found after the robot's time ran out (the
+// daemon was down) loses on time, and the mail shows the player's move.
+func TestRobotTimeOut(t *testing.T) {
+	h := newRobotHarness(t)
+	h.sendProven("alice", "challenge congo robot level=1 days=1")
+	start := only(t, h.deliverChecked(), "alice")
+	h.reply(start, "b2-b3")
+	h.clock.Advance(25 * time.Hour)
+	h.robotStep(h.s)
+	m := only(t, h.deliverChecked(), "alice")
+	wantText(t, m, "alice: b2-b3", "alice wins: robot ran out of time")
 }

@@ -163,7 +163,7 @@ type BoardData struct {
 	// game against it; 0 otherwise.
 	Level   int
 	Comment *Comment
-	Board    View
+	Board   View
 	// Event is what happened besides a move, done By a player; Until is
 	// the end of a vacation (VacationStarted) and the time the player to
 	// move runs out (Reminder). Past is the board after black's move At
@@ -187,7 +187,7 @@ const (
 	TakebackDone    Event = "takeback done"
 	VacationStarted Event = "vacation"
 	Reminder        Event = "reminder"
-	Started         Event = "started" // a game started from two seeks
+	Started         Event = "started"        // a game started from two seeks
 	RobotResigned   Event = "robot resigned" // the robot, By, resigned a lost game
 )
 

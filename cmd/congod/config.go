@@ -369,7 +369,7 @@ func (c *config) validate() error {
 		}
 	}
 	if h := c.robotHandle(); h != "" && !parser.ValidHandle(h) {
-		return c.bad("robot", fmt.Errorf("%q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
+		return c.bad("robot", fmt.Errorf("robot %q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
 	}
 	return c.validateLog()
 }

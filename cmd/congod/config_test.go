@@ -133,6 +133,8 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"password without user", good + "smtp-password-file = \"" + pwFile + "\"\n", nil, nil, "smtp-password-file"},
 		{"bad env", good, map[string]string{"CONGO_POLL": "soon"}, nil, "poll"},
 		{"no config file", good, nil, []string{"-config", "/nonexistent/congod.conf"}, "config"},
+		{"robot handle", good + "robot = \"r2 d2\"\n", nil, nil, "robot"},
+		{"robot handle from env", good, map[string]string{"CONGO_ROBOT": "x"}, nil, "robot"},
 	}
 	for _, tt := range tests {
 		file := writeFile(t, "congod.conf", tt.file)
@@ -311,5 +313,29 @@ func TestConfigFileNumber(t *testing.T) {
 	}
 	if c.maxTries != 7 || c.maxSize != 8192 {
 		t.Errorf("parseConfig(max-tries = 7, max-size = \"8192\") = %v, %v, %v, want 7, 8192, nil", c.maxTries, c.maxSize, err)
+	}
+}
+
+func TestRobotSetting(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{nil, nil, "robot"},
+		{[]string{"-robot", "deep-congo"}, nil, "deep-congo"},
+		{nil, map[string]string{"CONGO_ROBOT": "bot"}, "bot"},
+		{[]string{"-robot", "off"}, nil, ""},
+		{[]string{"-robot", "OFF"}, nil, ""},
+		{[]string{"-robot", ""}, map[string]string{"CONGO_ROBOT": "bot"}, ""},
+	} {
+		c, _, err := parseConfig(tt.args, env(tt.env), io.Discard)
+		if err != nil {
+			t.Errorf("parseConfig(%q, %v): %v", tt.args, tt.env, err)
+			continue
+		}
+		if got := c.robotHandle(); got != tt.want {
+			t.Errorf("parseConfig(%q, %v).robotHandle() = %q, want %q", tt.args, tt.env, got, tt.want)
+		}
 	}
 }

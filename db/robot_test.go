@@ -1,0 +1,48 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestRobotGames(t *testing.T) {
+	d := openTest(t)
+	alice, bob := twoPlayers(t, d)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.RobotLevel(ctx, g.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("RobotLevel of a game without one = %v, want ErrNotFound", err)
+		}
+		for _, level := range []int{2, 5} {
+			if err := tx.SetRobotLevel(ctx, g.ID, level); err != nil {
+				return err
+			}
+			if got, err := tx.RobotLevel(ctx, g.ID); err != nil || got != level {
+				t.Errorf("RobotLevel = %d, %v, want %d", got, err, level)
+			}
+		}
+		if err := tx.SetRobotLevel(ctx, g.ID, 6); err == nil {
+			t.Errorf("SetRobotLevel(6) succeeded, want an error")
+		}
+		if scores, err := tx.RobotScores(ctx, g.ID); err != nil || scores != nil {
+			t.Errorf("RobotScores before any move = %v, %v, want none", scores, err)
+		}
+		for _, m := range []RobotMove{{Game: g.ID, Ply: 4, Score: -30}, {Game: g.ID, Ply: 2, Score: 15, Depth: 3, Nodes: 900}} {
+			if err := tx.AddRobotMove(ctx, m); err != nil {
+				return err
+			}
+		}
+		if err := tx.AddRobotMove(ctx, RobotMove{Game: g.ID, Ply: 2}); err == nil {
+			t.Errorf("AddRobotMove of a ply twice succeeded, want an error")
+		}
+		if scores, err := tx.RobotScores(ctx, g.ID); err != nil || !reflect.DeepEqual(scores, []int{15, -30}) {
+			t.Errorf("RobotScores = %v, %v, want [15 -30], in the order of the plies", scores, err)
+		}
+		return nil
+	})
+}
