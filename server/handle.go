@@ -51,6 +51,7 @@ type handling struct {
 	queued int      // mails queued
 
 	kinds   []string // the kinds of the commands run, for the Observer
+	banned  bool     // the sender is banned by the operator
 	refused bool     // a command was refused or not understood
 	ignored bool     // the mail is not to be answered
 }
@@ -82,7 +83,13 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame})
+	text := m.Text
+	if h.isOperator() {
+		if text, err = h.operatorLines(ctx, text); err != nil {
+			return "", err
+		}
+	}
+	res := parser.Parse(m.Subject, text, parser.Context{Game: ctxGame})
 	if res.FromSubject {
 		h.comment = strings.TrimSpace(res.Comment)
 		h.subjectCommand = true
@@ -122,6 +129,9 @@ func (h *handling) identify(ctx context.Context) error {
 	}
 	h.sender = &p
 	h.proven = h.s.proves(h.mail, p)
+	if h.banned, err = h.tx.Banned(ctx, p.ID); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -137,6 +147,20 @@ func threadIDs(m *mailer.Incoming) []string {
 // run carries out one command, after checking who may give it.
 func (h *handling) run(ctx context.Context, c parser.Command) error {
 	h.kinds = append(h.kinds, c.Kind.String())
+	if h.banned && c.Kind != parser.Help {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.Banned})
+		return nil
+	}
+	if c.Game != 0 && c.Kind != parser.Board {
+		adjourned, err := h.tx.Adjourned(ctx, c.Game)
+		if err != nil && !errors.Is(err, db.ErrNotFound) {
+			return err
+		}
+		if adjourned {
+			h.fail(templates.Error{Line: c.Line, Problem: templates.Adjourned, GameID: c.Game})
+			return nil
+		}
+	}
 	switch c.Kind {
 	case parser.Help:
 		h.answer(templates.Help{Robot: h.s.robot})

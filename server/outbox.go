@@ -23,6 +23,8 @@ const (
 	// which doubles with each attempt.
 	firstRetry = time.Minute
 	lastRetry  = time.Hour
+	// outboxPoll is the longest the send loop sleeps.
+	outboxPoll = time.Minute
 	// giveUpAfter is how long a mail is retried before it is given up.
 	giveUpAfter = 5 * 24 * time.Hour
 )
@@ -119,7 +121,9 @@ func (s *Server) RunOutbox(ctx context.Context, send Sender) error {
 			s.log.Error("outbox", "err", err)
 			wait = firstRetry
 		}
-		timer.Reset(wait)
+		// Look at least every outboxPoll: mail may be queued by another
+		// process (congod admin), which cannot wake this loop.
+		timer.Reset(min(wait, outboxPoll))
 	}
 }
 

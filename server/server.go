@@ -51,6 +51,12 @@ type Config struct {
 	// Observer, when set, is told about each mail handled.
 	Observer Observer
 
+	// Operator is the address of the server's operator. Mail from the
+	// player registered with it, proven as every command is, may carry
+	// the operator's commands (ban, unban, adjourn, resume, adjudicate).
+	// Empty: no one may.
+	Operator string
+
 	// FinalReminder is how long before a player runs out of time the
 	// last reminder goes out; the first goes out when half the time for
 	// the move is gone. Default 24 hours; negative for none.
@@ -83,6 +89,7 @@ type Server struct {
 	rand          io.Reader
 	log           *slog.Logger
 	observer      Observer
+	operator      string
 
 	finalReminder time.Duration
 	maxReplies    int
@@ -118,6 +125,7 @@ func New(cfg Config) (*Server, error) {
 		rand:          cfg.Rand,
 		log:           cfg.Logger,
 		observer:      cfg.Observer,
+		operator:      strings.ToLower(cfg.Operator),
 		finalReminder: cfg.FinalReminder,
 		maxReplies:    cfg.MaxRepliesPerHour,
 		robot:         cfg.Robot,

@@ -49,6 +49,7 @@ type config struct {
 	logLevel         string
 	logFormat        string
 	httpAddr         string
+	operator         string
 	robot            string
 
 	configFile  string
@@ -103,6 +104,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
 	fs.StringVar(&c.robot, "robot", robot.DefaultHandle, "handle of the computer player anyone may challenge; \"off\" (or empty) for none")
+	fs.StringVar(&c.operator, "operator", "", "the operator's address: mail from it (registered and proven like any player's) may ban, unban, adjourn, resume and adjudicate")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.demo, "demo", false, "run a self-contained demo: in-process IMAP and SMTP servers on loopback with player accounts")
 	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens")
@@ -111,6 +113,8 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 		fmt.Fprintf(fs.Output(), `Usage:
   congod [flags]                 run the daemon
   congod [flags] backup FILE     copy the database, while the daemon runs, to FILE
+  congod [flags] admin COMMAND   ban HANDLE, unban HANDLE, adjourn ID, resume ID,
+                                 adjudicate ID white|black|draw
 
 Every flag is also an environment variable (-imap is CONGO_IMAP,
 -trust-authserv is CONGO_TRUST_AUTHSERV) and a key of the -config file
@@ -330,6 +334,9 @@ func (c *config) validate() error {
 	}
 	if !strings.Contains(c.address, "@") {
 		return c.bad("address", fmt.Errorf("%q is not a mail address like congo@example.org", c.address))
+	}
+	if c.operator != "" && !strings.Contains(c.operator, "@") {
+		return c.bad("operator", fmt.Errorf("%q is not a mail address", c.operator))
 	}
 	var err error
 	if c.imapURL, err = c.withPassword("imap", c.imapURL, "imap-password-file", c.imapPasswordFile); err != nil {

@@ -124,6 +124,7 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"smtp scheme", strings.Replace(good, "smtp://", "http://", 1), nil, nil, "smtp"},
 		{"address", strings.Replace(good, "congo@example.org", "congo", 1), nil, nil, "address"},
 		{"processed is the inbox", good + "processed = \"INBOX\"\n", nil, nil, "imap"},
+		{"operator", good + "operator = \"carol\"\n", nil, nil, "operator"},
 		{"log level", good + "log-level = \"loud\"\n", nil, nil, "log-level"},
 		{"log format", good + "log-format = \"xml\"\n", nil, nil, "log-format"},
 		{"http", good + "http = \"8025\"\n", nil, nil, "http"},

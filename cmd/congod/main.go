@@ -51,8 +51,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		switch rest[0] {
 		case "backup":
 			return runBackup(ctx, cfg, rest[1:], stdout, stderr)
+		case "admin":
+			return runAdmin(ctx, cfg, rest[1:], stdout, stderr, logger)
 		}
-		fmt.Fprintf(stderr, "congod: unknown command %q (want backup)\n", rest[0])
+		fmt.Fprintf(stderr, "congod: unknown command %q (want backup or admin)\n", rest[0])
 		return errUsage
 	}
 	if cfg.demo && !cfg.checkConfig {

@@ -67,6 +67,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		TrustAuthServ:     cfg.trustAuthServ,
 		Logger:            logger,
 		Observer:          mon,
+		Operator:          cfg.operator,
 		Now:               serverClock,
 		MaxRepliesPerHour: cfg.maxReplies,
 		Robot:             cfg.robotHandle(),

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/server"
+)
+
+// runAdmin is "congod admin COMMAND": an operator's command carried out
+// on the database of -db, while the daemon may be running. The players
+// concerned are mailed by the daemon's outbox within a minute.
+func runAdmin(ctx context.Context, cfg *config, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
+	a, ok := parser.ParseAdmin(strings.Join(args, " "))
+	if !ok || a.Kind == parser.NoAdmin {
+		fmt.Fprintln(stderr, "usage: congod [-config FILE] admin ban HANDLE | unban HANDLE | adjourn ID | resume ID | adjudicate ID white|black|draw")
+		return errUsage
+	}
+	if cfg.address == "" {
+		return cfg.required("address", "congo@example.org (the server's own address, the From of the players' notices)")
+	}
+	store, err := db.Open(ctx, cfg.dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	srv, err := server.New(server.Config{DB: store, Address: cfg.address, Hostname: cfg.hostname, Logger: logger, Now: serverClock})
+	if err != nil {
+		return err
+	}
+	summary, err := srv.Admin(ctx, a, "command line")
+	var ae *server.AdminError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("admin %s", ae)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s; the players concerned are mailed\n", summary)
+	return nil
+}

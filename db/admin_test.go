@@ -1,0 +1,50 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestBannedAndAdjourned(t *testing.T) {
+	d := openTest(t)
+	alice, bob := twoPlayers(t, d)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
+		if err != nil {
+			return err
+		}
+		steps := []struct {
+			name string
+			do   func() error
+			get  func() (bool, error)
+			want bool
+		}{
+			{"new player", nil, func() (bool, error) { return tx.Banned(ctx, bob.ID) }, false},
+			{"ban", func() error { return tx.SetBanned(ctx, bob.ID, t0) }, func() (bool, error) { return tx.Banned(ctx, bob.ID) }, true},
+			{"other player", nil, func() (bool, error) { return tx.Banned(ctx, alice.ID) }, false},
+			{"unban", func() error { return tx.SetBanned(ctx, bob.ID, time.Time{}) }, func() (bool, error) { return tx.Banned(ctx, bob.ID) }, false},
+			{"new game", nil, func() (bool, error) { return tx.Adjourned(ctx, g.ID) }, false},
+			{"adjourn", func() error { return tx.SetAdjourned(ctx, g.ID, t0) }, func() (bool, error) { return tx.Adjourned(ctx, g.ID) }, true},
+			{"resume", func() error { return tx.SetAdjourned(ctx, g.ID, time.Time{}) }, func() (bool, error) { return tx.Adjourned(ctx, g.ID) }, false},
+		}
+		for _, s := range steps {
+			if s.do != nil {
+				if err := s.do(); err != nil {
+					t.Fatalf("%s: %v", s.name, err)
+				}
+			}
+			if got, err := s.get(); err != nil || got != s.want {
+				t.Errorf("%s: got %v, %v, want %v", s.name, got, err, s.want)
+			}
+		}
+		if _, err := tx.Banned(ctx, 999); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Banned(no such player) = %v, want ErrNotFound", err)
+		}
+		if err := tx.SetAdjourned(ctx, 999, t0); !errors.Is(err, ErrNotFound) {
+			t.Errorf("SetAdjourned(no such game) = %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,28 @@
+package templates
+
+// Problems that come of the operator's decisions.
+const (
+	Banned    Problem = "banned"    // a command from a banned player
+	Adjourned Problem = "adjourned" // a command about an adjourned game
+)
+
+// AdminNotice tells a player what the server's operator did that
+// concerns them.
+type AdminNotice struct {
+	To     string // the player's handle
+	Action string // "ban", "unban", "adjourn", "resume" or "adjudicate"
+	Game   Game   // the game, for adjourn, resume and adjudicate
+}
+
+// Admin renders an AdminNotice. A notice about a game has the game's
+// subject, so that it joins the game's thread.
+func Admin(n AdminNotice) (subject, body string, err error) {
+	if n.Game.ID != 0 {
+		return render("admin", n.Game, n)
+	}
+	body, err = execute("admin", n)
+	if err != nil {
+		return "", "", err
+	}
+	return "Congo: a message from the operator", body, nil
+}
