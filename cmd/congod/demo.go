@@ -61,6 +61,10 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
 	fmt.Fprintf(&b, "  2. alice replies to her welcome mail:      challenge congo bob\n")
 	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1\n")
 	fmt.Fprintf(&b, "  4. alice replies to the board:             b2-b3\n")
+	if h := cfg.robotHandle(); h != "" {
+		fmt.Fprintf(&b, "No opponent at hand? Reply to the welcome mail: challenge congo %s level=2\n", h)
+	}
+	fmt.Fprintf(&b, "Without a mail client, curl can send and read the mail: see README.md.\n")
 	fmt.Fprintf(&b, "Mail \"help\" for the manual. Stop with Ctrl-C.\n\n")
 	io.WriteString(w, b.String())
 }
