@@ -188,7 +188,7 @@ func BenchmarkDaemonMemory(b *testing.B) {
 		dbPath := filepath.Join(b.TempDir(), "congo.db")
 		gs := seedManyGames(b, dbPath, games)
 		d := newChild(b, bin, "-imap", sys.IMAPURL("congo"), "-smtp", sys.SMTPURL(),
-			"-address", "congo@example.org", "-db", dbPath, "-log-level", "warn")
+			"-address", "congo@example.org", "-db", dbPath, "-log-level", "info")
 		d.start()
 		w := &benchWorld{sys: sys}
 		for i := range 200 {

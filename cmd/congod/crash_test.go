@@ -109,6 +109,30 @@ func (c *child) start() {
 	go func(cmd *exec.Cmd, exited chan struct{}) { cmd.Wait(); close(exited) }(c.cmd, c.exited)
 }
 
+// waitStarted waits until the current run has logged its start, so that
+// its signal handler is in place: a SIGTERM before that ends any Go
+// program at once, by the runtime's default.
+func (c *child) waitStarted() {
+	c.t.Helper()
+	mark := fmt.Sprintf("--- run %d\n", c.runs)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		log := c.log()
+		if i := strings.LastIndex(log, mark); i >= 0 && strings.Contains(log[i:], "congod started") {
+			return
+		}
+		select {
+		case <-c.exited:
+			return
+		default:
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("congod run %d did not start in 30 s", c.runs)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // kill ends the daemon with SIGKILL.
 func (c *child) kill() {
 	c.cmd.Process.Kill()
@@ -119,6 +143,7 @@ func (c *child) kill() {
 // stop ends the daemon with SIGTERM and returns how long it took to exit
 // and its exit status.
 func (c *child) stop() (time.Duration, error) {
+	c.waitStarted()
 	start := time.Now()
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -275,7 +300,7 @@ func TestCrash(t *testing.T) {
 	}
 
 	d := newChild(t, bin, "-imap", sys.IMAPURL("congo"), "-smtp", sys.SMTPURL(),
-		"-address", "congo@example.org", "-db", dbPath, "-poll", "200ms", "-log-level", "warn")
+		"-address", "congo@example.org", "-db", dbPath, "-poll", "200ms", "-log-level", "info")
 	d.start()
 
 	// The feeder sends the moves round by round (move k of every game,

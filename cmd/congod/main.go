@@ -24,6 +24,10 @@ func main() {
 		os.Exit(0)
 	case errors.Is(err, errUsage):
 		os.Exit(2)
+	case err != nil && ctx.Err() != nil:
+		// Asked to stop while starting up: whatever was cut short, a stop
+		// was wanted, and nothing is lost by stopping here.
+		fmt.Fprintln(os.Stderr, "congod: stopped while starting:", err)
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "congod:", err)
 		os.Exit(1)
