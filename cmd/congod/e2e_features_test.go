@@ -1,61 +1,13 @@
 package main
 
 import (
-	"context"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/mailer"
-	"github.com/congobymail/congo/mailer/loopback"
 )
-
-// startWorldWith is startWorld with a mailbox for each of users besides
-// the server's.
-func startWorldWith(t *testing.T, users ...string) *world {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	accounts := []loopback.User{{Name: "congo", Password: "pw"}}
-	for _, u := range users {
-		accounts = append(accounts, loopback.User{Name: u, Password: "pw"})
-	}
-	sys, err := loopback.Start(ctx, loopback.Config{Domain: "example.org", Users: accounts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &config{
-		imapURL:   sys.IMAPURL("congo"),
-		smtpURL:   sys.SMTPURL(),
-		address:   "congo@example.org",
-		dbPath:    filepath.Join(t.TempDir(), "congo.db"),
-		poll:      100 * time.Millisecond,
-		processed: "Processed",
-		logLevel:  "info",
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
-		logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	}
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, logger) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Errorf("serve did not stop within 5 s of cancel (M10)")
-		}
-		sys.Close()
-	})
-	return &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
-}
 
 // e2eClock is a settable clock for the server's game clocks.
 type e2eClock struct {

@@ -37,15 +37,19 @@ type mailSystem interface {
 
 func startWorld(t *testing.T) *world {
 	t.Helper()
+	return startWorldWith(t, "alice", "bob")
+}
+
+// startWorldWith is startWorld with a mailbox for each of users besides
+// the server's.
+func startWorldWith(t *testing.T, users ...string) *world {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	sys, err := loopback.Start(ctx, loopback.Config{
-		Domain: "example.org",
-		Users: []loopback.User{
-			{Name: "congo", Password: "pw"},
-			{Name: "alice", Password: "pw"},
-			{Name: "bob", Password: "pw"},
-		},
-	})
+	accounts := []loopback.User{{Name: "congo", Password: "pw"}}
+	for _, u := range users {
+		accounts = append(accounts, loopback.User{Name: u, Password: "pw"})
+	}
+	sys, err := loopback.Start(ctx, loopback.Config{Domain: "example.org", Users: accounts})
 	if err != nil {
 		t.Fatal(err)
 	}
