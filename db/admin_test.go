@@ -48,3 +48,49 @@ func TestBannedAndAdjourned(t *testing.T) {
 		return nil
 	})
 }
+
+// An adjournment is read with the game, by every query for games, and
+// UpdateGame, which stores the rest of the game, leaves it alone.
+func TestGameReadsAdjourned(t *testing.T) {
+	d := openTest(t)
+	alice, bob := twoPlayers(t, d)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
+		if err != nil {
+			return err
+		}
+		check := func(step string, want time.Time) {
+			t.Helper()
+			got, err := tx.Game(ctx, g.ID)
+			if err != nil {
+				t.Fatalf("%s: Game: %v", step, err)
+			}
+			if !got.Adjourned.Equal(want) || got.IsAdjourned() != !want.IsZero() {
+				t.Errorf("%s: Game: Adjourned %v (IsAdjourned %v), want %v", step, got.Adjourned, got.IsAdjourned(), want)
+			}
+			active, err := tx.ActiveGames(ctx)
+			if err != nil || len(active) != 1 || !active[0].Adjourned.Equal(want) {
+				t.Errorf("%s: ActiveGames = %+v, %v, want adjourned %v", step, active, err, want)
+			}
+			of, err := tx.GamesOf(ctx, bob.ID)
+			if err != nil || len(of) != 1 || !of[0].Adjourned.Equal(want) {
+				t.Errorf("%s: GamesOf = %+v, %v, want adjourned %v", step, of, err, want)
+			}
+		}
+		check("new game", time.Time{})
+		if err := tx.SetAdjourned(ctx, g.ID, t0); err != nil {
+			return err
+		}
+		check("adjourned", t0)
+		g.Reminders = 1 // g as read before the adjournment
+		if err := tx.UpdateGame(ctx, g, t0.Add(time.Hour)); err != nil {
+			return err
+		}
+		check("updated", t0)
+		if err := tx.SetAdjourned(ctx, g.ID, time.Time{}); err != nil {
+			return err
+		}
+		check("resumed", time.Time{})
+		return nil
+	})
+}

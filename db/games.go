@@ -97,7 +97,16 @@ type Game struct {
 	Reminders  int
 	DrawOffer  int64 // the player who offers a draw; 0 for none
 	Takeback   int64 // the player who asks to take back the last move; 0 for none
+	// Adjourned is when the operator adjourned the game; zero when it is
+	// not adjourned. It is read with the game but written only by
+	// SetAdjourned (UpdateGame leaves it alone). While a game is
+	// adjourned its clock stands still and nobody moves in it.
+	Adjourned time.Time
 }
+
+// IsAdjourned reports whether the operator adjourned the game (and has
+// not resumed it).
+func (g Game) IsAdjourned() bool { return !g.Adjourned.IsZero() }
 
 // Challenged returns the id of the player who was challenged.
 func (g Game) Challenged() int64 {
@@ -121,7 +130,7 @@ func (g Game) Has(player int64) bool {
 }
 
 const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
-	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback"
+	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned"
 
 // CreateGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
@@ -235,12 +244,16 @@ func (tx *Tx) GamesOf(ctx context.Context, player int64) ([]Game, error) {
 
 func scanGame(row scanner) (Game, error) {
 	var g Game
-	var status, result, created, updated, clockStart string
+	var status, result, created, updated, clockStart, adjourned string
 	var whiteLeft, blackLeft, turnTime int64
 	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
 		&g.Reason, &g.ThreadRoot, &created, &updated,
-		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback)
+		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
+		&adjourned)
 	if err != nil {
+		return Game{}, err
+	}
+	if g.Adjourned, err = parseOptTime(adjourned); err != nil {
 		return Game{}, err
 	}
 	g.WhiteLeft, g.BlackLeft, g.TurnTime = fromSeconds(whiteLeft), fromSeconds(blackLeft), fromSeconds(turnTime)

@@ -233,6 +233,10 @@ type Result struct {
 	Comment string
 	// FromSubject is true when the command came from the Subject line.
 	FromSubject bool
+	// CommandSubject is true when the Subject is a command, or was meant
+	// to be one and has an error: an answer must not repeat such a
+	// Subject, or a reply to the answer would carry the command again.
+	CommandSubject bool
 }
 
 // Context is what the server knows about the mail being parsed.
@@ -353,4 +357,10 @@ func (p Problem) String() string {
 		return "bad level"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
+}
+
+// Valid reports whether p is one of the problems above (NoProblem
+// included).
+func (p Problem) Valid() bool {
+	return p <= BadLevel
 }

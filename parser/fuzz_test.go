@@ -69,7 +69,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, e := range r.Errors {
-			if e.Problem == NoProblem || e.Problem > Ignored || e.Reason == "" {
+			if e.Problem == NoProblem || !e.Problem.Valid() || e.Reason == "" {
 				t.Errorf("Parse(%q, %q) gave error %+v with no problem or reason", subject, body, e)
 			}
 			if e.Line == "" || !in(strings.TrimSuffix(e.Line, "...")) {

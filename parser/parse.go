@@ -47,13 +47,14 @@ func Parse(subject, body string, ctx Context) Result {
 		c, e := parseLine(s, game)
 		if c.Kind != NoKind {
 			comment, errs := commentOf(body)
-			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true}
+			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
 			subjectErr = &e
 		}
 	}
 	r := parseBody(body, game)
+	r.CommandSubject = subjectErr != nil
 	if subjectErr != nil && len(r.Commands) == 0 && len(r.Errors) == 0 {
 		r.Errors = []Error{*subjectErr}
 	}

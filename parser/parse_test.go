@@ -386,3 +386,24 @@ func TestParseConditionalGame(t *testing.T) {
 		}
 	}
 }
+
+// A Subject that is a command, or was meant to be one, must be marked so
+// that answers do not repeat it.
+func TestCommandSubject(t *testing.T) {
+	tests := []struct {
+		subject, body string
+		want          bool
+	}{
+		{"move congo 1 b2-b3", "", true},
+		{"Re: resign", "move congo 1 b2-b3", true}, // no game: an error, but a command all the same
+		{"register al!ce", "help", true},
+		{"hello", "help", false},
+		{"Re: Congo game 42: alice vs bob - bob to move", "b2-b3", false},
+		{"", "help", false},
+	}
+	for _, tt := range tests {
+		if got := Parse(tt.subject, tt.body, Context{}).CommandSubject; got != tt.want {
+			t.Errorf("Parse(%q, %q).CommandSubject = %v, want %v", tt.subject, tt.body, got, tt.want)
+		}
+	}
+}

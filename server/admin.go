@@ -23,6 +23,9 @@ func (e *AdminError) Error() string { return fmt.Sprintf("%s: %s", e.Line, e.Rea
 
 // adjournedClock is the start of the mover's clock while a game is
 // adjourned: a time that never comes, so that the clock stands still.
+// Whether a game is adjourned is db.Game.IsAdjourned, not this time:
+// whatever starts or stops clocks (moves, vacations, the robot, Tick)
+// leaves adjourned games alone.
 var adjournedClock = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // reasonAdjudicated is the stored reason of a game decided by the
@@ -132,10 +135,7 @@ func (h *handling) admin(ctx context.Context, a parser.Admin, by string) (string
 		if gs.g.Status != db.Active {
 			return refuse("game %d is not being played", a.Game)
 		}
-		adjourned, err := h.tx.Adjourned(ctx, gs.g.ID)
-		if err != nil {
-			return "", err
-		}
+		adjourned := gs.g.IsAdjourned()
 		switch a.Kind {
 		case parser.Adjourn:
 			if adjourned {
@@ -144,7 +144,7 @@ func (h *handling) admin(ctx context.Context, a parser.Admin, by string) (string
 			// The mover keeps the time left now; the clock stands still.
 			left := gs.leftOf(gs.pos.Turn())
 			*left = max(*left-used(gs.g, h.now), 0)
-			gs.g.ClockStart, gs.g.TurnTime = adjournedClock, *left
+			gs.g.ClockStart, gs.g.TurnTime, gs.g.Adjourned = adjournedClock, *left, h.now
 			if err := h.tx.SetAdjourned(ctx, gs.g.ID, h.now); err != nil {
 				return "", err
 			}
@@ -152,6 +152,7 @@ func (h *handling) admin(ctx context.Context, a parser.Admin, by string) (string
 			if !adjourned {
 				return refuse("game %d is not adjourned", a.Game)
 			}
+			gs.g.Adjourned = time.Time{}
 			gs.startTurn()
 			if err := h.tx.SetAdjourned(ctx, gs.g.ID, time.Time{}); err != nil {
 				return "", err
@@ -162,6 +163,7 @@ func (h *handling) admin(ctx context.Context, a parser.Admin, by string) (string
 				return "", err
 			}
 			if adjourned {
+				gs.g.Adjourned = time.Time{}
 				if err := h.tx.SetAdjourned(ctx, gs.g.ID, time.Time{}); err != nil {
 					return "", err
 				}

@@ -33,6 +33,10 @@ func (s *Server) newSecret() (string, error) {
 // was sent to p's personal address, or a trusted receiving server found
 // its From domain authentic.
 func (s *Server) proves(m *mailer.Incoming, p db.Player) bool {
+	// A mail with several From addresses names no one sender for sure.
+	if m.FromCount != 1 {
+		return false
+	}
 	return s.sentToPersonal(m, p) || s.authenticated(m)
 }
 
@@ -88,7 +92,8 @@ func passes(results []authres.Result, fromDomain string) bool {
 	for _, r := range results {
 		switch r := r.(type) {
 		case *authres.DMARCResult:
-			if r.Value == authres.ResultPass && (r.From == "" || strings.EqualFold(r.From, fromDomain)) {
+			// Without header.from the pass may be for another domain.
+			if r.Value == authres.ResultPass && strings.EqualFold(r.From, fromDomain) {
 				return true
 			}
 		case *authres.DKIMResult:

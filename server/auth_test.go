@@ -143,6 +143,8 @@ func TestAuthenticationResults(t *testing.T) {
 			[]string{"mx.EXAMPLE.org; dmarc=pass header.from=players.example"}, true},
 		{"dmarc pass for another domain", "mx.example.org", "alice@players.example",
 			[]string{"mx.example.org; dmarc=pass header.from=evil.example"}, false},
+		{"dmarc pass without header.from", "mx.example.org", "alice@players.example",
+			[]string{"mx.example.org; dmarc=pass"}, false},
 		{"dmarc fail", "mx.example.org", "alice@players.example",
 			[]string{"mx.example.org; dmarc=fail header.from=players.example"}, false},
 		{"dkim pass header.d", "mx.example.org", "alice@players.example",
@@ -190,6 +192,23 @@ func TestAuthenticatedMailIsObeyed(t *testing.T) {
 	m.AuthResults = []string{"mx.example.org; dkim=pass header.d=players.example"}
 	h.handle(m)
 	wantText(t, only(t, h.deliver(), "bob"), "alice challenges you")
+}
+
+// TestSeveralFromProveNothing checks that a mail with more than one From
+// address is never taken as proof of its first one.
+func TestSeveralFromProveNothing(t *testing.T) {
+	h := newHarnessWith(t, Config{TrustAuthServ: "mx.example.org"})
+	h.register("alice", "bob")
+	m := h.mail("alice", "", "challenge congo bob")
+	m.FromCount = 2
+	m.Recipients = []string{h.personal("alice")}
+	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
+	h.handle(m)
+	for _, r := range h.deliver() {
+		if r.To != addr("alice") {
+			t.Errorf("a mail with two From addresses reached %s: %q", r.To, r.Subject)
+		}
+	}
 }
 
 func TestOwnAddress(t *testing.T) {

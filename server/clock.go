@@ -73,11 +73,14 @@ func (gs *gameState) startClocks() {
 }
 
 // startTurn starts the clock of the player to move: now, or when their
-// vacation ends.
+// vacation ends; never while the game is adjourned.
 func (gs *gameState) startTurn() {
 	start := gs.now
 	if until := gs.player(gs.pos.Turn()).VacationUntil; until.After(start) {
 		start = until
+	}
+	if gs.g.IsAdjourned() {
+		start = adjournedClock
 	}
 	gs.g.ClockStart, gs.g.TurnTime, gs.g.Reminders = start, *gs.leftOf(gs.pos.Turn()), 0
 }

@@ -64,6 +64,19 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 	if err != nil || !ok {
 		return err
 	}
+	// One mail, one board of each position asked for; and boards count
+	// against the reply limit like any answer, since board needs no proof.
+	key := fmt.Sprintf("%d#%v%d", gs.g.ID, c.Past, c.At)
+	if h.boards[key] {
+		return nil
+	}
+	if h.boards == nil {
+		h.boards = map[string]bool{}
+	}
+	h.boards[key] = true
+	if over, err := h.overReplyLimit(ctx, h.sender.Address); over || err != nil {
+		return err
+	}
 	data := templates.BoardData{Game: gs.template(), To: h.sender.Handle, Past: c.Past, At: c.At}
 	side := rules.White
 	if gs.g.Has(h.sender.ID) {

@@ -28,6 +28,9 @@ type handling struct {
 	// subjectCommand is true when the Subject was a command: the answer
 	// must not repeat it, or a reply to the answer would run it again.
 	subjectCommand bool
+	// boards are the boards this mail asked for and got, by game and
+	// position, so that each is sent once.
+	boards map[string]bool
 
 	reply      []templates.Section
 	replyGame  int64 // the game the reply is about, for threading
@@ -92,8 +95,8 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	res := parser.Parse(m.Subject, text, parser.Context{Game: ctxGame})
 	if res.FromSubject {
 		h.comment = strings.TrimSpace(res.Comment)
-		h.subjectCommand = true
 	}
+	h.subjectCommand = res.CommandSubject
 	h.replyGame = ctxGame
 	for _, c := range res.Commands {
 		if err := h.run(ctx, c); err != nil {

@@ -218,3 +218,48 @@ func TestAnswerDoesNotRepeatSubjectCommand(t *testing.T) {
 		t.Errorf("reply \"help\" to the welcome was answered with:\n%s", r.Text)
 	}
 }
+
+// A Subject that was meant as a command but could not run (here: resign
+// without a game) is not repeated in the answer either: a reply to the
+// answer, in the game's thread, would otherwise resign the game.
+func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	id := h.startGame("alice", "bob")
+	m := h.mail("alice", "resign", "move congo 1 b2-b6")
+	m.Recipients = []string{h.personal("alice")}
+	h.handle(m)
+	answer := only(t, h.deliver(), "alice")
+	if strings.Contains(strings.ToLower(answer.Subject), "resign") {
+		t.Errorf("Subject of the answer = %q, want no \"resign\" in it", answer.Subject)
+	}
+	h.reply(answer, "b2-b3")
+	if g := h.game(id); g.Status == db.Finished {
+		t.Errorf("replying b2-b3 to the answer ended the game: %v, %s", g.Result, g.Reason)
+	}
+}
+
+// board needs no proof, so a forged From could ask for many boards: each
+// position is sent once per mail, and boards count against the reply
+// limit like any answer.
+func TestBoardFloodIsCapped(t *testing.T) {
+	h := newHarnessWith(t, Config{MaxRepliesPerHour: 10})
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	h.deliver()
+	body := strings.Repeat("board congo 1\n", 50)
+	h.send("alice", body) // to the plain address: proves nothing
+	if got := len(to(h.deliver(), "alice")); got != 1 {
+		t.Errorf("50 lines \"board congo 1\" in one mail gave %d boards, want 1", got)
+	}
+	for range 20 {
+		h.send("alice", body)
+	}
+	n := 0
+	for got := h.deliver(); len(got) > 0; got = h.deliver() {
+		n += len(to(got, "alice"))
+	}
+	if n > 10 {
+		t.Errorf("21 mails asking for boards gave alice %d mails in an hour, want at most 10", n)
+	}
+}

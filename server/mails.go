@@ -65,19 +65,27 @@ func (h *handling) sendReply(ctx context.Context) error {
 		o.InReplyTo = []string{h.mail.MessageID}
 	}
 	o.References = replyReferences(h.mail, root)
-	if h.s.maxReplies > 0 {
-		n, err := h.tx.QueuedTo(ctx, o.To, h.now.Add(-time.Hour))
-		if err != nil {
-			return err
-		}
-		if n >= h.s.maxReplies {
-			h.s.log.Warn("reply not sent: too many mails to this address in the last hour", "to", o.To, "limit", h.s.maxReplies)
-			h.note("not answered: reply limit")
-			return nil
-		}
+	if over, err := h.overReplyLimit(ctx, o.To); over || err != nil {
+		return err
 	}
 	_, err = h.enqueue(ctx, o, h.replyGame)
 	return err
+}
+
+// overReplyLimit reports whether the answers to address in the last hour
+// have reached the limit (so that we are never a mail cannon), and notes
+// and logs it when they have.
+func (h *handling) overReplyLimit(ctx context.Context, address string) (bool, error) {
+	if h.s.maxReplies <= 0 {
+		return false, nil
+	}
+	n, err := h.tx.QueuedTo(ctx, address, h.now.Add(-time.Hour))
+	if err != nil || n < h.s.maxReplies {
+		return false, err
+	}
+	h.s.log.Warn("reply not sent: too many mails to this address in the last hour", "to", address, "limit", h.s.maxReplies)
+	h.note("not answered: reply limit")
+	return true, nil
 }
 
 // threadRoot returns the first Message-ID of a game's thread, or "" when

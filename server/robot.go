@@ -182,8 +182,8 @@ func (s *Server) robotStep(ctx context.Context, skip map[int64]bool) (int64, err
 	return turn.game, s.robotPlay(ctx, turn, d)
 }
 
-// nextRobotTurn finds the first game, not in skip, where the robot is to
-// move.
+// nextRobotTurn finds the first game, not in skip nor adjourned, where
+// the robot is to move.
 func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx, skip map[int64]bool) (robotTurn, bool, error) {
 	me, err := tx.PlayerByHandle(ctx, s.robot)
 	if errors.Is(err, db.ErrNotFound) {
@@ -197,7 +197,7 @@ func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx, skip map[int64]bo
 		return robotTurn{}, false, err
 	}
 	for _, g := range games {
-		if g.Status != db.Active || skip[g.ID] {
+		if g.Status != db.Active || g.IsAdjourned() || skip[g.ID] {
 			continue
 		}
 		pos, err := rules.ParsePosition(g.Position)
@@ -224,7 +224,7 @@ func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx, skip map[int64]bo
 }
 
 // robotPlay records the robot's decision in its turn, unless the game
-// changed meanwhile.
+// changed meanwhile or was adjourned.
 func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision) error {
 	now := s.now().UTC()
 	var (
@@ -240,6 +240,9 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 		me := gs.player(gs.pos.Turn())
 		if gs.g.Status != db.Active || gs.g.Position != turn.position || !s.isRobot(me) {
 			return nil // the game went on without the robot: its turn is looked for again
+		}
+		if gs.g.IsAdjourned() {
+			return nil // adjourned while the robot thought: it plays when the game is resumed
 		}
 		// The mail shows the opponent's last move too: its mail waited
 		// for this turn.

@@ -22,7 +22,7 @@ const (
 )
 
 // Tick does what is due at the server's time now: games lost on time,
-// reminders to players to move, digests. It returns when something is
+// reminders to players to move (neither in adjourned games), digests. It returns when something is
 // next due (zero when nothing is). It is safe to call at any time; the
 // work is recorded in one transaction, so that a restart neither loses
 // nor repeats any of it.
@@ -38,6 +38,9 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 			return err
 		}
 		for _, g := range games {
+			if g.IsAdjourned() {
+				continue // its clock stands still: no time out, no reminder
+			}
 			gs, err := h.gameState(ctx, g)
 			if err != nil {
 				return err

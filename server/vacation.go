@@ -65,8 +65,9 @@ func (h *handling) vacation(ctx context.Context, c parser.Command) error {
 	return nil
 }
 
-// stopClocks stops p's clocks in the games where p is to move until the
-// vacation ends, and tells the opponents in all p's games. It returns the
+// stopClocks stops p's clocks in the games where p is to move (but for
+// adjourned games, whose clocks stand still already) until the vacation
+// ends, and tells the opponents in all p's games. It returns the
 // number of games.
 func (h *handling) stopClocks(ctx context.Context, p db.Player) (int, error) {
 	games, err := h.tx.GamesOf(ctx, p.ID)
@@ -82,7 +83,9 @@ func (h *handling) stopClocks(ctx context.Context, p db.Player) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if gs.player(gs.pos.Turn()).ID == p.ID {
+		// An adjourned game's clock stands still already, until the
+		// operator resumes the game.
+		if gs.player(gs.pos.Turn()).ID == p.ID && !gs.g.IsAdjourned() {
 			left := gs.leftOf(gs.pos.Turn())
 			*left = max(*left-used(gs.g, h.now), 0)
 			gs.g.ClockStart = p.VacationUntil
@@ -102,7 +105,7 @@ func (h *handling) stopClocks(ctx context.Context, p db.Player) (int, error) {
 }
 
 // endVacation ends p's vacation early: what is left of it is given back,
-// and p's clocks start now.
+// and p's clocks start now, but for those of adjourned games.
 func (h *handling) endVacation(ctx context.Context, p db.Player) error {
 	p.VacationLeft = min(p.VacationLeft+p.VacationUntil.Sub(h.now), maxVacation)
 	p.VacationUntil = time.Time{}
@@ -115,7 +118,9 @@ func (h *handling) endVacation(ctx context.Context, p db.Player) error {
 		return err
 	}
 	for _, g := range games {
-		if g.Status != db.Active || !g.ClockStart.After(h.now) {
+		// An adjourned game's clock starts only when the operator resumes
+		// it: its clock start in the future is not a vacation's.
+		if g.Status != db.Active || g.IsAdjourned() || !g.ClockStart.After(h.now) {
 			continue
 		}
 		gs, err := h.gameState(ctx, g)

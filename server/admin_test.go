@@ -1,0 +1,163 @@
+package server
+
+import (
+	"context"
+	"testing"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
+)
+
+// admin carries out an operator's command.
+func (h *harness) admin(line string) {
+	h.t.Helper()
+	a, ok := parser.ParseAdmin(line)
+	if !ok {
+		h.t.Fatalf("ParseAdmin(%q) not ok", line)
+	}
+	if _, err := h.s.Admin(context.Background(), a, "test"); err != nil {
+		h.t.Fatalf("Admin(%q): %v", line, err)
+	}
+}
+
+// wantStandsStill checks that the adjourned game's clock stands still,
+// and that the game is not lost on time however long it waits.
+func (h *harness) wantStandsStill(id int64) {
+	h.t.Helper()
+	if g := h.game(id); !g.ClockStart.Equal(adjournedClock) || !g.IsAdjourned() {
+		h.t.Errorf("adjourned game %d: clock start %v, adjourned %v; want %v, adjourned", id, g.ClockStart, g.Adjourned, adjournedClock)
+	}
+	h.clock.Advance(10 * day)
+	if _, err := h.s.Tick(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	if g := h.game(id); g.Status != db.Active {
+		h.t.Errorf("adjourned game %d ended: %v %s", id, g.Result, g.Reason)
+	}
+}
+
+// adjournedAgainstRobot starts a game of alice against the robot, where
+// the robot is to move, and adjourns it.
+func adjournedAgainstRobot(t *testing.T) (*harness, int64) {
+	h := newHarnessWith(t, Config{Robot: robot.DefaultHandle})
+	if err := h.s.EnsureRobot(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.register("alice")
+	h.sendProven("alice", "challenge congo robot level=1")
+	h.deliver()
+	h.sendProven("alice", "move congo 1 b2-b3")
+	h.deliver()
+	if g := h.game(1); g.Status != db.Active || g.White != h.player("alice").ID {
+		t.Fatalf("game 1: %+v, want alice as White against the robot", g)
+	}
+	h.admin("adjourn congo 1")
+	h.deliver()
+	return h, 1
+}
+
+func TestRobotDoesNotPlayInAdjournedGame(t *testing.T) {
+	h, id := adjournedAgainstRobot(t)
+	position := h.game(id).Position
+	if h.robotStep(h.s) {
+		t.Errorf("robot played in an adjourned game")
+	}
+	if g := h.game(id); g.Position != position {
+		t.Errorf("adjourned game's position went from %s to %s", position, g.Position)
+	}
+	h.wantStandsStill(id)
+
+	h.admin("resume congo 1")
+	if !h.robotStep(h.s) {
+		t.Errorf("robot did not play in the resumed game")
+	}
+	if g := h.game(id); g.Position == position {
+		t.Errorf("resumed game's position is still %s", position)
+	}
+}
+
+// A game adjourned while the robot thinks: its move is not recorded.
+func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
+	h, id := adjournedAgainstRobot(t)
+	h.admin("resume congo 1")
+	var (
+		turn  robotTurn
+		found bool
+	)
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		turn, found, err = h.s.nextRobotTurn(ctx, tx, nil)
+		return err
+	})
+	if !found || turn.game != id {
+		t.Fatalf("nextRobotTurn = %+v, %v; want game %d", turn, found, id)
+	}
+	d, err := robot.Choose(context.Background(), turn.pos, turn.level, robot.Seed(turn.game, ply(turn.pos)), turn.scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.admin("adjourn congo 1") // while the robot thinks
+	if err := h.s.robotPlay(context.Background(), turn, d); err != nil {
+		t.Fatal(err)
+	}
+	if g := h.game(id); g.Position != turn.position {
+		t.Errorf("robot moved in a game adjourned while it thought: position %s, was %s", g.Position, turn.position)
+	}
+	h.wantStandsStill(id)
+}
+
+// adjournedOnBobsMove starts a game of alice against bob, where bob is to
+// move, and adjourns it.
+func adjournedOnBobsMove(t *testing.T) (*harness, int64) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	id := h.startGame("alice", "bob")
+	h.sendProven("alice", "move congo 1 b2-b3")
+	h.deliver()
+	h.admin("adjourn congo 1")
+	h.deliver()
+	return h, id
+}
+
+func TestVacationLeavesAdjournedClockStill(t *testing.T) {
+	h, id := adjournedOnBobsMove(t)
+	h.sendProven("bob", "vacation 1")
+	h.deliver()
+	if p := h.player("bob"); !p.VacationUntil.After(h.clock.Now()) {
+		t.Fatalf("bob is not on vacation: until %v", p.VacationUntil)
+	}
+	h.wantStandsStill(id)
+}
+
+func TestVacationOffLeavesAdjournedClockStill(t *testing.T) {
+	h, id := adjournedOnBobsMove(t)
+	h.sendProven("bob", "vacation 2")
+	h.deliver()
+	h.sendProven("bob", "vacation off")
+	h.deliver()
+	if p := h.player("bob"); !p.VacationUntil.IsZero() {
+		t.Fatalf("bob is still on vacation: until %v", p.VacationUntil)
+	}
+	h.wantStandsStill(id)
+}
+
+// Tick ends no adjourned game on time, whatever its clock says.
+func TestTickSkipsAdjournedGame(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	id := h.startGame("alice", "bob")
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		return tx.SetAdjourned(ctx, id, h.clock.Now()) // the clock left running
+	})
+	h.clock.Advance(10 * day)
+	if _, err := h.s.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if g := h.game(id); g.Status != db.Active {
+		t.Errorf("adjourned game %d ended: %v %s", id, g.Result, g.Reason)
+	}
+	if got := h.deliver(); len(got) != 0 {
+		t.Errorf("%d mails about an adjourned game, want none", len(got))
+	}
+}
