@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -66,19 +67,25 @@ func (tx *Tx) RecordSent(ctx context.Context, messageID string, game int64, at t
 }
 
 // GameOfMessages returns the game of the first of the Message-IDs that
-// names a mail we sent about a game, or 0 when none does.
+// names a mail we sent about a game, or 0 when none does. It is one
+// query, however many the ids: they are bound as one JSON array.
 func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, error) {
-	for _, id := range messageIDs {
-		var game int64
-		err := tx.tx.QueryRowContext(ctx,
-			"SELECT game FROM sent WHERE message_id = ? AND game IS NOT NULL", id).Scan(&game)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return 0, fmt.Errorf("game of mail %q: %w", id, err)
-		}
-		return game, nil
+	if len(messageIDs) == 0 {
+		return 0, nil
 	}
-	return 0, nil
+	ids, err := json.Marshal(messageIDs)
+	if err != nil {
+		return 0, fmt.Errorf("game of mails: %w", err)
+	}
+	var game int64
+	err = tx.tx.QueryRowContext(ctx,
+		"SELECT s.game FROM json_each(?) AS j JOIN sent AS s ON s.message_id = j.value"+
+			" WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1", string(ids)).Scan(&game)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("game of mails: %w", err)
+	}
+	return game, nil
 }

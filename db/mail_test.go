@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -84,6 +85,8 @@ func TestGameOfMessages(t *testing.T) {
 		{[]string{"unknown@x", "g1@x"}, 1},
 		{[]string{"none@x", "g2@x"}, 2},
 		{[]string{"none@x", "unknown@x"}, 0},
+		{[]string{"it's \"quoted\"", "g2@x"}, 2},
+		{append(slices.Repeat([]string{"unknown@x"}, 40000), "g1@x", "g2@x"), 1}, // past SQLite's parameter limit: one parameter
 	}
 	for _, tt := range tests {
 		inTx(t, d, func(ctx context.Context, tx *Tx) error {

@@ -112,6 +112,29 @@ func parseBody(body string, game int64) Result {
 	return r
 }
 
+// CutBody splits a mail body where Parse stops reading it: read is the
+// text above the first signature ("-- "), quoted line ("> "), attribution
+// ("On ... wrote:"), separator ("-----Original Message-----"), forwarded
+// header block or sign-off; rest is that line and all below it, or "" when
+// there is none. read+rest is body.
+func CutBody(body string) (read, rest string) {
+	afterBlank := true
+	for left := body; left != ""; {
+		line, next := nextLine(left)
+		switch classify(strings.TrimFunc(line, isSpace), afterBlank, next) {
+		case stopLine:
+			at := len(body) - len(left)
+			return body[:at], body[at:]
+		case skipLine:
+			afterBlank = true
+		default:
+			afterBlank = false
+		}
+		left = next
+	}
+	return body, ""
+}
+
 // startsWithIf reports whether line starts with the word "if".
 func startsWithIf(line string) bool {
 	return hasPrefixFold(line, "if") && (len(line) == 2 || isSpace(rune(line[2])))

@@ -407,3 +407,18 @@ func TestCommandSubject(t *testing.T) {
 		}
 	}
 }
+
+func TestCutBody(t *testing.T) {
+	for _, tt := range []struct{ body, read string }{
+		{"a\nb\n", "a\nb\n"},
+		{"a\r\n\r\nOn Mon, Alice wrote:\r\nb", "a\r\n\r\n"},
+		{"a\n-----Original Message-----\nb", "a\n"},
+		{"a\n\nFrom: Alice\nb", "a\n\n"},
+		{"a\nFrom: Alice\nb", "a\nFrom: Alice\nb"},
+	} {
+		read, rest := CutBody(tt.body)
+		if read != tt.read || read+rest != tt.body {
+			t.Errorf("CutBody(%q) = %q, %q; want read %q", tt.body, read, rest, tt.read)
+		}
+	}
+}

@@ -64,16 +64,13 @@ func (h *handling) isOperator() bool {
 	return h.s.operator != "" && h.sender != nil && h.proven && strings.EqualFold(h.sender.Address, h.s.operator)
 }
 
-// operatorLines carries out the operator's commands in text, and returns
-// text without them, for the parser.
+// operatorLines carries out the operator's commands in text, down to
+// where the parser stops reading (a signature, quote or old mail's
+// header), and returns text without them, for the parser.
 func (h *handling) operatorLines(ctx context.Context, text string) (string, error) {
 	var rest []string
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if strings.TrimRight(l, "\r") == "-- " {
-			rest = append(rest, lines[i:]...)
-			break
-		}
+	read, below := parser.CutBody(text)
+	for _, l := range strings.Split(read, "\n") {
 		a, ok := parser.ParseAdmin(l)
 		if !ok {
 			rest = append(rest, l)
@@ -92,7 +89,7 @@ func (h *handling) operatorLines(ctx context.Context, text string) (string, erro
 			h.note(summary)
 		}
 	}
-	return strings.Join(rest, "\n"), nil
+	return strings.Join(rest, "\n") + below, nil
 }
 
 // admin carries out one operator's command.

@@ -161,3 +161,35 @@ func TestTickSkipsAdjournedGame(t *testing.T) {
 		t.Errorf("%d mails about an adjourned game, want none", len(got))
 	}
 }
+
+// TestOperatorLinesStopWhereParserStops: the operator's commands in a
+// quoted old mail, below an attribution or separator, are not carried
+// out.
+func TestOperatorLinesStopWhereParserStops(t *testing.T) {
+	for _, below := range []string{
+		"On Mon, 3 Mar 2025, Alice wrote:\nban carol",
+		"-----Original Message-----\nban carol",
+		"-- \nban carol",
+		"> ban carol",
+	} {
+		h := newHarnessWith(t, Config{Operator: addr("oper")})
+		h.register("oper", "bob", "carol")
+		h.sendProven("oper", "ban bob\n\n"+below)
+		banned := func(handle string) bool {
+			var b bool
+			id := h.player(handle).ID
+			h.inTx(func(ctx context.Context, tx *db.Tx) error {
+				var err error
+				b, err = tx.Banned(ctx, id)
+				return err
+			})
+			return b
+		}
+		if !banned("bob") {
+			t.Errorf("%q: bob, above, not banned", below)
+		}
+		if banned("carol") {
+			t.Errorf("%q: carol, below, banned", below)
+		}
+	}
+}

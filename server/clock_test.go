@@ -191,3 +191,30 @@ func TestRunClock(t *testing.T) {
 		t.Errorf("game after RunClock = %+v, want lost on time", g)
 	}
 }
+
+func TestTickSkipsBrokenGame(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob", "carol")
+	broken := h.startGame("alice", "bob")
+	fine := h.startGame("alice", "carol")
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		g, err := tx.Game(ctx, broken)
+		if err != nil {
+			return err
+		}
+		g.Position = "not a position"
+		return tx.UpdateGame(ctx, g, h.clock.Now())
+	})
+	h.clock.Advance(3*day + time.Minute)
+	next, err := h.s.Tick(context.Background())
+	if err != nil {
+		t.Fatalf("Tick: %v", err)
+	}
+	if g := h.game(fine); g.Status == db.Active {
+		t.Errorf("game %d not timed out: one broken game blocked the others", fine)
+	}
+	if want := h.clock.Now().Add(time.Minute); next.IsZero() || next.After(want) {
+		t.Errorf("next = %v, want the broken game tried again by %v", next, want)
+	}
+	wantText(t, only(t, h.deliver(), "carol"), "ran out of time")
+}

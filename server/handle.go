@@ -138,10 +138,18 @@ func (h *handling) identify(ctx context.Context) error {
 	return nil
 }
 
-// threadIDs lists the Message-IDs a mail answers, the closest first.
+// maxThreadIDs bounds how many Message-IDs of each of a mail's
+// In-Reply-To and References are looked up: the closest ones, as a
+// thread's game is named by the mails nearest the answer, and a long or
+// forged header must not cost a lookup per id.
+const maxThreadIDs = 20
+
+// threadIDs lists the Message-IDs a mail answers, the closest first: its
+// first In-Reply-To ids and its last References, maxThreadIDs of each
+// at most.
 func threadIDs(m *mailer.Incoming) []string {
-	ids := append([]string(nil), m.InReplyTo...)
-	for i := len(m.References) - 1; i >= 0; i-- {
+	ids := append([]string(nil), m.InReplyTo[:min(len(m.InReplyTo), maxThreadIDs)]...)
+	for i := len(m.References) - 1; i >= max(len(m.References)-maxThreadIDs, 0); i-- {
 		ids = append(ids, m.References[i])
 	}
 	return ids

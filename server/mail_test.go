@@ -263,3 +263,22 @@ func TestBoardFloodIsCapped(t *testing.T) {
 		t.Errorf("21 mails asking for boards gave alice %d mails in an hour, want at most 10", n)
 	}
 }
+
+// TestThreadIDsBounded: a long References header costs a bounded
+// number of lookups, the closest ids first.
+func TestThreadIDsBounded(t *testing.T) {
+	m := &mailer.Incoming{InReplyTo: []string{"reply@x"}}
+	for i := range 1000 {
+		m.References = append(m.References, fmt.Sprintf("r%d@x", i))
+	}
+	ids := threadIDs(m)
+	if len(ids) != 1+maxThreadIDs {
+		t.Fatalf("threadIDs: %d ids, want %d", len(ids), 1+maxThreadIDs)
+	}
+	if ids[0] != "reply@x" || ids[1] != "r999@x" || ids[len(ids)-1] != fmt.Sprintf("r%d@x", 1000-maxThreadIDs) {
+		t.Errorf("threadIDs = %q, want In-Reply-To then the last References, closest first", ids)
+	}
+	if ids := threadIDs(&mailer.Incoming{InReplyTo: []string{"a@x"}, References: []string{"b@x", "a@x"}}); !slices.Equal(ids, []string{"a@x", "a@x", "b@x"}) {
+		t.Errorf("threadIDs(short) = %q", ids)
+	}
+}

@@ -267,3 +267,19 @@ func TestMoveToPlayerOnVacation(t *testing.T) {
 	h.tick()
 	wantText(t, only(t, h.deliver(), "alice"), "bob wins: alice ran out of time.")
 }
+
+func TestVacationAfterTimeRanOut(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	h.sendProven("alice", "move congo 1 b2-b3")
+	h.deliver()
+	// bob's 3 days run out before the clock loop looks; then he leaves.
+	h.clock.Advance(3*day + time.Hour)
+	h.sendProven("bob", "vacation 5")
+	if g := h.game(1); g.Status == db.Active {
+		t.Fatalf("game still active after vacation with time run out: clock start %v, black left %v", g.ClockStart, g.BlackLeft)
+	}
+	mails := h.deliver()
+	wantText(t, only(t, to(mails, "alice"), "alice"), "ran out of time")
+}

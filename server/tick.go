@@ -22,16 +22,25 @@ const (
 )
 
 // Tick does what is due at the server's time now: games lost on time,
-// reminders to players to move (neither in adjourned games), digests. It returns when something is
-// next due (zero when nothing is). It is safe to call at any time; the
-// work is recorded in one transaction, so that a restart neither loses
-// nor repeats any of it.
+// reminders to players to move (neither in adjourned games), digests. It
+// returns when something is next due (zero when nothing is). It is safe
+// to call at any time; the work for each game, and the digests, are
+// recorded in a transaction of their own, so that a restart neither
+// loses nor repeats any of it, and a game that cannot be done (its error
+// is logged) holds up no other: it is tried again a minute later.
 func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 	now := s.now().UTC()
 	var next time.Time
 	queued := 0
+	defer func() {
+		if queued > 0 {
+			s.wakeOutbox()
+		}
+	}()
+	// The games with something due now, found in a read-only pass.
+	var due []int64
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		next = time.Time{}
+		next, due = time.Time{}, nil
 		h := newHandling(s, tx, nil, now)
 		games, err := tx.ActiveGames(ctx)
 		if err != nil {
@@ -43,27 +52,67 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 			}
 			gs, err := h.gameState(ctx, g)
 			if err != nil {
-				return err
+				s.log.Error("clock", "game", g.ID, "err", err)
+				next = earliest(next, now.Add(time.Minute))
+				continue
 			}
-			due, err := h.clockDue(ctx, &gs)
-			if err != nil {
-				return err
+			if at, doNow := gs.clockNext(h.now, s.finalReminder); doNow {
+				due = append(due, g.ID)
+			} else {
+				next = earliest(next, at)
 			}
-			next = earliest(next, due)
 		}
-		due, err := h.digests(ctx)
-		if err != nil {
-			return err
-		}
-		next = earliest(next, due)
-		queued = h.queued
 		return nil
 	})
 	if err != nil {
 		return time.Time{}, err
 	}
-	if queued > 0 {
-		s.wakeOutbox()
+	for _, id := range due {
+		var at time.Time
+		n := 0
+		err := s.db.Tx(ctx, func(tx *db.Tx) error {
+			h := newHandling(s, tx, nil, now)
+			g, err := tx.Game(ctx, id)
+			if err != nil {
+				return err
+			}
+			if g.Status != db.Active || g.IsAdjourned() {
+				at = time.Time{}
+				return nil // ended or adjourned meanwhile
+			}
+			gs, err := h.gameState(ctx, g)
+			if err != nil {
+				return err
+			}
+			if at, err = h.clockDue(ctx, &gs); err != nil {
+				return err
+			}
+			n = h.queued
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return time.Time{}, ctx.Err()
+			}
+			s.log.Error("clock", "game", id, "err", err)
+			at = now.Add(time.Minute)
+		} else {
+			queued += n
+		}
+		next = earliest(next, at)
+	}
+	err = s.db.Tx(ctx, func(tx *db.Tx) error {
+		h := newHandling(s, tx, nil, now)
+		at, err := h.digests(ctx)
+		if err != nil {
+			return err
+		}
+		next = earliest(next, at)
+		queued += h.queued
+		return nil
+	})
+	if err != nil {
+		return time.Time{}, err
 	}
 	return next, nil
 }
@@ -132,6 +181,20 @@ func (s *Server) wakeClock() {
 // clockDue ends a game whose player to move ran out of time, or sends
 // the reminder due; it returns when the game's clock next needs looking
 // at (zero when the game is over).
+// clockNext tells whether the game's clock has something to do at t (a
+// time out or a reminder), and if not, when it next will.
+func (gs *gameState) clockNext(t time.Time, final time.Duration) (time.Time, bool) {
+	deadline := gs.deadline()
+	if !t.Before(deadline) {
+		return time.Time{}, true
+	}
+	due, next := gs.reminderDue(t, final)
+	if due > gs.g.Reminders {
+		return time.Time{}, true
+	}
+	return earliest(deadline, next), false
+}
+
 func (h *handling) clockDue(ctx context.Context, gs *gameState) (time.Time, error) {
 	deadline := gs.deadline()
 	if !h.now.Before(deadline) {

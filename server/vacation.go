@@ -86,6 +86,14 @@ func (h *handling) stopClocks(ctx context.Context, p db.Player) (int, error) {
 		// An adjourned game's clock stands still already, until the
 		// operator resumes the game.
 		if gs.player(gs.pos.Turn()).ID == p.ID && !gs.g.IsAdjourned() {
+			if !h.now.Before(gs.deadline()) {
+				// The clock loop has not come to it yet: the time is up
+				// all the same, and no vacation brings it back.
+				if err := h.timeOut(ctx, &gs); err != nil {
+					return 0, err
+				}
+				continue
+			}
 			left := gs.leftOf(gs.pos.Turn())
 			*left = max(*left-used(gs.g, h.now), 0)
 			gs.g.ClockStart = p.VacationUntil
