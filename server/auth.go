@@ -34,7 +34,7 @@ func (s *Server) newSecret() (string, error) {
 // its From domain authentic.
 func (s *Server) proves(m *mailer.Incoming, p db.Player) bool {
 	// A mail with several From addresses names no one sender for sure.
-	if m.FromCount != 1 {
+	if m.FromCount > 1 {
 		return false
 	}
 	return s.sentToPersonal(m, p) || s.authenticated(m)
