@@ -85,7 +85,7 @@ func (h *handling) operatorLines(ctx context.Context, text string) (string, erro
 		case err != nil:
 			return "", err
 		default:
-			h.answer(templates.Error{Line: a.Line, Problem: templates.NotUnderstood, Detail: "Done: " + summary + "."})
+			h.answer(templates.AdminDone{Line: a.Line, Done: summary})
 			h.note(summary)
 		}
 	}

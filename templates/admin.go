@@ -26,3 +26,11 @@ func Admin(n AdminNotice) (subject, body string, err error) {
 	}
 	return "Congo: a message from the operator", body, nil
 }
+
+// AdminDone tells the operator that one of their commands was carried out.
+type AdminDone struct {
+	Line string // the command as written
+	Done string // what was done, e.g. "bob is banned"
+}
+
+func (AdminDone) template() string { return "admin_done" }

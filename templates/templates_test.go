@@ -483,3 +483,15 @@ func TestTidy(t *testing.T) {
 		}
 	}
 }
+
+func TestAdminDone(t *testing.T) {
+	_, body, err := Reply(ReplyData{Subject: "ops", Sections: []Section{AdminDone{Line: "ban mallory", Done: "ban mallory"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"> ban mallory\n", "Done: ban mallory. The players concerned have been told."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("Reply(AdminDone) lacks %q:\n%s", want, body)
+		}
+	}
+}
