@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/congobymail/congo/mailer"
-	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
 )
@@ -19,26 +15,7 @@ import (
 // handle.
 func startRobotWorld(t *testing.T) *world {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	sys, err := loopback.Start(ctx, loopback.Config{
-		Domain: "example.org",
-		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "alice", Password: "pw"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &config{
-		imapURL:   sys.IMAPURL("congo"),
-		smtpURL:   sys.SMTPURL(),
-		address:   "congo@example.org",
-		dbPath:    filepath.Join(t.TempDir(), "congo.db"),
-		poll:      100 * time.Millisecond,
-		processed: "Processed",
-		logLevel:  "info",
-		robot:     robot.DefaultHandle,
-	}
-	t.Cleanup(sys.Close) // after the daemon has stopped
-	return runWorld(ctx, cancel, t, sys, cfg)
+	return startWorldTuned(t, func(c *config) { c.robot = robot.DefaultHandle }, "alice")
 }
 
 // position finds the position in a board mail (M3).

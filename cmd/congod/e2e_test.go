@@ -44,6 +44,13 @@ func startWorld(t *testing.T) *world {
 // the server's.
 func startWorldWith(t *testing.T, users ...string) *world {
 	t.Helper()
+	return startWorldTuned(t, nil, users...)
+}
+
+// startWorldTuned is startWorldWith with the daemon's settings changed by
+// tune, when it is not nil, before it starts.
+func startWorldTuned(t *testing.T, tune func(*config), users ...string) *world {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	accounts := []loopback.User{{Name: "congo", Password: "pw"}}
 	for _, u := range users {
@@ -61,6 +68,9 @@ func startWorldWith(t *testing.T, users ...string) *world {
 		poll:      100 * time.Millisecond,
 		processed: "Processed",
 		logLevel:  "info",
+	}
+	if tune != nil {
+		tune(cfg)
 	}
 	t.Cleanup(sys.Close) // after the daemon has stopped
 	return runWorld(ctx, cancel, t, sys, cfg)
