@@ -195,8 +195,15 @@ func TestInboxDovecotRestarts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Dovecot's new UIDVALIDITY is the time in seconds.
-		time.Sleep(1100 * time.Millisecond)
+		// Dovecot gives a new mailbox the time in seconds as UIDVALIDITY, or
+		// the next number its counter file holds when mailboxes were made in
+		// the same second (INBOX, Processed and Quarantine at the start). The
+		// counter is gone with the files above, so wait until the clock has
+		// passed the old value.
+		old := int64(h.all()[1].UIDValidity)
+		for time.Now().Unix() <= old {
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: new uidvalidity\r\nMessage-ID: <uidvalidity@example.org>\r\n\r\nhelp\r\n"))
 	waitFor(t, "mail handled after UIDVALIDITY changed", 10*time.Second, func() bool { return len(h.all()) == 3 })
