@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
@@ -26,11 +27,24 @@ var migrationFiles embed.FS
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
 	sql *sql.DB
+
+	// stmts holds a prepared statement for each query text a Tx has run,
+	// so that SQLite parses each text once per connection. The texts are
+	// constants of this package (TestSQLOnlyThroughParameters), so there
+	// are few.
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+
+	// lazy is the connection of TxNoSync, whose commits do not wait for
+	// the disk; nil until first used.
+	lazyMu sync.Mutex
+	lazy   *sql.Conn
 }
 
 // Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
 type Tx struct {
 	tx *sql.Tx
+	db *DB
 }
 
 // Open opens the SQLite database at path, creating it when missing, and
@@ -40,7 +54,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	d := &DB{sql: s}
+	d := &DB{sql: s, stmts: map[string]*sql.Stmt{}}
 	if err := d.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -63,23 +77,144 @@ func dsn(path string) string {
 
 // Close closes the database.
 func (d *DB) Close() error {
+	d.lazyMu.Lock()
+	if d.lazy != nil {
+		d.lazy.Close()
+		d.lazy = nil
+	}
+	d.lazyMu.Unlock()
+	d.mu.Lock()
+	for _, st := range d.stmts {
+		st.Close()
+	}
+	clear(d.stmts)
+	d.mu.Unlock()
 	return d.sql.Close()
+}
+
+// stmt returns the prepared statement for query, preparing it on first use.
+func (d *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if st, ok := d.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := d.sql.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	d.stmts[query] = st
+	return st, nil
+}
+
+// exec, query and queryRow run a query in the transaction through its
+// prepared statement.
+func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := t.db.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+}
+
+func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := t.db.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+}
+
+func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := t.db.stmt(ctx, query)
+	if err != nil {
+		// A *sql.Row carrying the error: Scan reports it.
+		return t.tx.QueryRowContext(ctx, query, args...)
+	}
+	return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+}
+
+// Savepoint runs fn inside a savepoint of t: when fn returns an error or
+// panics, all it did is undone and t goes on as before fn; otherwise its
+// work stays part of t. It returns fn's error.
+func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
+	// Savepoints nest; ROLLBACK TO and RELEASE name the newest of the
+	// name, so one name serves at every depth.
+	if _, err := t.tx.ExecContext(ctx, "SAVEPOINT sp"); err != nil {
+		return fmt.Errorf("savepoint: %w", err)
+	}
+	done := false
+	defer func() {
+		if done {
+			return
+		}
+		// Undo fn's work (on an error or a panic); the savepoint is then
+		// released, which keeps nothing of it.
+		_, rerr := t.tx.ExecContext(context.WithoutCancel(ctx), "ROLLBACK TO sp; RELEASE sp")
+		if rerr != nil && err != nil {
+			err = fmt.Errorf("%w (and undoing it: %w)", err, rerr)
+		}
+	}()
+	if err := fn(); err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, "RELEASE sp"); err != nil {
+		return fmt.Errorf("release savepoint: %w", err)
+	}
+	done = true
+	return nil
 }
 
 // Tx runs fn in one immediate transaction: it commits when fn returns nil
 // and rolls back when fn returns an error or panics (the panic goes on).
+// The commit returns once the transaction is on disk (synchronous=FULL).
 func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	t, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
+	return d.run(t, fn)
+}
+
+// TxNoSync is Tx, except that its commit does not wait for the disk
+// (synchronous=NORMAL, which in WAL mode syncs at checkpoints only): a
+// crash of the process loses nothing, but a crash of the machine may undo
+// it, and what was committed after it. It is for writes whose loss only
+// repeats work, like recording that a mail was sent, so that the record
+// is made as soon as possible after the fact.
+func (d *DB) TxNoSync(ctx context.Context, fn func(tx *Tx) error) error {
+	d.lazyMu.Lock()
+	defer d.lazyMu.Unlock()
+	if d.lazy == nil {
+		c, err := d.sql.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("begin transaction: %w", err)
+		}
+		if _, err := c.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
+			c.Close()
+			return fmt.Errorf("begin transaction: %w", err)
+		}
+		d.lazy = c
+	}
+	t, err := d.lazy.BeginTx(ctx, nil)
+	if err != nil {
+		// The connection may be broken: the next call takes another.
+		d.lazy.Close()
+		d.lazy = nil
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	return d.run(t, fn)
+}
+
+// run runs fn in the transaction t, and commits or rolls back.
+func (d *DB) run(t *sql.Tx, fn func(tx *Tx) error) error {
 	committed := false
 	defer func() {
 		if !committed {
 			t.Rollback()
 		}
 	}()
-	if err := fn(&Tx{tx: t}); err != nil {
+	if err := fn(&Tx{tx: t, db: d}); err != nil {
 		return err
 	}
 	if err := t.Commit(); err != nil {

@@ -148,6 +148,107 @@ func TestTxRollsBack(t *testing.T) {
 	})
 }
 
+// TestSavepoint undoes the work of a failed savepoint, and of one that
+// panics, and keeps the rest of the transaction, at any depth.
+func TestSavepoint(t *testing.T) {
+	d := openTest(t)
+	errBoom := errors.New("boom")
+	create := func(ctx context.Context, tx *Tx, h string) error {
+		_, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
+		return err
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		if err := tx.Savepoint(ctx, func() error { return create(ctx, tx, "kept") }); err != nil {
+			return err
+		}
+		if err := tx.Savepoint(ctx, func() error {
+			if err := create(ctx, tx, "undone"); err != nil {
+				return err
+			}
+			return errBoom
+		}); !errors.Is(err, errBoom) {
+			t.Errorf("Savepoint = %v, want %v", err, errBoom)
+		}
+		err := tx.Savepoint(ctx, func() error {
+			if err := create(ctx, tx, "outer"); err != nil {
+				return err
+			}
+			if err := tx.Savepoint(ctx, func() error {
+				if err := create(ctx, tx, "inner"); err != nil {
+					return err
+				}
+				return errBoom
+			}); !errors.Is(err, errBoom) {
+				t.Errorf("inner Savepoint = %v, want %v", err, errBoom)
+			}
+			return create(ctx, tx, "after-inner")
+		})
+		if err != nil {
+			return err
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != "panic in savepoint" {
+					t.Errorf("recover() = %v, want the panic to go on", r)
+				}
+			}()
+			tx.Savepoint(ctx, func() error {
+				if err := create(ctx, tx, "panicked"); err != nil {
+					return err
+				}
+				panic("panic in savepoint")
+			})
+		}()
+		// The same handle again: the failed savepoint left nothing behind.
+		return tx.Savepoint(ctx, func() error { return create(ctx, tx, "undone") })
+	})
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for h, want := range map[string]bool{"kept": true, "undone": true, "outer": true, "inner": false, "after-inner": true, "panicked": false} {
+			_, err := tx.PlayerByHandle(ctx, h)
+			if got := err == nil; got != want || (err != nil && !errors.Is(err, ErrNotFound)) {
+				t.Errorf("PlayerByHandle(%q) err = %v, want found %v", h, err, want)
+			}
+		}
+		return nil
+	})
+}
+
+// TestTxNoSync commits without waiting for the disk, on a connection of
+// its own, and leaves Tx waiting for it.
+func TestTxNoSync(t *testing.T) {
+	d := openTest(t)
+	ctx := context.Background()
+	sync := func(tx *Tx) int {
+		var v int
+		if err := tx.tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for i := range 2 {
+		err := d.TxNoSync(ctx, func(tx *Tx) error {
+			if got := sync(tx); got != 1 {
+				t.Errorf("synchronous in TxNoSync = %d, want 1 (NORMAL)", got)
+			}
+			_, err := tx.CreatePlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), fmt.Sprintf("s%d", i), t0)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("TxNoSync: %v", err)
+		}
+		inTx(t, d, func(ctx context.Context, tx *Tx) error {
+			if got := sync(tx); got != 2 {
+				t.Errorf("synchronous in Tx = %d, want 2 (FULL)", got)
+			}
+			return nil
+		})
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		_, err := tx.PlayerByHandle(ctx, "p1")
+		return err
+	})
+}
+
 // TestConcurrentTx runs read-then-write transactions from many goroutines:
 // each reads the number of queued mails and queues one named after it, so
 // any overlap would give two mails the same name.

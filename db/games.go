@@ -139,7 +139,7 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error
 	if g.TimeControl == "" {
 		g.TimeControl = DefaultTimeControl
 	}
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.queryRow(ctx,
 		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
 			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback)"+
 			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -156,7 +156,7 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error
 // UpdateGame stores everything of g but its players, challenger and
 // creation time, and sets its Updated time.
 func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
-	res, err := tx.tx.ExecContext(ctx,
+	res, err := tx.exec(ctx,
 		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
 			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+
 			" reminders = ?, draw_offer = ?, takeback = ? WHERE id = ?",
@@ -171,7 +171,7 @@ func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
 
 // Game returns the game with the given id.
 func (tx *Tx) Game(ctx context.Context, id int64) (Game, error) {
-	row := tx.tx.QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id)
+	row := tx.queryRow(ctx, "SELECT "+gameColumns+" FROM games WHERE id = ?", id)
 	g, err := scanGame(row)
 	if err != nil {
 		return Game{}, notFound(err, fmt.Sprintf("game %d", id))
@@ -190,7 +190,7 @@ func (tx *Tx) ActiveGames(ctx context.Context) ([]Game, error) {
 
 // queryGames runs a query for games.
 func (tx *Tx) queryGames(ctx context.Context, what, query string, args ...any) ([]Game, error) {
-	rows, err := tx.tx.QueryContext(ctx, query, args...)
+	rows, err := tx.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -211,7 +211,7 @@ func (tx *Tx) queryGames(ctx context.Context, what, query string, args ...any) (
 
 // DeleteLastMove removes the last move of a game (a takeback).
 func (tx *Tx) DeleteLastMove(ctx context.Context, game int64) error {
-	res, err := tx.tx.ExecContext(ctx,
+	res, err := tx.exec(ctx,
 		"DELETE FROM moves WHERE game = ? AND ply = (SELECT max(ply) FROM moves WHERE game = ?)", game, game)
 	if err != nil {
 		return fmt.Errorf("delete last move of game %d: %w", game, err)
@@ -222,7 +222,7 @@ func (tx *Tx) DeleteLastMove(ctx context.Context, game int64) error {
 // GamesOf returns the games a player plays in, in the order they were
 // created.
 func (tx *Tx) GamesOf(ctx context.Context, player int64) ([]Game, error) {
-	rows, err := tx.tx.QueryContext(ctx,
+	rows, err := tx.query(ctx,
 		"SELECT "+gameColumns+" FROM games WHERE white = ? OR black = ? ORDER BY id", player, player)
 	if err != nil {
 		return nil, fmt.Errorf("games of player %d: %w", player, err)
@@ -287,7 +287,7 @@ type Move struct {
 
 // AddMove stores a move.
 func (tx *Tx) AddMove(ctx context.Context, m Move) error {
-	_, err := tx.tx.ExecContext(ctx, "INSERT INTO moves (game, ply, move, position, at, comment) VALUES (?, ?, ?, ?, ?, ?)",
+	_, err := tx.exec(ctx, "INSERT INTO moves (game, ply, move, position, at, comment) VALUES (?, ?, ?, ?, ?, ?)",
 		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At), m.Comment)
 	if err != nil {
 		return fmt.Errorf("add move %d of game %d: %w", m.Ply, m.Game, err)
@@ -297,7 +297,7 @@ func (tx *Tx) AddMove(ctx context.Context, m Move) error {
 
 // Moves returns the moves of a game in order.
 func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
-	rows, err := tx.tx.QueryContext(ctx,
+	rows, err := tx.query(ctx,
 		"SELECT game, ply, move, position, at, comment FROM moves WHERE game = ? ORDER BY ply", game)
 	if err != nil {
 		return nil, fmt.Errorf("moves of game %d: %w", game, err)

@@ -25,9 +25,9 @@ func (tx *Tx) Seen(ctx context.Context, messageID string, uidValidity, uid uint3
 	var row *sql.Row
 	switch {
 	case messageID != "":
-		row = tx.tx.QueryRowContext(ctx, "SELECT 1 FROM processed WHERE message_id = ?", messageID)
+		row = tx.queryRow(ctx, "SELECT 1 FROM processed WHERE message_id = ?", messageID)
 	case uid != 0:
-		row = tx.tx.QueryRowContext(ctx,
+		row = tx.queryRow(ctx,
 			"SELECT 1 FROM processed WHERE message_id = '' AND uidvalidity = ? AND uid = ?", uidValidity, uid)
 	default:
 		return false, nil
@@ -45,7 +45,7 @@ func (tx *Tx) Seen(ctx context.Context, messageID string, uidValidity, uid uint3
 
 // RecordProcessed records that a mail was handled.
 func (tx *Tx) RecordProcessed(ctx context.Context, p Processed) error {
-	_, err := tx.tx.ExecContext(ctx,
+	_, err := tx.exec(ctx,
 		"INSERT INTO processed (message_id, uidvalidity, uid, at, summary) VALUES (?, ?, ?, ?, ?)",
 		p.MessageID, p.UIDValidity, p.UID, formatTime(p.At), p.Summary)
 	if err != nil {
@@ -58,7 +58,7 @@ func (tx *Tx) RecordProcessed(ctx context.Context, p Processed) error {
 // about (0 for none).
 func (tx *Tx) RecordSent(ctx context.Context, messageID string, game int64, at time.Time) error {
 	g := sql.NullInt64{Int64: game, Valid: game != 0}
-	_, err := tx.tx.ExecContext(ctx, "INSERT INTO sent (message_id, game, at) VALUES (?, ?, ?)",
+	_, err := tx.exec(ctx, "INSERT INTO sent (message_id, game, at) VALUES (?, ?, ?)",
 		messageID, g, formatTime(at))
 	if err != nil {
 		return fmt.Errorf("record sent mail %q: %w", messageID, err)
@@ -78,7 +78,7 @@ func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, 
 		return 0, fmt.Errorf("game of mails: %w", err)
 	}
 	var game int64
-	err = tx.tx.QueryRowContext(ctx,
+	err = tx.queryRow(ctx,
 		"SELECT s.game FROM json_each(?) AS j JOIN sent AS s ON s.message_id = j.value"+
 			" WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1", string(ids)).Scan(&game)
 	if errors.Is(err, sql.ErrNoRows) {

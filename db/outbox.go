@@ -28,7 +28,7 @@ const mailColumns = "id, created, mail_from, rcpt_to, message_id, raw, attempts,
 // To, MessageID and Raw of m and returns the new id.
 func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.queryRow(ctx,
 		"INSERT INTO outbox (created, mail_from, rcpt_to, message_id, raw, next_attempt) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
 		formatTime(m.Created), m.From, m.To, m.MessageID, m.Raw, formatTime(m.Created)).Scan(&id)
 	if err != nil {
@@ -40,7 +40,7 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 // Due returns up to limit mails waiting to be sent whose next attempt is
 // not after now, the earliest first.
 func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
-	rows, err := tx.tx.QueryContext(ctx,
+	rows, err := tx.query(ctx,
 		"SELECT "+mailColumns+" FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?"+
 			" ORDER BY next_attempt, id LIMIT ?", formatTime(now), limit)
 	if err != nil {
@@ -65,7 +65,7 @@ func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error)
 // false when no mail is waiting.
 func (tx *Tx) NextDue(ctx context.Context) (next time.Time, ok bool, err error) {
 	var s sql.NullString
-	err = tx.tx.QueryRowContext(ctx,
+	err = tx.queryRow(ctx,
 		"SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").Scan(&s)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
@@ -80,7 +80,7 @@ func (tx *Tx) NextDue(ctx context.Context) (next time.Time, ok bool, err error) 
 // Pending returns the number of mails waiting to be sent.
 func (tx *Tx) Pending(ctx context.Context) (int, error) {
 	var n int
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.queryRow(ctx,
 		"SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count pending mail: %w", err)
@@ -90,7 +90,7 @@ func (tx *Tx) Pending(ctx context.Context) (int, error) {
 
 // Mail returns the outbox mail with the given id.
 func (tx *Tx) Mail(ctx context.Context, id int64) (Mail, error) {
-	m, err := scanMail(tx.tx.QueryRowContext(ctx, "SELECT "+mailColumns+" FROM outbox WHERE id = ?", id))
+	m, err := scanMail(tx.queryRow(ctx, "SELECT "+mailColumns+" FROM outbox WHERE id = ?", id))
 	if err != nil {
 		return Mail{}, notFound(err, fmt.Sprintf("outbox mail %d", id))
 	}
@@ -99,7 +99,7 @@ func (tx *Tx) Mail(ctx context.Context, id int64) (Mail, error) {
 
 // MarkSent records that a mail was sent.
 func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	res, err := tx.tx.ExecContext(ctx, "UPDATE outbox SET sent_at = ? WHERE id = ?", formatTime(at), id)
+	res, err := tx.exec(ctx, "UPDATE outbox SET sent_at = ? WHERE id = ?", formatTime(at), id)
 	if err != nil {
 		return fmt.Errorf("mark outbox mail %d sent: %w", id, err)
 	}
@@ -108,7 +108,7 @@ func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
 
 // MarkRetry records a failed attempt and when to try again.
 func (tx *Tx) MarkRetry(ctx context.Context, id int64, next time.Time, reason string) error {
-	res, err := tx.tx.ExecContext(ctx,
+	res, err := tx.exec(ctx,
 		"UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
 		formatTime(next), reason, id)
 	if err != nil {
@@ -119,7 +119,7 @@ func (tx *Tx) MarkRetry(ctx context.Context, id int64, next time.Time, reason st
 
 // MarkFailed records a failed attempt after which the mail is given up.
 func (tx *Tx) MarkFailed(ctx context.Context, id int64, at time.Time, reason string) error {
-	res, err := tx.tx.ExecContext(ctx,
+	res, err := tx.exec(ctx,
 		"UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ? WHERE id = ?",
 		formatTime(at), reason, id)
 	if err != nil {
@@ -160,7 +160,7 @@ const recentWindow = 5000
 // given time, among the newest recentWindow mails of the outbox.
 func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, error) {
 	var n int
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.queryRow(ctx,
 		"SELECT count(*) FROM (SELECT rcpt_to, created FROM outbox ORDER BY id DESC LIMIT ?) WHERE rcpt_to = ? AND created >= ?",
 		recentWindow, to, formatTime(since)).Scan(&n)
 	if err != nil {

@@ -78,7 +78,7 @@ func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, 
 	p := Player{Handle: handle, Address: address, Secret: secret, Created: at.UTC(),
 		Rating: StartRating, Deviation: StartDeviation, Volatility: StartVolatility, Notify: NotifyEach,
 		VacationLeft: StartVacation, VacationAccrued: at.UTC()}
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.queryRow(ctx,
 		"INSERT INTO players (handle, address, secret, created, vacation_accrued) VALUES (?, ?, ?, ?, ?) RETURNING id",
 		p.Handle, p.Address, p.Secret, formatTime(p.Created), formatTime(p.VacationAccrued)).Scan(&p.ID)
 	if err != nil {
@@ -89,7 +89,7 @@ func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, 
 
 // Player returns the player with the given id.
 func (tx *Tx) Player(ctx context.Context, id int64) (Player, error) {
-	row := tx.tx.QueryRowContext(ctx, "SELECT "+playerColumns+" FROM players WHERE id = ?", id)
+	row := tx.queryRow(ctx, "SELECT "+playerColumns+" FROM players WHERE id = ?", id)
 	p, err := scanPlayer(row)
 	if err != nil {
 		return Player{}, notFound(err, fmt.Sprintf("player %d", id))
@@ -99,7 +99,7 @@ func (tx *Tx) Player(ctx context.Context, id int64) (Player, error) {
 
 // PlayerByHandle returns the player with the given handle, ignoring case.
 func (tx *Tx) PlayerByHandle(ctx context.Context, handle string) (Player, error) {
-	row := tx.tx.QueryRowContext(ctx, "SELECT "+playerColumns+" FROM players WHERE handle = ?", handle)
+	row := tx.queryRow(ctx, "SELECT "+playerColumns+" FROM players WHERE handle = ?", handle)
 	p, err := scanPlayer(row)
 	if err != nil {
 		return Player{}, notFound(err, fmt.Sprintf("player %q", handle))
@@ -110,7 +110,7 @@ func (tx *Tx) PlayerByHandle(ctx context.Context, handle string) (Player, error)
 // PlayerByAddress returns the player registered with the given address,
 // ignoring case.
 func (tx *Tx) PlayerByAddress(ctx context.Context, address string) (Player, error) {
-	row := tx.tx.QueryRowContext(ctx, "SELECT "+playerColumns+" FROM players WHERE address = ?",
+	row := tx.queryRow(ctx, "SELECT "+playerColumns+" FROM players WHERE address = ?",
 		strings.ToLower(address))
 	p, err := scanPlayer(row)
 	if err != nil {
@@ -121,7 +121,7 @@ func (tx *Tx) PlayerByAddress(ctx context.Context, address string) (Player, erro
 
 // SetSecret replaces the secret of a player's personal address.
 func (tx *Tx) SetSecret(ctx context.Context, id int64, secret string) error {
-	res, err := tx.tx.ExecContext(ctx, "UPDATE players SET secret = ? WHERE id = ?", secret, id)
+	res, err := tx.exec(ctx, "UPDATE players SET secret = ? WHERE id = ?", secret, id)
 	if err != nil {
 		return fmt.Errorf("set secret of player %d: %w", id, err)
 	}
@@ -133,7 +133,7 @@ func (tx *Tx) UpdatePlayer(ctx context.Context, p Player) error {
 	if p.Notify == "" {
 		p.Notify = NotifyEach
 	}
-	res, err := tx.tx.ExecContext(ctx,
+	res, err := tx.exec(ctx,
 		"UPDATE players SET rating = ?, deviation = ?, volatility = ?, rated_games = ?, notify = ?, digest_at = ?,"+
 			" vacation_left = ?, vacation_accrued = ?, vacation_until = ? WHERE id = ?",
 		p.Rating, p.Deviation, p.Volatility, p.RatedGames, string(p.Notify), formatOptTime(p.DigestAt),
@@ -161,7 +161,7 @@ func (tx *Tx) DigestsDue(ctx context.Context, now time.Time) ([]Player, error) {
 // NextDigest returns when the next digest is due; ok is false when none is.
 func (tx *Tx) NextDigest(ctx context.Context) (next time.Time, ok bool, err error) {
 	var s sql.NullString
-	err = tx.tx.QueryRowContext(ctx,
+	err = tx.queryRow(ctx,
 		"SELECT min(digest_at) FROM players WHERE notify = 'digest' AND digest_at <> ''").Scan(&s)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next digest: %w", err)
@@ -174,7 +174,7 @@ func (tx *Tx) NextDigest(ctx context.Context) (next time.Time, ok bool, err erro
 }
 
 func (tx *Tx) queryPlayers(ctx context.Context, what, query string, args ...any) ([]Player, error) {
-	rows, err := tx.tx.QueryContext(ctx, query, args...)
+	rows, err := tx.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

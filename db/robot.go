@@ -7,7 +7,7 @@ import (
 
 // SetRobotLevel records the level the robot plays a game at.
 func (tx *Tx) SetRobotLevel(ctx context.Context, game int64, level int) error {
-	_, err := tx.tx.ExecContext(ctx,
+	_, err := tx.exec(ctx,
 		"INSERT INTO robot_games (game, level) VALUES (?, ?) ON CONFLICT (game) DO UPDATE SET level = excluded.level",
 		game, level)
 	if err != nil {
@@ -20,7 +20,7 @@ func (tx *Tx) SetRobotLevel(ctx context.Context, game int64, level int) error {
 // none recorded is an error that wraps ErrNotFound.
 func (tx *Tx) RobotLevel(ctx context.Context, game int64) (int, error) {
 	var level int
-	err := tx.tx.QueryRowContext(ctx, "SELECT level FROM robot_games WHERE game = ?", game).Scan(&level)
+	err := tx.queryRow(ctx, "SELECT level FROM robot_games WHERE game = ?", game).Scan(&level)
 	if err != nil {
 		return 0, notFound(err, fmt.Sprintf("robot level of game %d", game))
 	}
@@ -38,7 +38,7 @@ type RobotMove struct {
 
 // AddRobotMove records the search of one of the robot's moves.
 func (tx *Tx) AddRobotMove(ctx context.Context, m RobotMove) error {
-	_, err := tx.tx.ExecContext(ctx,
+	_, err := tx.exec(ctx,
 		"INSERT INTO robot_moves (game, ply, score, depth, nodes) VALUES (?, ?, ?, ?, ?)",
 		m.Game, m.Ply, m.Score, m.Depth, m.Nodes)
 	if err != nil {
@@ -50,7 +50,7 @@ func (tx *Tx) AddRobotMove(ctx context.Context, m RobotMove) error {
 // RobotScores returns the scores of the robot's moves in a game, oldest
 // first.
 func (tx *Tx) RobotScores(ctx context.Context, game int64) ([]int, error) {
-	rows, err := tx.tx.QueryContext(ctx, "SELECT score FROM robot_moves WHERE game = ? ORDER BY ply", game)
+	rows, err := tx.query(ctx, "SELECT score FROM robot_moves WHERE game = ? ORDER BY ply", game)
 	if err != nil {
 		return nil, fmt.Errorf("robot scores of game %d: %w", game, err)
 	}

@@ -10,7 +10,7 @@ import (
 // AddObserver makes a player an observer of a game; it reports false when
 // they were one already.
 func (tx *Tx) AddObserver(ctx context.Context, game, player int64) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, "INSERT OR IGNORE INTO observers (game, player) VALUES (?, ?)", game, player)
+	res, err := tx.exec(ctx, "INSERT OR IGNORE INTO observers (game, player) VALUES (?, ?)", game, player)
 	if err != nil {
 		return false, fmt.Errorf("observe game %d: %w", game, err)
 	}
@@ -21,7 +21,7 @@ func (tx *Tx) AddObserver(ctx context.Context, game, player int64) (bool, error)
 // RemoveObserver stops a player observing a game; it reports false when
 // they were not observing it.
 func (tx *Tx) RemoveObserver(ctx context.Context, game, player int64) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, "DELETE FROM observers WHERE game = ? AND player = ?", game, player)
+	res, err := tx.exec(ctx, "DELETE FROM observers WHERE game = ? AND player = ?", game, player)
 	if err != nil {
 		return false, fmt.Errorf("unobserve game %d: %w", game, err)
 	}
@@ -45,7 +45,7 @@ type Seek struct {
 
 // SetSeek stores a player's seek, replacing their earlier one.
 func (tx *Tx) SetSeek(ctx context.Context, s Seek) error {
-	_, err := tx.tx.ExecContext(ctx,
+	_, err := tx.exec(ctx,
 		"INSERT OR REPLACE INTO seeks (player, time_control, rated, created) VALUES (?, ?, ?, ?)",
 		s.Player, s.TimeControl, s.Rated, formatTime(s.Created))
 	if err != nil {
@@ -56,7 +56,7 @@ func (tx *Tx) SetSeek(ctx context.Context, s Seek) error {
 
 // DeleteSeek removes a player's seek; it reports false when there was none.
 func (tx *Tx) DeleteSeek(ctx context.Context, player int64) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, "DELETE FROM seeks WHERE player = ?", player)
+	res, err := tx.exec(ctx, "DELETE FROM seeks WHERE player = ?", player)
 	if err != nil {
 		return false, fmt.Errorf("delete seek of player %d: %w", player, err)
 	}
@@ -70,7 +70,7 @@ func (tx *Tx) DeleteSeek(ctx context.Context, player int64) (bool, error) {
 func (tx *Tx) MatchSeek(ctx context.Context, s Seek) (Seek, error) {
 	var m Seek
 	var created string
-	err := tx.tx.QueryRowContext(ctx,
+	err := tx.queryRow(ctx,
 		"SELECT player, time_control, rated, created FROM seeks WHERE player <> ? AND time_control = ? AND rated = ?"+
 			" ORDER BY created, player LIMIT 1", s.Player, s.TimeControl, s.Rated).
 		Scan(&m.Player, &m.TimeControl, &m.Rated, &created)
@@ -83,7 +83,7 @@ func (tx *Tx) MatchSeek(ctx context.Context, s Seek) (Seek, error) {
 
 // AddConditional stores a branch of a player's conditional moves.
 func (tx *Tx) AddConditional(ctx context.Context, game, player int64, moves []string) error {
-	_, err := tx.tx.ExecContext(ctx, "INSERT INTO conditionals (game, player, moves) VALUES (?, ?, ?)",
+	_, err := tx.exec(ctx, "INSERT INTO conditionals (game, player, moves) VALUES (?, ?, ?)",
 		game, player, strings.Join(moves, " "))
 	if err != nil {
 		return fmt.Errorf("add conditional moves in game %d: %w", game, err)
@@ -94,7 +94,7 @@ func (tx *Tx) AddConditional(ctx context.Context, game, player int64, moves []st
 // Conditionals returns the branches of a player's conditional moves in a
 // game, in the order they were stored.
 func (tx *Tx) Conditionals(ctx context.Context, game, player int64) ([][]string, error) {
-	rows, err := tx.tx.QueryContext(ctx,
+	rows, err := tx.query(ctx,
 		"SELECT moves FROM conditionals WHERE game = ? AND player = ? ORDER BY id", game, player)
 	if err != nil {
 		return nil, fmt.Errorf("conditional moves in game %d: %w", game, err)
@@ -114,7 +114,7 @@ func (tx *Tx) Conditionals(ctx context.Context, game, player int64) ([][]string,
 // ClearConditionals removes a player's conditional moves in a game and
 // returns how many branches there were.
 func (tx *Tx) ClearConditionals(ctx context.Context, game, player int64) (int, error) {
-	res, err := tx.tx.ExecContext(ctx, "DELETE FROM conditionals WHERE game = ? AND player = ?", game, player)
+	res, err := tx.exec(ctx, "DELETE FROM conditionals WHERE game = ? AND player = ?", game, player)
 	if err != nil {
 		return 0, fmt.Errorf("clear conditional moves in game %d: %w", game, err)
 	}

@@ -94,11 +94,7 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 		}
 		data.Board = boardView(pos, side)
 	}
-	subject, body, err := templates.Board(data)
-	if err != nil {
-		return err
-	}
-	html, err := templates.BoardHTML(data)
+	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return err
 	}

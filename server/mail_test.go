@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/congobymail/congo/db"
@@ -280,5 +283,75 @@ func TestThreadIDsBounded(t *testing.T) {
 	}
 	if ids := threadIDs(&mailer.Incoming{InReplyTo: []string{"a@x"}, References: []string{"b@x", "a@x"}}); !slices.Equal(ids, []string{"a@x", "a@x", "b@x"}) {
 		t.Errorf("threadIDs(short) = %q", ids)
+	}
+}
+
+// switchRand is crypto/rand until broken is set; then it fails.
+type switchRand struct{ broken atomic.Bool }
+
+func (r *switchRand) Read(p []byte) (int, error) {
+	if r.broken.Load() {
+		return 0, errors.New("no randomness")
+	}
+	return rand.Read(p)
+}
+
+// TestHandleMailsAlone handles mails in one transaction: in order, each
+// seeing what those before it did, and a mail that fails is undone alone.
+func TestHandleMailsAlone(t *testing.T) {
+	r := &switchRand{}
+	h := newHarnessWith(t, Config{Rand: r})
+	h.register("alice", "bob")
+	id := h.startGame("alice", "bob")
+	proven := func(from, body string) *mailer.Incoming {
+		m := h.mail(from, "", body)
+		m.Recipients = []string{h.personal(from)}
+		return m
+	}
+	white := proven("alice", fmt.Sprintf("move congo %d b2-b3", id))
+	again := *white
+	again.UID += 100
+	r.broken.Store(true) // a new player's secret cannot be made
+	batch := []*mailer.Incoming{
+		white,
+		h.mail("carol", "", "register carol"),
+		proven("bob", fmt.Sprintf("move congo %d b6-b5", id)), // legal only after white's move
+		&again,
+	}
+	errs := h.s.HandleMails(context.Background(), batch)
+	if len(errs) != len(batch) {
+		t.Fatalf("HandleMails gave %d errors for %d mails", len(errs), len(batch))
+	}
+	for i, err := range errs {
+		if (err != nil) != (i == 1) {
+			t.Errorf("mail %d (%q): error %v, want one only for the registration", i, batch[i].Text, err)
+		}
+	}
+	var moves []db.Move
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		moves, err = tx.Moves(ctx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.PlayerByHandle(ctx, "carol"); !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("the failed registration left a player (err %v)", err)
+		}
+		return nil
+	})
+	if got := len(moves); got != 2 {
+		t.Errorf("%d moves stored, want 2 (the copy of white's move is not applied again)", got)
+	}
+	// Two moves, each answered to both players; the registration nothing.
+	if mails := h.deliver(); len(mails) != 4 {
+		t.Errorf("%d mails sent, want 4", len(mails))
+	}
+
+	r.broken.Store(false)
+	if err := h.s.HandleMails(context.Background(), batch[1:2])[0]; err != nil {
+		t.Fatalf("the registration again: %v", err)
+	}
+	if mails := h.deliver(); len(mails) != 1 {
+		t.Errorf("the registration again gave %d mails, want 1", len(mails))
 	}
 }

@@ -53,10 +53,12 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 		if sendErr != nil && ctx.Err() != nil {
 			break // cut short by shutdown: the mail stays due
 		}
-		// What happened is recorded even when shutdown begins meanwhile,
-		// so that a mail sent is not sent again.
+		// What happened is recorded at once, even when shutdown begins
+		// meanwhile, so that a mail sent is not sent again. The record
+		// need not wait for the disk: losing it to a power failure only
+		// makes the mail be sent again.
 		rctx := context.WithoutCancel(ctx)
-		err := s.db.Tx(rctx, func(tx *db.Tx) error { return s.recordAttempt(rctx, tx, m, sendErr) })
+		err := s.db.TxNoSync(rctx, func(tx *db.Tx) error { return s.recordAttempt(rctx, tx, m, sendErr) })
 		if err != nil {
 			return sent, err
 		}

@@ -136,11 +136,7 @@ func (h *handling) announce(ctx context.Context, gs *gameState, data templates.B
 // boardMail sends one board mail about gs, in the game's thread, with
 // its HTML alternative (M12); the first mail of a game starts the thread.
 func (h *handling) boardMail(ctx context.Context, gs *gameState, to db.Player, data templates.BoardData) error {
-	subject, body, err := templates.Board(data)
-	if err != nil {
-		return err
-	}
-	html, err := templates.BoardHTML(data)
+	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return err
 	}

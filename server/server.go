@@ -162,49 +162,84 @@ func New(cfg Config) (*Server, error) {
 // nothing was done (the transaction was rolled back), as when the
 // database is busy or ctx ends: the caller should try again later.
 func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
-	now := s.now().UTC()
-	var (
-		summary string
-		queued  int
-		seen    bool
-		h       *handling
-	)
+	return s.HandleMails(ctx, []*mailer.Incoming{m})[0]
+}
+
+// HandleMails handles mails in the order given, as HandleMail does each,
+// but in one transaction, so that the cost of a commit (a sync to disk)
+// is shared. Each mail is handled in a savepoint of it: a mail that fails
+// is undone alone and gets its error, and the others go on. When the
+// commit fails, every mail gets the error. A panic goes on to the caller,
+// with nothing done.
+func (s *Server) HandleMails(ctx context.Context, ms []*mailer.Incoming) []error {
+	errs := make([]error, len(ms))
+	results := make([]mailResult, len(ms))
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		var err error
-		seen, err = tx.Seen(ctx, m.MessageID, m.UIDValidity, m.UID)
-		if err != nil || seen {
-			return err
+		for i, m := range ms {
+			errs[i] = tx.Savepoint(ctx, func() error {
+				var err error
+				results[i], err = s.handleIn(ctx, tx, m)
+				return err
+			})
 		}
-		h = newHandling(s, tx, m, now)
-		if summary, err = h.handle(ctx); err != nil {
-			return err
-		}
-		queued = h.queued
-		return tx.RecordProcessed(ctx, db.Processed{
-			MessageID: m.MessageID, UIDValidity: m.UIDValidity, UID: m.UID, At: now, Summary: summary,
-		})
-	})
-	took := s.now().Sub(now)
-	if err != nil {
-		err = fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, err)
-		s.observe(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: err})
-		return err
-	}
-	if seen {
-		s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
-		s.observe(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
 		return nil
+	})
+	queued := false
+	for i, m := range ms {
+		r := &results[i]
+		took := s.now().Sub(r.start)
+		if err != nil && errs[i] == nil {
+			errs[i] = err
+		}
+		switch {
+		case errs[i] != nil:
+			errs[i] = fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, errs[i])
+			s.observe(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
+		case r.seen:
+			s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
+			s.observe(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
+		default:
+			h := r.h
+			o := Handled{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
+			s.log.Info("mail handled", "message_id", m.MessageID, "handle", o.Handle, "commands", strings.Join(o.Commands, ","),
+				"outcome", string(o.Outcome), "duration", took, "queued", h.queued, "summary", r.summary)
+			s.observe(o)
+			queued = queued || h.queued > 0
+		}
 	}
-	o := Handled{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
-	s.log.Info("mail handled", "message_id", m.MessageID, "handle", o.Handle, "commands", strings.Join(o.Commands, ","),
-		"outcome", string(o.Outcome), "duration", took, "queued", queued, "summary", summary)
-	s.observe(o)
-	if queued > 0 {
-		s.wakeOutbox()
+	if err == nil {
+		if queued {
+			s.wakeOutbox()
+		}
+		s.wakeClock()
+		s.wakeRobot()
 	}
-	s.wakeClock()
-	s.wakeRobot()
-	return nil
+	return errs
+}
+
+// mailResult is what handling one mail in a transaction came to.
+type mailResult struct {
+	start   time.Time // when its handling began
+	seen    bool      // handled before: nothing done
+	h       *handling
+	summary string
+}
+
+// handleIn handles m in tx, unless it was handled before, and records it.
+func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailer.Incoming) (mailResult, error) {
+	r := mailResult{start: s.now().UTC()}
+	seen, err := tx.Seen(ctx, m.MessageID, m.UIDValidity, m.UID)
+	if err != nil || seen {
+		r.seen = seen
+		return r, err
+	}
+	r.h = newHandling(s, tx, m, r.start)
+	if r.summary, err = r.h.handle(ctx); err != nil {
+		return r, err
+	}
+	return r, tx.RecordProcessed(ctx, db.Processed{
+		MessageID: m.MessageID, UIDValidity: m.UIDValidity, UID: m.UID, At: r.start, Summary: r.summary,
+	})
 }
 
 // observe tells the Observer, if any, about a mail.

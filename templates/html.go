@@ -27,11 +27,22 @@ type htmlBlock struct {
 // words as Board's text, with the board as a table (piece letters, the
 // river shaded) that reads well with proportional fonts.
 func BoardHTML(d BoardData) (string, error) {
-	subject, body, err := Board(d)
+	_, _, html, err := BoardMail(d)
+	return html, err
+}
+
+// BoardMail renders a board mail whole: Board's subject and text, and
+// BoardHTML's alternative, the text rendered once for both.
+func BoardMail(d BoardData) (subject, text, html string, err error) {
+	subject, text, err = Board(d)
 	if err != nil {
-		return "", err
+		return "", "", "", err
 	}
-	return pageHTML(subject, body, []View{d.Board})
+	html, err = pageHTML(subject, text, []View{d.Board})
+	if err != nil {
+		return "", "", "", err
+	}
+	return subject, text, html, nil
 }
 
 // DigestHTML renders the text/html alternative of a digest.
