@@ -1,21 +1,35 @@
 package mailer
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
-// DefaultSendTimeout bounds a Send whose context has no deadline.
-const DefaultSendTimeout = 2 * time.Minute
+const (
+	// DefaultSendTimeout bounds a Send whose context has no deadline.
+	DefaultSendTimeout = 2 * time.Minute
+	// DefaultMaxIdle is how many idle connections an SMTP keeps when its
+	// MaxIdle is zero.
+	DefaultMaxIdle = 2
+	// DefaultIdleTimeout is how long an idle connection is kept when
+	// IdleTimeout is zero. Servers drop idle sessions after a few minutes
+	// (RFC 5321 4.5.3.2.7 suggests 5).
+	DefaultIdleTimeout = 30 * time.Second
+)
+
+// quitTimeout bounds the QUIT that closes a connection no longer needed.
+const quitTimeout = 5 * time.Second
 
 // security is how a connection is protected.
 type security uint8
@@ -26,9 +40,13 @@ const (
 	startTLS                    // STARTTLS after the greeting
 )
 
-// SMTP sends mail through one submission server. It dials a new connection
-// for each Send, so it holds no connection between mails and is safe for
-// concurrent use.
+// SMTP sends mail through one submission server. Like net/http's Transport,
+// it keeps the connection of a successful Send open, logged in and idle, and
+// the next Send starts a new transaction on it instead of dialing: at most
+// MaxIdle connections, each for at most IdleTimeout, after which a timer
+// closes it. Close closes the idle connections.
+//
+// SMTP is safe for concurrent use: each Send has a connection to itself.
 type SMTP struct {
 	addr      string
 	sec       security
@@ -39,6 +57,24 @@ type SMTP struct {
 	// LocalName is the host name given in EHLO; "localhost" when empty.
 	// Set it before the first Send.
 	LocalName string
+	// MaxIdle is how many idle connections are kept for later Sends:
+	// DefaultMaxIdle when zero, none when negative. Set it before the
+	// first Send.
+	MaxIdle int
+	// IdleTimeout is how long an idle connection is kept before it is
+	// closed; DefaultIdleTimeout when zero. Set it before the first Send.
+	IdleTimeout time.Duration
+
+	mu    sync.Mutex
+	idle  []*smtpConn // idle connections, the longest idle first
+	timer *time.Timer // closes expired idle connections; stopped when none is idle
+}
+
+// smtpConn is an open, logged-in session with the server.
+type smtpConn struct {
+	raw       net.Conn // the TCP connection, closed to cut a Send short
+	c         *smtp.Client
+	idleSince time.Time
 }
 
 // NewSMTP returns a sender for rawURL, which is
@@ -93,9 +129,13 @@ func NewSMTP(rawURL string, tlsConfig *tls.Config) (*SMTP, error) {
 func (s *SMTP) Addr() string { return s.addr }
 
 // Send delivers msg, a raw message with CRLF line ends, from the envelope
-// sender from to the recipients to. It connects, authenticates when the URL
-// named a user, sends and quits; ctx bounds the whole exchange (without a
-// deadline, DefaultSendTimeout does).
+// sender from to the recipients to. It takes an idle connection, or dials
+// one and authenticates when the URL named a user; ctx bounds the whole
+// exchange (without a deadline, DefaultSendTimeout does). When the server
+// refuses MAIL FROM on an idle connection, or has dropped it, Send tries
+// once more on a new connection: nothing was accepted yet. Send returns as
+// soon as the server has answered the end of the data, without a QUIT; the
+// connection is then kept idle, or closed in the background.
 //
 // IsPermanent tells whether a failed Send may succeed later.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) error {
@@ -117,16 +157,44 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 }
 
 func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) error {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", s.addr)
+	if pc := s.takeIdle(); pc != nil {
+		retry, err := s.transact(ctx, pc, from, to, msg)
+		if !retry || ctx.Err() != nil {
+			return err
+		}
+		// MAIL FROM failed on the reused connection, most likely dropped
+		// by the server while idle; nothing was accepted.
+	}
+	pc, err := s.dial(ctx)
 	if err != nil {
 		return err
 	}
+	_, err = s.transact(ctx, pc, from, to, msg)
+	return err
+}
+
+// dial connects, says EHLO and logs in.
+func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", s.addr)
+	if err != nil {
+		return nil, err
+	}
 	// go-smtp sets its own (long) deadlines on conn for every command, so
 	// ctx is enforced by closing the connection.
-	defer context.AfterFunc(ctx, func() { conn.Close() })()
-	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	c, err := s.login(ctx, conn)
+	if !stop() && err == nil {
+		err = ctx.Err() // conn is closed
+	}
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &smtpConn{raw: conn, c: c}, nil
+}
 
+func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 	var c *smtp.Client
 	switch s.sec {
 	case plainText:
@@ -134,31 +202,209 @@ func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) e
 	case implicitTLS:
 		tc := tls.Client(conn, s.tlsConfig)
 		if err := tc.HandshakeContext(ctx); err != nil {
-			return fmt.Errorf("tls: %w", err)
+			return nil, fmt.Errorf("tls: %w", err)
 		}
 		c = smtp.NewClient(tc)
 	case startTLS:
+		var err error
 		if c, err = smtp.NewClientStartTLS(conn, s.tlsConfig); err != nil {
-			return fmt.Errorf("starttls: %w", err)
+			return nil, fmt.Errorf("starttls: %w", err)
 		}
 	}
-	defer c.Close()
-	if s.LocalName != "" {
-		if err := c.Hello(s.LocalName); err != nil {
-			return err
-		}
+	name := s.LocalName
+	if name == "" {
+		name = "localhost"
+	}
+	if err := c.Hello(name); err != nil {
+		c.Close()
+		return nil, err
 	}
 	if s.user != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.user, s.password)); err != nil {
-			return &authError{user: s.user, err: err}
+			c.Close()
+			return nil, &authError{user: s.user, err: err}
 		}
 	}
-	if err := c.SendMail(from, to, bytes.NewReader(msg)); err != nil {
+	return c, nil
+}
+
+// transact sends one mail on pc, which it then keeps idle or closes.
+// retry reports that the failure came from MAIL FROM, before the server
+// could accept anything.
+func (s *SMTP) transact(ctx context.Context, pc *smtpConn, from string, to []string, msg []byte) (retry bool, err error) {
+	stop := context.AfterFunc(ctx, func() { pc.raw.Close() })
+	fail := func(err error) error {
+		var se *smtp.SMTPError
+		if stop() && errors.As(err, &se) {
+			// The server answered: the session is sound enough for a QUIT.
+			s.quitLater(pc)
+		} else {
+			pc.c.Close()
+		}
 		return err
 	}
-	// The mail is accepted once DATA is answered; a failed QUIT does not
-	// change that.
-	_ = c.Quit()
+
+	var opts *smtp.MailOptions
+	if !isASCII(from) || slices.ContainsFunc(to, func(a string) bool { return !isASCII(a) }) {
+		opts = &smtp.MailOptions{UTF8: true}
+	}
+	if err := pc.c.Mail(from, opts); err != nil {
+		return true, fail(err)
+	}
+	for _, rcpt := range to {
+		if err := pc.c.Rcpt(rcpt, nil); err != nil {
+			return false, fail(err)
+		}
+	}
+	w, err := pc.c.Data()
+	if err != nil {
+		return false, fail(err)
+	}
+	if _, err := w.Write(msg); err != nil {
+		return false, fail(err)
+	}
+	if err := w.Close(); err != nil {
+		return false, fail(err)
+	}
+	// The mail is accepted: nothing more before returning.
+	if stop() {
+		s.putIdle(pc)
+	} else {
+		pc.c.Close() // ctx has closed it meanwhile: not kept
+	}
+	return false, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *SMTP) maxIdle() int {
+	if s.MaxIdle == 0 {
+		return DefaultMaxIdle
+	}
+	return s.MaxIdle
+}
+
+func (s *SMTP) idleTimeout() time.Duration {
+	if s.IdleTimeout <= 0 {
+		return DefaultIdleTimeout
+	}
+	return s.IdleTimeout
+}
+
+// takeIdle returns the most recently used idle connection that has not
+// expired, or nil. Expired ones are closed.
+func (s *SMTP) takeIdle() *smtpConn {
+	s.mu.Lock()
+	expired := s.expireLocked(time.Now())
+	var pc *smtpConn
+	if n := len(s.idle); n > 0 {
+		pc = s.idle[n-1]
+		s.idle[n-1] = nil
+		s.idle = s.idle[:n-1]
+	}
+	if len(s.idle) == 0 && s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
+	for _, old := range expired {
+		s.quitLater(old)
+	}
+	return pc
+}
+
+// putIdle keeps pc for a later Send, closing the longest idle connection
+// when there are too many.
+func (s *SMTP) putIdle(pc *smtpConn) {
+	pc.idleSince = time.Now()
+	var evicted []*smtpConn
+	s.mu.Lock()
+	for len(s.idle) > 0 && len(s.idle) >= s.maxIdle() {
+		evicted = append(evicted, s.idle[0])
+		s.idle = slices.Delete(s.idle, 0, 1)
+	}
+	if s.maxIdle() > 0 {
+		if len(s.idle) == 0 {
+			if s.timer == nil {
+				s.timer = time.AfterFunc(s.idleTimeout(), s.expire)
+			} else {
+				s.timer.Reset(s.idleTimeout())
+			}
+		}
+		s.idle = append(s.idle, pc)
+	} else {
+		evicted = append(evicted, pc)
+	}
+	s.mu.Unlock()
+	for _, old := range evicted {
+		s.quitLater(old)
+	}
+}
+
+// expire runs on the timer: it closes the idle connections that have
+// expired and sets the timer for the next one.
+func (s *SMTP) expire() {
+	s.mu.Lock()
+	now := time.Now()
+	expired := s.expireLocked(now)
+	if len(s.idle) > 0 {
+		s.timer.Reset(s.idle[0].idleSince.Add(s.idleTimeout()).Sub(now))
+	}
+	s.mu.Unlock()
+	for _, old := range expired {
+		s.quitLater(old)
+	}
+}
+
+// expireLocked removes from s.idle and returns the connections idle for
+// IdleTimeout or longer.
+func (s *SMTP) expireLocked(now time.Time) []*smtpConn {
+	i := 0
+	for i < len(s.idle) && now.Sub(s.idle[i].idleSince) >= s.idleTimeout() {
+		i++
+	}
+	expired := slices.Clone(s.idle[:i])
+	s.idle = slices.Delete(s.idle, 0, i)
+	return expired
+}
+
+// quitLater closes pc with QUIT in the background.
+func (s *SMTP) quitLater(pc *smtpConn) {
+	go pc.quit()
+}
+
+// quit says QUIT and closes the connection, whatever the answer.
+func (pc *smtpConn) quit() {
+	pc.c.CommandTimeout = quitTimeout
+	if err := pc.c.Quit(); err != nil {
+		pc.c.Close()
+	}
+}
+
+// Close closes the idle connections, saying QUIT on each, and returns when
+// they are closed. It does not affect Sends in progress, and a later Send
+// dials a new connection, so Close may be called at any time; call it at
+// shutdown, once the last Send has returned, so that no connection stays
+// open. A failed QUIT only closes the connection: Close always returns nil.
+func (s *SMTP) Close() error {
+	s.mu.Lock()
+	idle := s.idle
+	s.idle = nil
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, pc := range idle {
+		wg.Go(pc.quit)
+	}
+	wg.Wait()
 	return nil
 }
 

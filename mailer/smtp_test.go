@@ -32,19 +32,82 @@ type delivery struct {
 	data string
 }
 
-// recorder is a go-smtp backend that keeps what it receives. Recipients
-// starting with "temp" are refused with 451, "perm" with 550.
+// recorder is a go-smtp backend that keeps what it receives and the
+// connections it accepts. Recipients starting with "temp" are refused with
+// 451, "perm" with 550; those starting with "slow" wait until release is
+// closed.
 type recorder struct {
 	user, password string // the account AUTH accepts
+	release        chan struct{}
 
-	mu  sync.Mutex
-	got []delivery
+	mu       sync.Mutex
+	got      []delivery
+	conns    []*tapConn
+	failMail int // how many of the next MAIL FROM get a 421
 }
 
 func (r *recorder) deliveries() []delivery {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.got)
+}
+
+// connections returns the connections accepted so far, in order.
+func (r *recorder) connections() []*tapConn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.conns)
+}
+
+// tapConn is the server's side of a connection: it keeps what the client
+// sent and whether the connection is closed.
+type tapConn struct {
+	net.Conn
+
+	mu     sync.Mutex
+	sent   []byte
+	closed bool
+}
+
+func (c *tapConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	c.mu.Lock()
+	c.sent = append(c.sent, b[:n]...)
+	c.mu.Unlock()
+	return n, err
+}
+
+func (c *tapConn) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	return c.Conn.Close()
+}
+
+// state returns what the client sent (encrypted, with TLS) and whether the
+// connection is closed.
+func (c *tapConn) state() (sent string, closed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.sent), c.closed
+}
+
+// tapListener records the connections it accepts in a recorder.
+type tapListener struct {
+	net.Listener
+	r *recorder
+}
+
+func (l tapListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	tc := &tapConn{Conn: c}
+	l.r.mu.Lock()
+	l.r.conns = append(l.r.conns, tc)
+	l.r.mu.Unlock()
+	return tc, nil
 }
 
 func (r *recorder) NewSession(*smtp.Conn) (smtp.Session, error) {
@@ -69,12 +132,23 @@ func (s *recordingSession) Auth(string) (sasl.Server, error) {
 }
 
 func (s *recordingSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.r.mu.Lock()
+	fail := s.r.failMail > 0
+	if fail {
+		s.r.failMail--
+	}
+	s.r.mu.Unlock()
+	if fail {
+		return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "shutting down"}
+	}
 	s.d.from = from
 	return nil
 }
 
 func (s *recordingSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	switch {
+	case strings.HasPrefix(to, "slow"):
+		<-s.r.release
 	case strings.HasPrefix(to, "temp"):
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
 	case strings.HasPrefix(to, "perm"):
@@ -111,7 +185,7 @@ const (
 // startSMTP runs a recording SMTP server on loopback.
 func startSMTP(t *testing.T, mode tlsMode, cert tls.Certificate) (string, *recorder) {
 	t.Helper()
-	rec := &recorder{user: "congo@pbm.example.net", password: "s3cret:/@%"}
+	rec := &recorder{user: "congo@pbm.example.net", password: "s3cret:/@%", release: make(chan struct{})}
 	srv := smtp.NewServer(rec)
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
@@ -120,6 +194,7 @@ func startSMTP(t *testing.T, mode tlsMode, cert tls.Certificate) (string, *recor
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln = tapListener{Listener: ln, r: rec}
 	switch mode {
 	case withImplicitTLS:
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}})
@@ -202,6 +277,7 @@ func TestSMTPSend(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewSMTP(%q) error = %v", rawURL, err)
 			}
+			t.Cleanup(func() { s.Close() })
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			err = s.Send(ctx, "congo@pbm.example.net", []string{tt.to}, []byte(testMail))

@@ -54,6 +54,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
+	defer smtp.Close()
 	mon := newMonitor(store, inbox.Status)
 
 	hostname := cfg.hostname
