@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,8 +21,52 @@ func openTest(t *testing.T) *DB {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { d.Close() })
+	t.Cleanup(func() {
+		checkPlans(t, d)
+		d.Close()
+	})
 	return d
+}
+
+// growing are the tables that grow with every mail or game, which no
+// query may read whole.
+var growing = regexp.MustCompile(`\bSCAN (processed|outbox|sent|moves|games|robot_moves)\b`)
+
+// checkPlans fails the test when a query it ran reads a growing table
+// whole (EXPLAIN QUERY PLAN says SCAN, not SEARCH or SCAN ... USING
+// INDEX): the queries were prepared, so d holds all their texts. The
+// plans of INSERTs list the checks of foreign keys, which run on deletes
+// alone.
+func checkPlans(t *testing.T, d *DB) {
+	t.Helper()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for q := range d.stmts {
+		if strings.HasPrefix(q, "INSERT") {
+			continue
+		}
+		rows, err := d.sql.Query("EXPLAIN QUERY PLAN "+q, make([]any, strings.Count(q, "?"))...)
+		if err != nil {
+			t.Errorf("EXPLAIN QUERY PLAN %s: %v", q, err)
+			continue
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Error(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, step := range plan {
+			if growing.MatchString(step) && !strings.Contains(step, " USING ") {
+				t.Errorf("query reads a growing table whole:\n%s\nplan: %s", q, strings.Join(plan, "; "))
+				break
+			}
+		}
+	}
 }
 
 // inTx runs fn in a transaction and fails the test when it fails.

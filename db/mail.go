@@ -25,10 +25,12 @@ func (tx *Tx) Seen(ctx context.Context, messageID string, uidValidity, uid uint3
 	var row *sql.Row
 	switch {
 	case messageID != "":
-		row = tx.queryRow(ctx, "SELECT 1 FROM processed WHERE message_id = ?", messageID)
+		// The conditions of the partial indexes are repeated word for
+		// word, so that SQLite uses them (checkPlans).
+		row = tx.queryRow(ctx, "SELECT 1 FROM processed WHERE message_id = ? AND message_id <> ''", messageID)
 	case uid != 0:
 		row = tx.queryRow(ctx,
-			"SELECT 1 FROM processed WHERE message_id = '' AND uidvalidity = ? AND uid = ?", uidValidity, uid)
+			"SELECT 1 FROM processed WHERE message_id = '' AND uid <> 0 AND uidvalidity = ? AND uid = ?", uidValidity, uid)
 	default:
 		return false, nil
 	}

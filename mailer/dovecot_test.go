@@ -220,3 +220,54 @@ func TestInboxDovecotRestarts(t *testing.T) {
 		t.Errorf("Processed holds %d mails, want 3", got)
 	}
 }
+
+// TestInboxDovecotBatches: a backlog on Dovecot is handed over in batches,
+// each mail once and in order, a large one truncated within its batch, and
+// all filed.
+func TestInboxDovecotBatches(t *testing.T) {
+	d := startDovecot(t, "")
+	const n = 70
+	big := mailWithAttachment(600<<10, true)
+	var want []string
+	for i := range n {
+		if i == 40 {
+			d.appendRaw(t, big)
+			want = append(want, "big")
+			continue
+		}
+		subject := fmt.Sprintf("mail %02d", i)
+		d.appendMail(t, subject)
+		want = append(want, subject)
+	}
+	var b batches
+	runInboxBatch(t, mailer.InboxConfig{URL: d.url(), Poll: time.Minute, MaxSize: 512 << 10},
+		func(_ context.Context, ms []*mailer.Incoming) []error {
+			b.add(ms)
+			return nilErrors(ms)
+		})
+	waitFor(t, "the INBOX emptied", 10*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+
+	several := false
+	for _, ms := range b.all() {
+		if len(ms) > mailer.DefaultBatch {
+			t.Errorf("a batch of %d mails, want at most %d", len(ms), mailer.DefaultBatch)
+		}
+		several = several || len(ms) > 1
+	}
+	if !several {
+		t.Errorf("batches %v, want one of several mails", b.uids())
+	}
+	var got []string
+	for _, m := range b.mails() {
+		got = append(got, m.Subject)
+		if m.Subject == "big" && (m.Text != "board congo 42" || !m.Truncated || m.Size != len(big)) {
+			t.Errorf("big mail = Text %q, Truncated %v, Size %d; want %q, true, %d", m.Text, m.Truncated, m.Size, "board congo 42", len(big))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("handled %q, want %q", got, want)
+	}
+	if got := d.mailbox(t, "Processed"); len(got) != n {
+		t.Errorf("Processed holds %d mails, want %d", len(got), n)
+	}
+}

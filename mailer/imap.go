@@ -32,9 +32,18 @@ const (
 	DefaultMaxSize    = 1 << 20
 	DefaultTimeout    = time.Minute
 	DefaultBackoff    = time.Second
+	DefaultBatch      = 32
 	maxBackoff        = 5 * time.Minute
 
-	// shutdownGrace is how long the bookkeeping of a mail that was just
+	// maxBatchBytes bounds the bytes fetched for one batch: the sum of
+	// min(size, MaxSize) of its mails. A batch holds at least one mail,
+	// whatever its size.
+	maxBatchBytes = 8 << 20
+
+	// sizeWindow is the most messages whose sizes one FETCH asks for.
+	sizeWindow = 1024
+
+	// shutdownGrace is how long the bookkeeping of mail that was just
 	// handled may go on after the context of Run is done.
 	shutdownGrace = 2 * time.Second
 )
@@ -83,12 +92,19 @@ type InboxConfig struct {
 	// Default DefaultBackoff.
 	Backoff time.Duration
 
+	// Batch is the most mails handed to the handler at once, default
+	// DefaultBatch; 1 hands them over one at a time. A batch also holds
+	// at most 8 MiB of fetched mail (counting at most MaxSize of each
+	// message), but always at least one mail.
+	Batch int
+
 	// Logger receives connection events and failures (never bodies or
 	// passwords); nil discards them.
 	Logger *slog.Logger
 }
 
-// Inbox reads commands from an IMAP mailbox.
+// Inbox reads commands from an IMAP mailbox and hands them to a handler in
+// batches (RunBatch) or one at a time (Run), filing handled mail away.
 type Inbox struct {
 	addr       string
 	sec        security
@@ -103,6 +119,7 @@ type Inbox struct {
 	maxSize    int64
 	timeout    time.Duration
 	backoff    time.Duration
+	batch      int
 	log        *slog.Logger
 	status     inboxStatus
 }
@@ -121,6 +138,7 @@ func NewInbox(cfg InboxConfig) (*Inbox, error) {
 		maxSize:    positive(cfg.MaxSize, DefaultMaxSize),
 		timeout:    positive(cfg.Timeout, DefaultTimeout),
 		backoff:    positive(cfg.Backoff, DefaultBackoff),
+		batch:      positive(cfg.Batch, DefaultBatch),
 		log:        cfg.Logger,
 	}
 	if b.log == nil {
@@ -172,14 +190,21 @@ func NewInbox(cfg InboxConfig) (*Inbox, error) {
 }
 
 // positive returns v, or def when v is not positive.
-func positive[T int64 | time.Duration](v, def T) T {
+func positive[T int | int64 | time.Duration](v, def T) T {
 	if v <= 0 {
 		return def
 	}
 	return v
 }
 
-// Run reads the mailbox until ctx is done, then returns ctx's error.
+// A BatchHandler handles mails in the order given and returns one error
+// per mail (nil: handled, and the mail may be filed away); len(result) ==
+// len(ms).
+type BatchHandler func(ctx context.Context, ms []*Incoming) []error
+
+// Run reads the mailbox until ctx is done, then returns ctx's error. It is
+// RunBatch with a handler that calls handle for each mail of a batch in
+// turn, a panic in handle counting as a failure of that mail.
 //
 // It connects, handles the unseen mail oldest first, then waits for new
 // mail (IDLE when the server offers it, else polling every Poll), forever.
@@ -187,26 +212,59 @@ func positive[T int64 | time.Duration](v, def T) T {
 // (exponential backoff with jitter, up to five minutes).
 //
 // For each unseen message (and each \Seen one left in the mailbox where
-// handled mail is moved away: see scan), handle gets an Incoming with UIDValidity and UID
-// set; a message that parses badly still comes with what could be read.
-// When handle returns nil the message is done: it is flagged \Seen and
-// moved to the Processed mailbox (with MOVE when offered, else COPY and,
-// where UIDPLUS allows expunging just it, UID EXPUNGE; without UIDPLUS the
-// original stays in the mailbox, \Seen). When handle fails, the message is
-// left unseen in place, the error is logged, and the message is offered
-// again on a later pass; the other messages are handled meanwhile. A panic
-// in handle counts as a failure. Each failure is counted on the message
-// itself, as an IMAP keyword ($CongoTry1, $CongoTry2, ...), so that the
-// count survives restarts; after MaxTries failures the message is moved to
-// the Quarantine mailbox (or, where it cannot be moved, flagged
+// handled mail is moved away: see scan), handle gets an Incoming with
+// UIDValidity and UID set; a message that parses badly still comes with
+// what could be read. When handle returns nil the message is done: once
+// handle has returned for every mail of its batch (see InboxConfig.Batch),
+// the done ones are flagged \Seen and moved to the Processed mailbox
+// together (with MOVE when offered, else COPY and, where UIDPLUS allows
+// expunging just them, UID EXPUNGE; without UIDPLUS the originals stay in
+// the mailbox, \Seen). When handle fails, the message is left unseen in
+// place, the error is logged, and the message is offered again on a later
+// pass; the other messages are handled meanwhile. A panic in handle counts
+// as a failure. Each failure is counted on the message itself, as an IMAP
+// keyword ($CongoTry1, $CongoTry2, ...), so that the count survives
+// restarts; after MaxTries failures the message is moved to the
+// Quarantine mailbox (or, where it cannot be moved, flagged
 // $CongoQuarantined and \Seen) and an error is logged. A failure right
 // after another message failed is not counted, as the handler itself may
 // be failing (its database gone, say) rather than the message.
 //
 // handle is called from one goroutine, one message at a time. When ctx is
-// done during handle, Run waits for handle to return and for the message to
-// be filed (briefly) before it returns.
+// done during handle, Run waits for handle to return, hands it no further
+// message, and files the messages it handled (briefly) before it returns.
+// Mail handled but not yet filed when the process dies (at most a batch)
+// is offered again after a restart: handle must know it by its Message-ID.
 func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Incoming) error) error {
+	return b.RunBatch(ctx, func(ctx context.Context, ms []*Incoming) []error {
+		errs := make([]error, len(ms))
+		for i, m := range ms {
+			if ctx.Err() != nil {
+				errs[i] = ctx.Err() // not handled: it stays, and is not counted
+				continue
+			}
+			errs[i] = callHandle(ctx, handle, m)
+		}
+		return errs
+	})
+}
+
+// RunBatch reads the mailbox until ctx is done, as Run does, but hands
+// handle the mail in batches, in UID order: up to InboxConfig.Batch mails
+// at once, and at most 8 MiB of fetched mail (but at least one mail). Each
+// mail's error counts as handle's error does in Run: nil files the mail
+// away, an error leaves it for a later pass and counts a try.
+//
+// When handle panics on a batch of several mails, the panic is logged and
+// each mail of the batch is handed to handle alone, so that a panic counts
+// as a failure of the mail that causes it; handle must therefore leave no
+// trace of a batch that panicked. A result of the wrong length counts as a
+// failure of every mail of the batch.
+//
+// handle is called from one goroutine, one batch at a time. When ctx is
+// done during handle, RunBatch waits for it to return and for the mails
+// it handled to be filed (briefly) before it returns.
+func (b *Inbox) RunBatch(ctx context.Context, handle BatchHandler) error {
 	st := &inboxState{pending: map[imap.UID]bool{}, unfiled: map[imap.UID]bool{}, tries: map[imap.UID]int{}}
 	delay := b.backoff
 	for {
@@ -234,16 +292,16 @@ func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Inc
 // inboxState is what Run keeps across connections.
 type inboxState struct {
 	uidValidity uint32
-	// pending holds the messages that were handled but could not be
-	// flagged \Seen: they are filed, not handled again.
+	// pending holds the messages that were handled but not yet filed
+	// (flagged \Seen and moved): they are filed, not handled again.
 	pending map[imap.UID]bool
 	// unfiled holds the handled messages that the server refused to
 	// move: they stay \Seen in the mailbox and are not offered again.
 	unfiled map[imap.UID]bool
 	// tries counts failed tries where the server keeps no keywords.
 	tries map[imap.UID]int
-	// lastUID is the message handed to handle last, lastFailed whether
-	// handle failed on it.
+	// lastUID is the last message whose result was taken in, lastFailed
+	// whether handling it failed.
 	lastUID    imap.UID
 	lastFailed bool
 }
@@ -284,7 +342,7 @@ func (cn *conn) do(ctx context.Context, what string, f func() error) error {
 
 // session runs one connection until it fails or ctx is done. scanned
 // reports whether it got through the mailbox at least once.
-func (b *Inbox) session(ctx context.Context, st *inboxState, handle func(context.Context, *Incoming) error) (scanned bool, err error) {
+func (b *Inbox) session(ctx context.Context, st *inboxState, handle BatchHandler) (scanned bool, err error) {
 	wake := make(chan struct{}, 1)
 	bye := &byeWatch{bye: make(chan struct{})}
 	cn, err := b.dial(ctx, &imapclient.Options{
@@ -433,14 +491,21 @@ func (b *Inbox) ensureMailbox(ctx context.Context, cn *conn, name string) (bool,
 	return false, nil
 }
 
-// scan handles the unseen messages of the mailbox, oldest first.
+// scan handles the unseen messages of the mailbox, oldest first, in
+// batches.
 //
 // Where handled mail leaves the mailbox (a processed mailbox, and MOVE or
 // UIDPLUS), every message still in it is offered, \Seen or not: one that
 // is \Seen was handled and then not moved (the daemon died in between),
 // or was read by a person. The handler knows the first kind by its
 // Message-ID, and it is filed at last; the second kind is handled.
-func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(context.Context, *Incoming) error) error {
+//
+// Messages handled in this session but not yet filed (pending) are filed
+// first, without being handled again. The others are split into batches
+// (plan), each fetched with one command (fetch), handed to the handler,
+// and then sorted (settle): the handled ones filed together, the failed
+// ones counted one by one.
+func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler) error {
 	notFlags := []imap.Flag{imap.FlagSeen, imap.FlagDeleted, flagQuarantined}
 	if cn.processed && (cn.caps.Has(imap.CapMove) || cn.caps.Has(imap.CapUIDPlus)) {
 		notFlags = []imap.Flag{imap.FlagDeleted, flagQuarantined}
@@ -459,55 +524,115 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle func(
 	}
 	b.status.lastPoll.Store(time.Now().UnixNano())
 	slices.Sort(uids)
+	var todo, pending []imap.UID
 	for _, uid := range slices.Compact(uids) {
+		switch {
+		case uid == 0 || st.unfiled[uid]:
+		case st.pending[uid]:
+			pending = append(pending, uid)
+		default:
+			todo = append(todo, uid)
+		}
+	}
+	if len(pending) > 0 {
+		if err := b.file(ctx, cn, st, pending); err != nil {
+			return err
+		}
+	}
+	for window := range slices.Chunk(todo, sizeWindow) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if uid == 0 || st.unfiled[uid] {
-			continue
+		batches, err := b.plan(ctx, cn, window)
+		if err != nil {
+			return err
 		}
-		if !st.pending[uid] {
-			in, tries, err := b.fetch(ctx, cn, st.uidValidity, uid)
+		for _, batch := range batches {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			mails, err := b.fetch(ctx, cn, st.uidValidity, batch)
 			if err != nil {
 				return err
 			}
-			if in == nil {
+			if len(mails) == 0 {
 				continue // expunged meanwhile
 			}
-			if err := callHandle(ctx, handle, in); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if err := b.failed(ctx, cn, st, uid, in, max(tries, st.tries[uid]), err); err != nil {
-					return err
-				}
-				continue
+			ms := make([]*Incoming, len(mails))
+			for i, m := range mails {
+				ms[i] = m.in
 			}
-			st.lastUID, st.lastFailed = uid, false
-			delete(st.tries, uid)
-			b.log.Debug("mail handled", "uid", uid, "message_id", in.MessageID)
-			st.pending[uid] = true
+			if err := b.settle(ctx, cn, st, mails, b.callBatch(ctx, handle, ms)); err != nil {
+				return err
+			}
 		}
-		if err := b.file(ctx, cn, st, uid); err != nil {
-			return err
-		}
-		delete(st.pending, uid)
 	}
 	return nil
 }
 
-// fetch reads one message (at most MaxSize bytes of it) without setting
-// \Seen, and the count of failed tries its keywords record. It returns nil
-// when the message is gone.
-func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uid imap.UID) (*Incoming, int, error) {
+// plan splits uids, ascending, into batches of at most Batch messages
+// and maxBatchBytes fetched bytes (at least one message each). Messages
+// gone meanwhile are left out.
+func (b *Inbox) plan(ctx context.Context, cn *conn, uids []imap.UID) ([][]imap.UID, error) {
+	if int64(b.batch)*b.maxSize <= maxBatchBytes {
+		return slices.Collect(slices.Chunk(uids, b.batch)), nil // sizes cannot matter
+	}
+	sizes := make(map[imap.UID]int64, len(uids))
+	if err := cn.do(ctx, "fetch sizes", func() error {
+		msgs, err := cn.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		for _, m := range msgs {
+			if m.UID != 0 {
+				sizes[m.UID] = m.RFC822Size
+			}
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
 	var (
+		batches [][]imap.UID
+		cur     []imap.UID
+		bytes   int64
+	)
+	for _, uid := range uids {
+		size, ok := sizes[uid]
+		if !ok {
+			continue
+		}
+		size = min(max(size, 0), b.maxSize)
+		if len(cur) > 0 && (len(cur) == b.batch || bytes+size > maxBatchBytes) {
+			batches = append(batches, cur)
+			cur, bytes = nil, 0
+		}
+		cur = append(cur, uid)
+		bytes += size
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+	return batches, nil
+}
+
+// fetched is a message read by fetch.
+type fetched struct {
+	uid   imap.UID
+	in    *Incoming
+	tries int // failed tries recorded in its keywords
+}
+
+// fetch reads the messages uids (ascending; at most MaxSize bytes of
+// each) with one command, without setting \Seen, and the counts of failed
+// tries their keywords record. It returns them in UID order, leaving out
+// those that are gone.
+func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []imap.UID) ([]fetched, error) {
+	type message struct {
 		raw   []byte
 		size  int64
-		got   bool
 		tries int
-	)
+	}
+	got := make(map[imap.UID]*message, len(uids))
 	err := cn.do(ctx, "fetch", func() error {
-		cmd := cn.c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
+		cmd := cn.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 			UID:        true,
 			Flags:      true,
 			RFC822Size: true,
@@ -518,50 +643,148 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uid ima
 		})
 		var readErr error
 		for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+			var (
+				m    message
+				uid  imap.UID
+				body bool
+			)
 			for item := msg.Next(); item != nil; item = msg.Next() {
 				switch item := item.(type) {
+				case imapclient.FetchItemDataUID:
+					uid = item.UID
 				case imapclient.FetchItemDataBodySection:
-					got = true
+					body = true
 					if item.Literal != nil {
-						raw, readErr = io.ReadAll(io.LimitReader(item.Literal, b.maxSize))
+						var err error
+						m.raw, err = io.ReadAll(io.LimitReader(item.Literal, b.maxSize))
+						readErr = cmp.Or(readErr, err)
 					}
 				case imapclient.FetchItemDataRFC822Size:
-					size = item.Size
+					m.size = item.Size
 				case imapclient.FetchItemDataFlags:
-					tries = triesOf(item.Flags)
+					m.tries = triesOf(item.Flags)
 				}
+			}
+			if _, asked := slices.BinarySearch(uids, uid); asked && body {
+				got[uid] = &m
 			}
 		}
 		return errors.Join(readErr, cmd.Close())
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	if !got {
-		return nil, 0, nil
+	mails := make([]fetched, 0, len(got))
+	for _, uid := range uids {
+		m := got[uid]
+		if m == nil {
+			continue
+		}
+		in, perr := ParseMessage(m.raw)
+		if perr != nil {
+			b.log.Warn("mail partly unreadable", "uid", uid, "err", perr)
+		}
+		in.UIDValidity = uidValidity
+		in.UID = uint32(uid)
+		if m.size > int64(len(m.raw)) {
+			in.Size = int(m.size)
+			in.Truncated = true
+		}
+		mails = append(mails, fetched{uid: uid, in: in, tries: m.tries})
 	}
-	in, perr := ParseMessage(raw)
-	if perr != nil {
-		b.log.Warn("mail partly unreadable", "uid", uid, "err", perr)
-	}
-	in.UIDValidity = uidValidity
-	in.UID = uint32(uid)
-	if size > int64(len(raw)) {
-		in.Size = int(size)
-		in.Truncated = true
-	}
-	return in, tries, nil
+	return mails, nil
 }
 
-// file marks a handled message: \Seen, then moved to the processed
-// mailbox. It works on after ctx is done, for a short while, so that a
-// handled mail is not handled again after a restart.
-func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uid imap.UID) error {
+// callBatch calls handle with ms and returns its results. When handle
+// panics on several mails, it hands each of them to handle alone, so that
+// the panic is charged to the mail that causes it: a panic is then that
+// mail's error.
+func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) []error {
+	errs, p := tryBatch(ctx, handle, ms)
+	if p == nil {
+		return errs
+	}
+	if len(ms) == 1 {
+		return []error{fmt.Errorf("panic: %v", p)}
+	}
+	b.log.Error("mail handler panicked on a batch; handling its mails one at a time", "mails", len(ms), "panic", p)
+	errs = make([]error, len(ms))
+	for i := range ms {
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err() // not handled: it stays, and is not counted
+			continue
+		}
+		one, p := tryBatch(ctx, handle, ms[i:i+1])
+		if p != nil {
+			errs[i] = fmt.Errorf("panic: %v", p)
+		} else {
+			errs[i] = one[0]
+		}
+	}
+	return errs
+}
+
+// tryBatch calls handle, returning what it panicked with, if it did. A
+// result of the wrong length is an error for every mail.
+func tryBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) (errs []error, panicked any) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs, panicked = nil, r
+		}
+	}()
+	errs = handle(ctx, ms)
+	if len(errs) != len(ms) {
+		err := fmt.Errorf("mail handler returned %d results for %d mails", len(errs), len(ms))
+		errs = slices.Repeat([]error{err}, len(ms))
+	}
+	return errs, nil
+}
+
+// settle takes in the results of handling mails, in UID order: the
+// handled ones are filed together, then each failure is counted (failed).
+// When ctx is done it files what was handled and returns, counting no
+// failure.
+func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fetched, errs []error) error {
+	var done []imap.UID
+	for i, m := range mails {
+		if errs[i] == nil {
+			b.log.Debug("mail handled", "uid", m.uid, "message_id", m.in.MessageID)
+			delete(st.tries, m.uid)
+			st.pending[m.uid] = true
+			done = append(done, m.uid)
+		}
+	}
+	if len(done) > 0 {
+		if err := b.file(ctx, cn, st, done); err != nil {
+			return err
+		}
+	}
+	for i, m := range mails {
+		if errs[i] == nil {
+			st.lastUID, st.lastFailed = m.uid, false
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := b.failed(ctx, cn, st, m.uid, m.in, max(m.tries, st.tries[m.uid]), errs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file marks handled messages: \Seen, then moved to the processed
+// mailbox, each step one command for all of them. It works on after ctx
+// is done, for a short while, so that handled mail is not handled again
+// after a restart. Once the messages are filed (or left \Seen where they
+// cannot be moved) they are no longer pending.
+func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uids []imap.UID) error {
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
 
-	set := imap.UIDSetNum(uid)
+	set := imap.UIDSetNum(uids...)
 	if err := cn.do(fctx, "store \\Seen", func() error {
 		return cn.c.Store(set, &imap.StoreFlags{
 			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen},
@@ -569,71 +792,94 @@ func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uid imap.UID
 	}); err != nil {
 		return err
 	}
-	if !cn.processed {
-		return nil
+	if cn.processed {
+		left, err := b.move(fctx, cn, uids, b.processed)
+		if err := b.fileFailed(st, left, err); err != nil {
+			return err
+		}
 	}
-	moved, err := b.move(fctx, cn, uid, b.processed)
-	if err != nil || !moved {
-		return b.fileFailed(st, uid, err)
+	for _, uid := range uids {
+		delete(st.pending, uid)
 	}
 	return nil
 }
 
-// move moves a message to another mailbox: with MOVE when offered, else
-// with COPY and, where UIDPLUS allows expunging just it, UID EXPUNGE.
-// Without UIDPLUS the original stays (moved is false). A refusal by the
-// server is an *imap.Error or errNothingCopied.
-func (b *Inbox) move(fctx context.Context, cn *conn, uid imap.UID, mailbox string) (moved bool, err error) {
-	set := imap.UIDSetNum(uid)
+// move moves messages (ascending UIDs) to another mailbox: with MOVE when
+// offered, else with COPY and, where UIDPLUS allows expunging just them,
+// UID EXPUNGE. It returns the messages left in the mailbox: without
+// UIDPLUS all of them, copied, with a nil error; otherwise those not moved
+// and why. A refusal by the server is an *imap.Error or errNothingCopied.
+func (b *Inbox) move(fctx context.Context, cn *conn, uids []imap.UID, mailbox string) (left []imap.UID, err error) {
+	set := imap.UIDSetNum(uids...)
 	if cn.caps.Has(imap.CapMove) {
 		err := cn.do(fctx, "move", func() error {
 			_, err := cn.c.Move(set, mailbox).Wait()
 			return err
 		})
-		return err == nil, err
+		if err != nil {
+			return uids, err
+		}
+		return nil, nil
 	}
 	// Client.Move would fall back to COPY + STORE + EXPUNGE, which may
 	// expunge other messages: do it step by step, and only where UIDPLUS
-	// lets the expunge name this message alone.
+	// lets the expunge name these messages alone.
 	var copied *imap.CopyData
 	if err := cn.do(fctx, "copy", func() (err error) {
 		copied, err = cn.c.Copy(set, mailbox).Wait()
 		return err
 	}); err != nil {
-		return false, err
+		return uids, err
 	}
 	if !cn.caps.Has(imap.CapUIDPlus) {
-		return false, nil
+		return uids, nil
 	}
-	if !copied.SourceUIDs.Contains(uid) {
-		return false, errNothingCopied
+	// Expunge only what the server says it copied.
+	var done []imap.UID
+	for _, uid := range uids {
+		if copied.SourceUIDs.Contains(uid) {
+			done = append(done, uid)
+		} else {
+			left = append(left, uid)
+		}
 	}
+	if len(done) == 0 {
+		return uids, errNothingCopied
+	}
+	set = imap.UIDSetNum(done...)
 	if err := cn.do(fctx, "store \\Deleted", func() error {
 		return cn.c.Store(set, &imap.StoreFlags{
 			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted},
 		}, nil).Close()
 	}); err != nil {
-		return false, err
+		return uids, err
 	}
-	err = cn.do(fctx, "uid expunge", func() error { return cn.c.UIDExpunge(set).Close() })
-	return err == nil, err
+	if err := cn.do(fctx, "uid expunge", func() error { return cn.c.UIDExpunge(set).Close() }); err != nil {
+		return uids, err
+	}
+	if len(left) > 0 {
+		return left, errNothingCopied
+	}
+	return nil, nil
 }
 
-// errNothingCopied is a COPY answered OK whose COPYUID lacks the message.
-var errNothingCopied = errors.New("imap copy: the server copied nothing")
+// errNothingCopied is a COPY answered OK whose COPYUID lacks a message.
+var errNothingCopied = errors.New("imap copy: the server did not copy the message")
 
-// fileFailed sorts a failure to move a message that is already \Seen: a
-// refusal by the server leaves it in place (it will not be handled again),
-// anything else ends the connection.
-func (b *Inbox) fileFailed(st *inboxState, uid imap.UID, err error) error {
+// fileFailed sorts a failure to move messages that are already \Seen: a
+// refusal by the server leaves them in place (they will not be handled
+// again), anything else ends the connection.
+func (b *Inbox) fileFailed(st *inboxState, uids []imap.UID, err error) error {
 	if err == nil {
-		return nil // copied, and the original stays \Seen (no UIDPLUS)
+		return nil // moved, or copied and the originals stay \Seen (no UIDPLUS)
 	}
 	if !refused(err) {
 		return err
 	}
-	st.unfiled[uid] = true
-	b.log.Warn("mail handled but not moved; it stays, flagged \\Seen", "uid", uid, "mailbox", b.processed, "err", err)
+	for _, uid := range uids {
+		st.unfiled[uid] = true
+		b.log.Warn("mail handled but not moved; it stays, flagged \\Seen", "uid", uid, "mailbox", b.processed, "err", err)
+	}
 	return nil
 }
 
@@ -750,8 +996,8 @@ func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.U
 	defer cancel()
 	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
 	if cn.quarantine {
-		moved, err := b.move(fctx, cn, uid, b.quarantine)
-		if moved {
+		left, err := b.move(fctx, cn, []imap.UID{uid}, b.quarantine)
+		if len(left) == 0 {
 			log.Error("mail set aside in the quarantine mailbox", "tries", tries, "mailbox", b.quarantine)
 			delete(st.tries, uid)
 			return nil

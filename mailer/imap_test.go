@@ -312,6 +312,7 @@ func TestInboxTruncatesLargeMail(t *testing.T) {
 			return nil
 		})
 	waitFor(t, "the large mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	waitFor(t, "the large mail filed", 5*time.Second, count(sys, "Processed", 1))
 	m := h.all()[0]
 	stored := mailbox(t, sys, "Processed")
 	if len(stored) != 1 {

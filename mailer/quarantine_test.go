@@ -3,6 +3,7 @@ package mailer_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -16,7 +17,8 @@ import (
 
 // TestInboxQuarantinesFailingMail: a mail whose handling keeps failing (an
 // error, or a panic) is set aside after MaxTries, the count surviving a
-// restart of Run, and the mail after it is handled meanwhile.
+// restart of Run, and the mail after it is handled meanwhile; one mail at a
+// time and in batches.
 func TestInboxQuarantinesFailingMail(t *testing.T) {
 	tests := []struct {
 		name string
@@ -26,59 +28,72 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 		{"panic", func() error { panic("index out of range") }},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			sys := startSystem(t, loopback.Config{})
-			deliver(t, sys, "poison")
-			deliver(t, sys, "fine")
-			var (
-				h     handled
-				tries atomic.Int32
-			)
-			handle := func(_ context.Context, m *mailer.Incoming) error {
-				h.add(m)
-				if m.Subject == "poison" {
-					tries.Add(1)
-					return tt.fail()
+		for _, batch := range []int{1, mailer.DefaultBatch} {
+			t.Run(fmt.Sprintf("%s/batch=%d", tt.name, batch), func(t *testing.T) {
+				sys := startSystem(t, loopback.Config{})
+				deliver(t, sys, "poison")
+				deliver(t, sys, "fine")
+				var (
+					h     handled
+					tries atomic.Int32
+					hold  atomic.Bool // no third try before the restart
+				)
+				hold.Store(true)
+				handle := func(ctx context.Context, m *mailer.Incoming) error {
+					if m.Subject == "poison" {
+						if hold.Load() && tries.Load() == 2 {
+							<-ctx.Done()
+							return ctx.Err() // not counted: Run is ending
+						}
+						h.add(m)
+						tries.Add(1)
+						return tt.fail()
+					}
+					h.add(m)
+					return nil
 				}
-				return nil
-			}
-			cfg := mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 50 * time.Millisecond, MaxTries: 3}
+				cfg := mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 50 * time.Millisecond, MaxTries: 3, Batch: batch}
 
-			// Two tries, then a restart: the count is kept on the message.
-			cancel, done := runInbox(t, cfg, handle)
-			waitFor(t, "two tries", 5*time.Second, func() bool { return tries.Load() >= 2 })
-			cancel()
-			<-done
-			if n := tries.Load(); n != 2 {
-				t.Fatalf("tried %d times before the restart, want 2", n)
-			}
-			msgs := mailbox(t, sys, "INBOX")
-			if len(msgs) != 1 || !slices.ContainsFunc(msgs[0].Flags, func(f imap.Flag) bool {
-				return strings.EqualFold(string(f), "$CongoTry2")
-			}) {
-				var flags [][]imap.Flag
-				for _, m := range msgs {
-					flags = append(flags, m.Flags)
+				// Two tries, then a restart: the count is kept on the message.
+				cancel, done := runInbox(t, cfg, handle)
+				waitFor(t, "two tries counted", 5*time.Second, func() bool {
+					msgs := mailbox(t, sys, "INBOX")
+					return len(msgs) == 1 && slices.ContainsFunc(msgs[0].Flags, func(f imap.Flag) bool {
+						return strings.EqualFold(string(f), "$CongoTry2")
+					})
+				})
+				cancel()
+				<-done
+				if n := tries.Load(); n != 2 {
+					t.Fatalf("tried %d times before the restart, want 2", n)
 				}
-				t.Fatalf("INBOX after two tries holds mails flagged %v; want the poison alone, flagged $CongoTry2", flags)
-			}
 
-			runInbox(t, cfg, handle)
-			waitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
-			time.Sleep(200 * time.Millisecond) // a few more passes
-			if n := tries.Load(); n != 3 {
-				t.Errorf("tried %d times, want 3 (MaxTries)", n)
-			}
-			if n := len(mailbox(t, sys, "INBOX")); n != 0 {
-				t.Errorf("INBOX holds %d mails, want 0", n)
-			}
-			if got, want := h.subjects()[:2], []string{"poison", "fine"}; !slices.Equal(got, want) {
-				t.Errorf("handled %q first, want %q", got, want)
-			}
-			if n := len(mailbox(t, sys, "Processed")); n != 1 {
-				t.Errorf("Processed holds %d mails, want 1", n)
-			}
-		})
+				// After the restart, a batch handler that fails (or panics)
+				// as handle does: the count goes on from the keyword.
+				hold.Store(false)
+				inbox, _, _ := runInboxBatch(t, cfg, func(ctx context.Context, ms []*mailer.Incoming) []error {
+					errs := make([]error, len(ms))
+					for i, m := range ms {
+						errs[i] = handle(ctx, m)
+					}
+					return errs
+				})
+				waitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
+				morePolls(t, inbox)
+				if n := tries.Load(); n != 3 {
+					t.Errorf("tried %d times, want 3 (MaxTries)", n)
+				}
+				if n := len(mailbox(t, sys, "INBOX")); n != 0 {
+					t.Errorf("INBOX holds %d mails, want 0", n)
+				}
+				if got, want := h.subjects()[:2], []string{"poison", "fine"}; !slices.Equal(got, want) {
+					t.Errorf("handled %q first, want %q", got, want)
+				}
+				if n := len(mailbox(t, sys, "Processed")); n != 1 {
+					t.Errorf("Processed holds %d mails, want 1", n)
+				}
+			})
+		}
 	}
 }
 

@@ -85,7 +85,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		name string
 		run  func(context.Context) error
 	}{
-		{"imap", func(ctx context.Context) error { return inbox.Run(ctx, srv.HandleMail) }},
+		{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, srv.HandleMails) }},
 		{"outbox", func(ctx context.Context) error { return srv.RunOutbox(ctx, mon.sender(smtp)) }},
 		{"clock", srv.RunClock},
 		{"robot", srv.RunRobot},
