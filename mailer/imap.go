@@ -558,16 +558,71 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 			if len(mails) == 0 {
 				continue // expunged meanwhile
 			}
-			ms := make([]*Incoming, len(mails))
-			for i, m := range mails {
-				ms[i] = m.in
-			}
-			if err := b.settle(ctx, cn, st, mails, b.callBatch(ctx, handle, ms)); err != nil {
-				return err
+			// In UID order: runs of mails as one batch, and each mail that
+			// was being handled when the process died alone.
+			for len(mails) > 0 {
+				n := 1
+				for !mails[0].handling && n < len(mails) && !mails[n].handling {
+					n++
+				}
+				if err := b.handleRun(ctx, cn, st, handle, mails[:n]); err != nil {
+					return err
+				}
+				mails = mails[n:]
 			}
 		}
 	}
 	return nil
+}
+
+// handleRun hands mails to the handler as one batch, flagged
+// $CongoHandling meanwhile, and settles the outcome. A mail flagged so
+// already comes alone: the process died while handling it, which counts
+// as a failed try (it is set aside after MaxTries).
+func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler, mails []fetched) error {
+	uids := make([]imap.UID, len(mails))
+	ms := make([]*Incoming, len(mails))
+	for i, m := range mails {
+		uids[i], ms[i] = m.uid, m.in
+	}
+	flag := flagHandling
+	if m := &mails[0]; m.handling {
+		m.tries = max(m.tries, st.tries[m.uid]) + 1
+		st.tries[m.uid] = m.tries
+		log := b.log.With("uid", m.uid, "message_id", m.in.MessageID)
+		if m.tries >= b.maxTries {
+			return b.setAside(ctx, cn, st, m.uid, m.tries, log)
+		}
+		log.Error("mail was being handled when the process died; it is tried alone", "tries", m.tries, "max_tries", b.maxTries)
+		flag = imap.Flag(fmt.Sprintf("%s%d", tryPrefix, m.tries))
+	}
+	err := cn.do(ctx, "store "+string(flag), func() error {
+		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{flag},
+		}, nil).Close()
+	})
+	if err != nil && !refused(err) {
+		return err // a server that keeps no keywords cannot tell: go on
+	}
+	return b.settle(ctx, cn, st, mails, b.callBatch(ctx, handle, ms))
+}
+
+// unflag takes $CongoHandling off messages that failed, or were not
+// handled as ctx ended: their failure is known, not a death. It works on
+// for a short while after ctx is done.
+func (b *Inbox) unflag(ctx context.Context, cn *conn, uids []imap.UID) error {
+	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
+	err := cn.do(fctx, "store -"+string(flagHandling), func() error {
+		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
+			Op: imap.StoreFlagsDel, Silent: true, Flags: []imap.Flag{flagHandling},
+		}, nil).Close()
+	})
+	if err != nil && refused(err) {
+		return nil
+	}
+	return err
 }
 
 // plan splits uids, ascending, into batches of at most Batch messages
@@ -615,9 +670,10 @@ func (b *Inbox) plan(ctx context.Context, cn *conn, uids []imap.UID) ([][]imap.U
 
 // fetched is a message read by fetch.
 type fetched struct {
-	uid   imap.UID
-	in    *Incoming
-	tries int // failed tries recorded in its keywords
+	uid      imap.UID
+	in       *Incoming
+	tries    int  // failed tries recorded in its keywords
+	handling bool // flagged $CongoHandling: the process died handling it
 }
 
 // fetch reads the messages uids (ascending; at most MaxSize bytes of
@@ -626,9 +682,10 @@ type fetched struct {
 // those that are gone.
 func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []imap.UID) ([]fetched, error) {
 	type message struct {
-		raw   []byte
-		size  int64
-		tries int
+		raw      []byte
+		size     int64
+		tries    int
+		handling bool
 	}
 	got := make(map[imap.UID]*message, len(uids))
 	err := cn.do(ctx, "fetch", func() error {
@@ -663,6 +720,7 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 					m.size = item.Size
 				case imapclient.FetchItemDataFlags:
 					m.tries = triesOf(item.Flags)
+					m.handling = hasFlag(item.Flags, flagHandling)
 				}
 			}
 			if _, asked := slices.BinarySearch(uids, uid); asked && body {
@@ -690,7 +748,7 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 			in.Size = int(m.size)
 			in.Truncated = true
 		}
-		mails = append(mails, fetched{uid: uid, in: in, tries: m.tries})
+		mails = append(mails, fetched{uid: uid, in: in, tries: m.tries, handling: m.handling})
 	}
 	return mails, nil
 }
@@ -756,6 +814,17 @@ func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fe
 	}
 	if len(done) > 0 {
 		if err := b.file(ctx, cn, st, done); err != nil {
+			return err
+		}
+	}
+	if len(done) < len(mails) {
+		var failed []imap.UID
+		for i, m := range mails {
+			if errs[i] != nil {
+				failed = append(failed, m.uid)
+			}
+		}
+		if err := b.unflag(ctx, cn, failed); err != nil {
 			return err
 		}
 	}
@@ -939,7 +1008,18 @@ func refused(err error) bool {
 const (
 	tryPrefix       = "$CongoTry"
 	flagQuarantined = imap.Flag("$CongoQuarantined")
+	// flagHandling is set on a batch before it is handed to the handler,
+	// and taken off a mail that fails; one still flagged when read again
+	// was being handled when the process died. It is tried alone, and
+	// that death counts as a failed try, so that a mail that kills the
+	// process (out of memory, say) is set aside too.
+	flagHandling = imap.Flag("$CongoHandling")
 )
+
+// hasFlag reports whether flags hold f; keywords are case-insensitive.
+func hasFlag(flags []imap.Flag, f imap.Flag) bool {
+	return slices.ContainsFunc(flags, func(g imap.Flag) bool { return strings.EqualFold(string(g), string(f)) })
+}
 
 // triesOf returns the count of failed tries that flags record.
 func triesOf(flags []imap.Flag) int {
@@ -992,6 +1072,14 @@ func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.U
 		}
 		return err
 	}
+	return b.setAside(ctx, cn, st, uid, tries, log)
+}
+
+// setAside moves a message that failed tries times to the quarantine
+// mailbox, or flags it $CongoQuarantined and \Seen where it cannot be
+// moved. It returns an error only when the connection fails.
+func (b *Inbox) setAside(ctx context.Context, cn *conn, st *inboxState, uid imap.UID, tries int, log *slog.Logger) error {
+	set := imap.UIDSetNum(uid)
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
