@@ -99,7 +99,11 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	if o.HTML == "" {
 		err = writeSingle(&buf, h, text)
 	} else {
-		err = writeAlternative(&buf, h, text, cte, normalizeText(o.HTML))
+		html, htmlCTE := normalizeText(o.HTML), "quoted-printable"
+		if plain7bit(html) {
+			html, htmlCTE = strings.ReplaceAll(html, "\n", "\r\n"), "7bit"
+		}
+		err = writeAlternative(&buf, h, text, cte, html, htmlCTE)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("compose: %w", err)
@@ -120,15 +124,15 @@ func writeSingle(w io.Writer, h mail.Header, text string) error {
 }
 
 // writeAlternative writes a multipart/alternative mail: the text part,
-// in transfer encoding cte, then the HTML part in quoted-printable.
-func writeAlternative(w io.Writer, h mail.Header, text, cte, html string) error {
+// in transfer encoding cte, then the HTML part in htmlCTE.
+func writeAlternative(w io.Writer, h mail.Header, text, cte, html, htmlCTE string) error {
 	mw, err := mail.CreateInlineWriter(w, h)
 	if err != nil {
 		return err
 	}
 	parts := []struct{ kind, cte, body string }{
 		{"text/plain", cte, text},
-		{"text/html", "quoted-printable", html},
+		{"text/html", htmlCTE, html},
 	}
 	for _, p := range parts {
 		var ph mail.InlineHeader

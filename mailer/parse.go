@@ -251,6 +251,14 @@ func toUTF8(b []byte, declared string) string {
 // normalizeText turns CRLF and lone CR into LF and drops control
 // characters other than tab and newline.
 func normalizeText(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c >= 0x20 && c != 0x7f || c == '\t' || c == '\n'
+	}
+	if clean {
+		return s
+	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.Map(func(r rune) rune {
 		switch {

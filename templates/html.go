@@ -3,11 +3,37 @@ package templates
 import (
 	htmltemplate "html/template"
 	"strings"
+	"sync"
 )
 
 // htmlMails is the HTML alternative of mails that show boards (M12): the
-// boards as tables, and the words of the text part around them.
-var htmlMails = htmltemplate.Must(htmltemplate.New("").ParseFS(files, "*.html"))
+// boards as tables, and the words of the text part around them. It is
+// set by init, as its function "cell" uses it.
+var htmlMails *htmltemplate.Template
+
+func init() {
+	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"cell": cellHTML}).ParseFS(files, "*.html"))
+}
+
+// cells holds the HTML of each kind of square rendered so far (a few
+// dozen: the pieces of both sides on river, castle and land squares):
+// a board of 49 squares is then written without running the template
+// for each.
+var cells sync.Map // Cell -> htmltemplate.HTML
+
+// cellHTML returns the HTML of a square, from template board_cell.
+func cellHTML(c Cell) (htmltemplate.HTML, error) {
+	if h, ok := cells.Load(c); ok {
+		return h.(htmltemplate.HTML), nil
+	}
+	var b strings.Builder
+	if err := htmlMails.ExecuteTemplate(&b, "board_cell", c); err != nil {
+		return "", err
+	}
+	h := htmltemplate.HTML(b.String())
+	cells.Store(c, h)
+	return h, nil
+}
 
 // htmlPage is what the HTML template gets: the mail's text cut into
 // paragraphs of lines and boards, in order, and the footer.
