@@ -35,6 +35,9 @@ const (
 // giveUpAfter, is recorded as failed. It returns an error when the
 // database fails or ctx is done.
 func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
+	if err := s.applySentLog(ctx); err != nil {
+		return 0, err
+	}
 	var due []db.Mail
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
@@ -57,6 +60,15 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 		// meanwhile, so that a mail sent is not sent again. The record
 		// need not wait for the disk: losing it to a power failure only
 		// makes the mail be sent again.
+		if sendErr == nil && s.sentLog != nil {
+			err := s.sentLog.Record(m.ID, s.now())
+			if err == nil {
+				s.log.Info("mail sent", "id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
+				sent++
+				continue
+			}
+			s.log.Error("sent log", "err", err) // the outbox records it instead
+		}
 		rctx := context.WithoutCancel(ctx)
 		err := s.db.TxNoSync(rctx, func(tx *db.Tx) error { return s.recordAttempt(rctx, tx, m, sendErr) })
 		if err != nil {
@@ -66,7 +78,21 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 			sent++
 		}
 	}
+	// Carried into the outbox now, so that the loop sees them sent.
+	if err := s.applySentLog(context.WithoutCancel(ctx)); err != nil {
+		return sent, err
+	}
 	return sent, ctx.Err()
+}
+
+// applySentLog carries the records of the sent log, if any, into the
+// outbox.
+func (s *Server) applySentLog(ctx context.Context) error {
+	if s.sentLog == nil {
+		return nil
+	}
+	_, err := s.sentLog.Apply(ctx, s.db)
+	return err
 }
 
 // recordAttempt records the outcome of sending m: sent, to retry, or

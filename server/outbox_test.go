@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -164,5 +165,53 @@ func TestRunOutbox(t *testing.T) {
 	}
 	if got := h.sink.take(); len(got) != 1 {
 		t.Errorf("%d mails sent, want 1", len(got))
+	}
+}
+
+// TestOutboxSentLog records sent mails in the sent log, which carries
+// them into the outbox: each mail goes out once, failures are recorded
+// as without the log, and records left by a crash are applied first.
+func TestOutboxSentLog(t *testing.T) {
+	log, err := db.OpenSentLog(filepath.Join(t.TempDir(), "congo.db-sent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	h := newHarnessWith(t, Config{SentLog: log})
+	h.send("alice", "help") // outbox mail 1
+	h.send("bob", "help")   // 2
+	h.send("carol", "help") // 3
+	h.sink.errs = []error{errPermanent}
+
+	if n := h.sendDue(); n != 2 {
+		t.Fatalf("SendDue() = %d, want 2 sent", n)
+	}
+	if got := len(h.sink.take()); got != 2 {
+		t.Errorf("%d mails reached the server, want 2", got)
+	}
+	if m := h.outboxMail(1); m.FailedAt.IsZero() || !m.SentAt.IsZero() {
+		t.Errorf("mail 1, refused for good: %+v", m)
+	}
+	if m := h.outboxMail(2); m.SentAt.IsZero() {
+		t.Errorf("mail 2 not recorded as sent: %+v", m)
+	}
+	if m := h.outboxMail(3); m.SentAt.IsZero() {
+		t.Errorf("mail 3 not recorded as sent: %+v", m)
+	}
+	if n := h.sendDue(); n != 0 || len(h.sink.take()) != 0 {
+		t.Errorf("SendDue() again sent %d mails, want none", n)
+	}
+
+	// A record the process made before it died is applied before the
+	// outbox is read: the mail is not sent again.
+	h.send("dave", "help") // 4
+	if err := log.Record(4, h.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.sendDue(); n != 0 || len(h.sink.take()) != 0 {
+		t.Errorf("SendDue() sent %d mails, want none: the log says mail 4 went out", n)
+	}
+	if m := h.outboxMail(4); m.SentAt.IsZero() {
+		t.Errorf("mail 4 not recorded as sent: %+v", m)
 	}
 }

@@ -69,6 +69,14 @@ type Config struct {
 	// DefaultMaxRepliesPerHour; negative for no cap.
 	MaxRepliesPerHour int
 
+	// SentLog, when set, is where the send loop records each mail the
+	// SMTP server accepted, at once and without waiting for the
+	// database; the records are carried into the outbox before it is
+	// next read. Without it each is recorded in its own transaction,
+	// which may wait for the database's lock: longer, during which a
+	// crash makes the mail be sent twice.
+	SentLog *db.SentLog
+
 	// Robot is the handle of the computer player that anyone may
 	// challenge (RunRobot plays its moves); empty for none.
 	// robot.DefaultHandle is the usual one.
@@ -94,6 +102,7 @@ type Server struct {
 	finalReminder time.Duration
 	maxReplies    int
 	robot         string // the robot's handle; "" for none
+	sentLog       *db.SentLog
 
 	// wake tells the send loop that mail was queued; clockWake tells the
 	// clock loop that a mail was handled.
@@ -129,6 +138,7 @@ func New(cfg Config) (*Server, error) {
 		finalReminder: cfg.FinalReminder,
 		maxReplies:    cfg.MaxRepliesPerHour,
 		robot:         cfg.Robot,
+		sentLog:       cfg.SentLog,
 		wake:          make(chan struct{}, 1),
 		clockWake:     make(chan struct{}, 1),
 		robotWake:     make(chan struct{}, 1),

@@ -8,31 +8,65 @@ import (
 
 // htmlMails is the HTML alternative of mails that show boards (M12): the
 // boards as tables, and the words of the text part around them. It is
-// set by init, as its function "cell" uses it.
+// set by init, as its function "rows" uses it.
 var htmlMails *htmltemplate.Template
 
 func init() {
-	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"cell": cellHTML}).ParseFS(files, "*.html"))
+	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows}).ParseFS(files, "*.html"))
 }
 
-// cells holds the HTML of each kind of square rendered so far (a few
-// dozen: the pieces of both sides on river, castle and land squares):
-// a board of 49 squares is then written without running the template
-// for each.
-var cells sync.Map // Cell -> htmltemplate.HTML
+// boardRows renders the rows of a board table: for each, lines <tr>, the
+// rank, each square, the rank again, and </tr>. The ranks and squares
+// come from templates board_rank and board_cell, each kind rendered once
+// (fragment), so that a board is written without running a template for
+// each of its 63 cells.
+func boardRows(rows []Row) (htmltemplate.HTML, error) {
+	var b strings.Builder
+	b.Grow(len(rows) * 2048)
+	for _, r := range rows {
+		rank, err := fragment("board_rank", r.Rank)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString("<tr>\n")
+		b.WriteString(rank)
+		b.WriteString("\n")
+		for _, c := range r.Cells {
+			cell, err := fragment("board_cell", c)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(cell)
+			b.WriteString("\n")
+		}
+		b.WriteString(rank)
+		b.WriteString("\n</tr>\n")
+	}
+	return htmltemplate.HTML(b.String()), nil
+}
 
-// cellHTML returns the HTML of a square, from template board_cell.
-func cellHTML(c Cell) (htmltemplate.HTML, error) {
-	if h, ok := cells.Load(c); ok {
-		return h.(htmltemplate.HTML), nil
+// fragments holds template outputs by template and data: the few dozen
+// kinds of ranks and squares.
+var fragments sync.Map // fragmentKey -> string
+
+type fragmentKey struct {
+	name string
+	data any // comparable: an int or a Cell
+}
+
+// fragment returns the output of template name for data, rendering it
+// the first time.
+func fragment(name string, data any) (string, error) {
+	k := fragmentKey{name, data}
+	if h, ok := fragments.Load(k); ok {
+		return h.(string), nil
 	}
 	var b strings.Builder
-	if err := htmlMails.ExecuteTemplate(&b, "board_cell", c); err != nil {
+	if err := htmlMails.ExecuteTemplate(&b, name, data); err != nil {
 		return "", err
 	}
-	h := htmltemplate.HTML(b.String())
-	cells.Store(c, h)
-	return h, nil
+	fragments.Store(k, b.String())
+	return b.String(), nil
 }
 
 // htmlPage is what the HTML template gets: the mail's text cut into

@@ -36,6 +36,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
+	sentLog, err := db.OpenSentLog(cfg.dbPath + "-sent")
+	if err != nil {
+		return err
+	}
+	defer sentLog.Close()
 
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
@@ -72,6 +77,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		Now:               serverClock,
 		MaxRepliesPerHour: cfg.maxReplies,
 		Robot:             cfg.robotHandle(),
+		SentLog:           sentLog,
 	})
 	if err != nil {
 		return err

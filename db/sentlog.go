@@ -1,0 +1,115 @@
+package db
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// SentLog records that outbox mails were sent in a file of its own beside
+// the database: one write(2) of a fixed-size record per mail, without
+// waiting for the database's lock or for the disk. A mail is sent twice
+// only when the process dies between the SMTP server's acceptance and
+// that record, so the record must be made at once; the records are then
+// carried into the outbox (Apply) in one transaction, before the outbox
+// is next read.
+//
+// A crash of the process loses no record (the operating system holds the
+// written bytes); a crash of the machine may, which only sends those
+// mails again. A record torn by a crash is ignored.
+type SentLog struct {
+	mu   sync.Mutex
+	path string
+	f    *os.File
+	buf  [sentRecordSize]byte
+}
+
+// A record is the outbox id and the time of sending (Unix nanoseconds),
+// little-endian, and the CRC-32 (IEEE) of those 16 bytes.
+const sentRecordSize = 20
+
+// OpenSentLog opens the log at path, creating it when missing.
+func OpenSentLog(path string) (*SentLog, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open sent log: %w", err)
+	}
+	return &SentLog{path: path, f: f}, nil
+}
+
+// Close closes the log.
+func (l *SentLog) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.f.Close()
+}
+
+// Record records that the outbox mail id was sent at the given time.
+func (l *SentLog) Record(id int64, at time.Time) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	binary.LittleEndian.PutUint64(l.buf[0:], uint64(id))
+	binary.LittleEndian.PutUint64(l.buf[8:], uint64(at.UnixNano()))
+	binary.LittleEndian.PutUint32(l.buf[16:], crc32.ChecksumIEEE(l.buf[:16]))
+	if _, err := l.f.Write(l.buf[:]); err != nil {
+		return fmt.Errorf("record mail %d sent: %w", id, err)
+	}
+	return nil
+}
+
+// Apply marks the mails the log records as sent, in one transaction of
+// d, and then empties the log. It returns how many records it applied.
+// Applying a record twice (the process died before the log was emptied)
+// changes nothing.
+func (l *SentLog) Apply(ctx context.Context, d *DB) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.f.Seek(0, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("read sent log: %w", err)
+	}
+	data, err := io.ReadAll(l.f)
+	if err != nil {
+		return 0, fmt.Errorf("read sent log: %w", err)
+	}
+	type record struct {
+		id int64
+		at time.Time
+	}
+	var recs []record
+	for len(data) >= sentRecordSize {
+		r := data[:sentRecordSize]
+		data = data[sentRecordSize:]
+		if crc32.ChecksumIEEE(r[:16]) != binary.LittleEndian.Uint32(r[16:]) {
+			continue // torn by a crash
+		}
+		recs = append(recs, record{
+			id: int64(binary.LittleEndian.Uint64(r[0:])),
+			at: time.Unix(0, int64(binary.LittleEndian.Uint64(r[8:]))).UTC(),
+		})
+	}
+	if len(recs) > 0 {
+		// Like the log itself, the marks need not wait for the disk.
+		err := d.TxNoSync(ctx, func(tx *Tx) error {
+			for _, r := range recs {
+				// A mail no longer in the outbox needs no mark.
+				if err := tx.MarkSent(ctx, r.id, r.at); err != nil && !errors.Is(err, ErrNotFound) {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("apply sent log: %w", err)
+		}
+	}
+	if err := l.f.Truncate(0); err != nil {
+		return 0, fmt.Errorf("empty sent log: %w", err)
+	}
+	return len(recs), nil
+}
