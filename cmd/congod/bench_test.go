@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ type benchWorld struct {
 	sys    *loopback.System
 	sink   *smtpSink
 	game   *crashGame
+	games  []*crashGame
 	dbPath string
 	stop   func()
 }
@@ -80,6 +82,12 @@ func startBench(b *testing.B) *benchWorld {
 // newBench is startBench without the daemon.
 func newBench(b *testing.B) *benchWorld {
 	b.Helper()
+	return newBenchGames(b, 1)
+}
+
+// newBenchGames is newBench with n games (game is the first).
+func newBenchGames(b *testing.B, n int) *benchWorld {
+	b.Helper()
 	sys, err := loopback.Start(context.Background(), loopback.Config{
 		Domain: "example.org",
 		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
@@ -93,9 +101,9 @@ func newBench(b *testing.B) *benchWorld {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gs := seedGames(b, store, 1)
+	gs := seedGames(b, store, n)
 	store.Close()
-	return &benchWorld{sys: sys, sink: startSink(b), game: gs[0], dbPath: dbPath}
+	return &benchWorld{sys: sys, sink: startSink(b), game: gs[0], games: gs, dbPath: dbPath}
 }
 
 // start starts the daemon, and waits for the mails of the seeding.
@@ -113,7 +121,7 @@ func (w *benchWorld) start(b *testing.B) {
 	w.stop = func() { cancel(); <-done }
 	b.Cleanup(w.stop)
 	// The seeding's mails are sent first.
-	w.waitMail(b, 6)
+	w.waitMail(b, 6*len(w.games))
 }
 
 // command delivers the command board, which is answered with one mail.
@@ -152,6 +160,45 @@ func BenchmarkPipeline(b *testing.B) {
 	w.waitMail(b, base+b.N)
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "commands/s")
+}
+
+// BenchmarkPipelineMoves is BenchmarkPipeline with moves: b.N legal
+// moves in 50 games (random games, a move of each game in turn), each
+// answered with a board to both players; the figure is moves a second.
+func BenchmarkPipelineMoves(b *testing.B) {
+	const games = 50
+	w := newBenchGames(b, games)
+	r := rand.New(rand.NewPCG(1, 2))
+	plies := (b.N + games - 1) / games
+	for _, g := range w.games {
+		for g.moves == nil {
+			g.moves = randomGame(r, plies)
+		}
+	}
+	w.start(b)
+	base := int(w.sink.n.Load())
+	b.ResetTimer()
+	n := 0
+	for k := 0; n < b.N; k++ {
+		for _, g := range w.games {
+			if n == b.N {
+				break
+			}
+			from, to := g.white, g.whitePA
+			if k%2 == 1 {
+				from, to = g.black, g.blackPA
+			}
+			raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <m%d.%d@client.example.net>\r\n\r\nmove congo %d %s\r\n",
+				from, to, g.id, g.id, k, g.id, g.moves[k])
+			if err := w.sys.Deliver(context.Background(), from, []string{to}, []byte(raw)); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	}
+	w.waitMail(b, base+2*b.N)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }
 
 // BenchmarkBacklog is BenchmarkPipeline without the cost of delivering
