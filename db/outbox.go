@@ -168,3 +168,17 @@ func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, er
 	}
 	return n, nil
 }
+
+// PruneOutbox deletes up to limit mails that were sent, or given up,
+// before the given time (the oldest first), and returns how many it
+// deleted. Mail still waiting is never deleted.
+func (tx *Tx) PruneOutbox(ctx context.Context, before time.Time, limit int) (int64, error) {
+	res, err := tx.exec(ctx,
+		"DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created < ?"+
+			" AND (sent_at IS NOT NULL OR failed_at IS NOT NULL) ORDER BY created LIMIT ?)",
+		formatTime(before), limit)
+	if err != nil {
+		return 0, fmt.Errorf("prune outbox: %w", err)
+	}
+	return res.RowsAffected()
+}

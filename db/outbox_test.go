@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,6 +96,62 @@ func TestOutbox(t *testing.T) {
 		}
 		if c.FailedAt.IsZero() || c.Attempts != 1 || c.LastError != "550 no such user" || !c.SentAt.IsZero() {
 			t.Errorf("Mail(%d) after MarkFailed = %+v", ids[2], c)
+		}
+		return nil
+	})
+}
+
+// TestPruneOutbox deletes old mail that was sent or given up, oldest
+// first, and keeps mail still waiting and recent mail.
+func TestPruneOutbox(t *testing.T) {
+	d := openTest(t)
+	ids := map[string]int64{}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for i, name := range []string{"old-sent", "old-failed", "old-waiting", "old-sent-2", "new-sent"} {
+			created := t0.Add(time.Duration(i) * time.Hour)
+			if name == "new-sent" {
+				created = t0.Add(40 * 24 * time.Hour)
+			}
+			id, err := tx.Enqueue(ctx, Mail{Created: created, From: "congo@x", To: name + "@x", MessageID: name, Raw: []byte(name)})
+			if err != nil {
+				return err
+			}
+			ids[name] = id
+			switch {
+			case strings.Contains(name, "sent"):
+				err = tx.MarkSent(ctx, id, created)
+			case strings.Contains(name, "failed"):
+				err = tx.MarkFailed(ctx, id, created, "550 no such user")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	cutoff := t0.Add(30 * 24 * time.Hour)
+	prune := func(limit int) int64 {
+		var n int64
+		inTx(t, d, func(ctx context.Context, tx *Tx) error {
+			var err error
+			n, err = tx.PruneOutbox(ctx, cutoff, limit)
+			return err
+		})
+		return n
+	}
+	if n := prune(2); n != 2 {
+		t.Errorf("PruneOutbox(limit 2) = %d, want 2", n)
+	}
+	if n := prune(100); n != 1 {
+		t.Errorf("PruneOutbox() again = %d, want 1 (old-sent-2)", n)
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for name, id := range ids {
+			_, err := tx.Mail(ctx, id)
+			kept := name == "old-waiting" || name == "new-sent"
+			if (err == nil) != kept {
+				t.Errorf("mail %s: err %v, want kept %v", name, err, kept)
+			}
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -217,4 +218,24 @@ func TestTickSkipsBrokenGame(t *testing.T) {
 		t.Errorf("next = %v, want the broken game tried again by %v", next, want)
 	}
 	wantText(t, only(t, h.deliver(), "carol"), "ran out of time")
+}
+
+// TestTickPrunesOldMail: the clock deletes mail sent more than keepSent
+// ago, and keeps mail still waiting to be sent.
+func TestTickPrunesOldMail(t *testing.T) {
+	h := newHarness(t)
+	h.send("alice", "help") // outbox mail 1, sent below
+	h.deliver()
+	h.send("bob", "help") // 2, not sent
+	h.clock.Advance(keepSent + time.Hour)
+	h.tick()
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.Mail(ctx, 1); !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("mail 1, sent %v ago: err %v, want it pruned", keepSent+time.Hour, err)
+		}
+		if _, err := tx.Mail(ctx, 2); err != nil {
+			t.Errorf("mail 2, waiting: %v, want it kept", err)
+		}
+		return nil
+	})
 }

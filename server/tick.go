@@ -19,10 +19,16 @@ const (
 	// mail: a Tick reads every active game, and mail may come in floods.
 	// Deadlines are kept to the minute all the same.
 	minWakeGap = 10 * time.Second
+	// keepSent is how long a mail sent, or given up, stays in the outbox
+	// (its whole text, for the operator to look at) before a Tick deletes
+	// it, at most pruneBatch at a time.
+	keepSent   = 30 * 24 * time.Hour
+	pruneBatch = 1000
 )
 
 // Tick does what is due at the server's time now: games lost on time,
-// reminders to players to move (neither in adjourned games), digests. It
+// reminders to players to move (neither in adjourned games), digests,
+// and the pruning of old mail from the outbox (keepSent). It
 // returns when something is next due (zero when nothing is). It is safe
 // to call at any time; the work for each game, and the digests, are
 // recorded in a transaction of their own, so that a restart neither
@@ -113,6 +119,18 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 	})
 	if err != nil {
 		return time.Time{}, err
+	}
+	var pruned int64
+	err = s.db.Tx(ctx, func(tx *db.Tx) error {
+		var err error
+		pruned, err = tx.PruneOutbox(ctx, now.Add(-keepSent), pruneBatch)
+		return err
+	})
+	if err != nil {
+		return time.Time{}, err
+	}
+	if pruned > 0 {
+		s.log.Info("old mail pruned from the outbox", "mails", pruned, "before", now.Add(-keepSent))
 	}
 	return next, nil
 }
