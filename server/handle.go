@@ -10,6 +10,7 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -174,7 +175,7 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 	}
 	switch c.Kind {
 	case parser.Help:
-		h.answer(templates.Help{Robot: h.s.robot})
+		h.answer(templates.Help{Robot: h.s.robot, RobotLevel: robot.DefaultLevel})
 		h.note("help")
 		return nil
 	case parser.Register:

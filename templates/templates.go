@@ -267,7 +267,8 @@ type Section interface {
 // Help is the manual. Robot is the handle of the robot player, "" when
 // there is none.
 type Help struct {
-	Robot string
+	Robot      string // the computer player's handle; "" for none
+	RobotLevel int    // the level of a challenge to it that names none
 }
 
 // Registered answers register: a welcome, or, for an address registered

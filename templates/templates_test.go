@@ -115,7 +115,7 @@ func TestGolden(t *testing.T) {
 				Earlier: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
 		}},
 		{"reply_help_robot", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot"}}})
+			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3}}})
 		}},
 		{"reply_robot_errors", func() (string, string, error) {
 			g := playing
