@@ -4,6 +4,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -20,6 +21,12 @@ import (
 
 // ErrNotFound is returned by lookups that find no row.
 var ErrNotFound = errors.New("not found")
+
+// ErrTxAborted is returned by Savepoint once SQLite has rolled back the
+// whole transaction, as it does after some errors (a full disk, out of
+// memory, an I/O error): nothing of the transaction is left, and it can
+// go no further.
+var ErrTxAborted = errors.New("the transaction was rolled back")
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
@@ -49,8 +56,9 @@ type DB struct {
 
 // Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
 type Tx struct {
-	tx *sql.Tx
-	db *DB
+	tx      *sql.Tx
+	db      *DB
+	aborted bool // SQLite rolled the transaction back: see ErrTxAborted
 }
 
 // Open opens the SQLite database at path, creating it when missing, and
@@ -85,6 +93,7 @@ func dsn(path string) string {
 func (d *DB) Close() error {
 	d.lazyMu.Lock()
 	if d.lazy != nil {
+		d.lazy.Raw(func(any) error { return driver.ErrBadConn }) // not back to the pool
 		d.lazy.Close()
 		d.lazy = nil
 	}
@@ -142,8 +151,13 @@ func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 
 // Savepoint runs fn inside a savepoint of t: when fn returns an error or
 // panics, all it did is undone and t goes on as before fn; otherwise its
-// work stays part of t. It returns fn's error.
+// work stays part of t. It returns fn's error. When what fn did cannot be
+// undone alone, because SQLite rolled back all of t, the error wraps
+// ErrTxAborted, and so does every later Savepoint of t.
 func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
+	if t.aborted {
+		return ErrTxAborted
+	}
 	// Savepoints nest; ROLLBACK TO and RELEASE name the newest of the
 	// name, so one name serves at every depth.
 	if _, err := t.tx.ExecContext(ctx, "SAVEPOINT sp"); err != nil {
@@ -156,9 +170,12 @@ func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		}
 		// Undo fn's work (on an error or a panic); the savepoint is then
 		// released, which keeps nothing of it.
+		// When the savepoint is gone, SQLite rolled back the whole
+		// transaction: a SAVEPOINT now would begin another one.
 		_, rerr := t.tx.ExecContext(context.WithoutCancel(ctx), "ROLLBACK TO sp; RELEASE sp")
-		if rerr != nil && err != nil {
-			err = fmt.Errorf("%w (and undoing it: %w)", err, rerr)
+		if rerr != nil {
+			t.aborted = true
+			err = fmt.Errorf("%w: %w (undoing it: %v)", ErrTxAborted, err, rerr)
 		}
 	}()
 	if err := fn(); err != nil {
@@ -187,7 +204,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 // TxNoSync is Tx, except that its commit does not wait for the disk
 // (synchronous=NORMAL, which in WAL mode syncs at checkpoints only): a
 // crash of the process loses nothing, but a crash of the machine may undo
-// it, and what was committed after it. It is for writes whose loss only
+// it, unless a transaction of Tx committed after it. It is for writes whose loss only
 // repeats work, like recording that a mail was sent, so that the record
 // is made as soon as possible after the fact.
 func (d *DB) TxNoSync(ctx context.Context, fn func(tx *Tx) error) error {
@@ -208,9 +225,13 @@ func (d *DB) TxNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	t, err := d.lazy.BeginTx(ctx, nil)
 	if err != nil {
-		// The connection may be broken: the next call takes another.
-		d.lazy.Close()
-		d.lazy = nil
+		if errors.Is(err, driver.ErrBadConn) {
+			// Discarded, not handed back to the pool, where it would
+			// give Tx its synchronous=NORMAL: the next call takes another.
+			d.lazy.Raw(func(any) error { return driver.ErrBadConn })
+			d.lazy.Close()
+			d.lazy = nil
+		}
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	return d.run(t, fn)

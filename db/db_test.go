@@ -259,6 +259,53 @@ func TestSavepoint(t *testing.T) {
 	})
 }
 
+// TestSavepointAfterSQLiteRollback: when SQLite rolls back the whole
+// transaction from inside a savepoint (here a trigger's RAISE(ROLLBACK),
+// as a full disk would), Savepoint says so, runs nothing more, and
+// nothing of the transaction is committed.
+func TestSavepointAfterSQLiteRollback(t *testing.T) {
+	d := openTest(t)
+	ctx := context.Background()
+	if _, err := d.sql.Exec(`CREATE TRIGGER poison BEFORE INSERT ON players WHEN NEW.handle = 'poison'
+		BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END`); err != nil {
+		t.Fatal(err)
+	}
+	create := func(tx *Tx, h string) func() error {
+		return func() error {
+			_, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
+			return err
+		}
+	}
+	ran := false
+	err := d.Tx(ctx, func(tx *Tx) error {
+		if err := tx.Savepoint(ctx, create(tx, "before")); err != nil {
+			return err
+		}
+		if err := tx.Savepoint(ctx, create(tx, "poison")); !errors.Is(err, ErrTxAborted) {
+			t.Errorf("Savepoint(poison) = %v, want ErrTxAborted", err)
+		}
+		err := tx.Savepoint(ctx, func() error { ran = true; return create(tx, "after")() })
+		if !errors.Is(err, ErrTxAborted) {
+			t.Errorf("Savepoint after the rollback = %v, want ErrTxAborted", err)
+		}
+		return err
+	})
+	if err == nil {
+		t.Error("Tx = nil, want an error")
+	}
+	if ran {
+		t.Error("a Savepoint ran after SQLite rolled back the transaction")
+	}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for _, h := range []string{"before", "after"} {
+			if _, err := tx.PlayerByHandle(ctx, h); !errors.Is(err, ErrNotFound) {
+				t.Errorf("PlayerByHandle(%q) = %v, want ErrNotFound: nothing committed", h, err)
+			}
+		}
+		return nil
+	})
+}
+
 // TestTxNoSync commits without waiting for the disk, on a connection of
 // its own, and leaves Tx waiting for it.
 func TestTxNoSync(t *testing.T) {
@@ -293,6 +340,21 @@ func TestTxNoSync(t *testing.T) {
 		_, err := tx.PlayerByHandle(ctx, "p1")
 		return err
 	})
+	// A TxNoSync that cannot begin leaves no connection of its own in
+	// the pool: Tx still waits for the disk.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := d.TxNoSync(cancelled, func(tx *Tx) error { return nil }); err == nil {
+		t.Error("TxNoSync(cancelled) = nil, want an error")
+	}
+	for range 3 {
+		inTx(t, d, func(ctx context.Context, tx *Tx) error {
+			if got := sync(tx); got != 2 {
+				t.Errorf("synchronous in Tx after a failed TxNoSync = %d, want 2 (FULL)", got)
+			}
+			return nil
+		})
+	}
 }
 
 // TestConcurrentTx runs read-then-write transactions from many goroutines:

@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -30,9 +29,14 @@ type SentLog struct {
 	buf  [sentRecordSize]byte
 }
 
-// A record is the outbox id and the time of sending (Unix nanoseconds),
-// little-endian, and the CRC-32 (IEEE) of those 16 bytes.
-const sentRecordSize = 20
+// A record is the outbox id, the time the mail was queued and the time it
+// was sent (Unix nanoseconds), little-endian, and the CRC-32 (IEEE) of
+// those 24 bytes. The time queued tells the mail from another with the
+// same id, as after a restore of the database.
+const (
+	sentRecordSize = 28
+	sentDataSize   = 24
+)
 
 // OpenSentLog opens the log at path, creating it when missing.
 func OpenSentLog(path string) (*SentLog, error) {
@@ -50,15 +54,21 @@ func (l *SentLog) Close() error {
 	return l.f.Close()
 }
 
-// Record records that the outbox mail id was sent at the given time.
-func (l *SentLog) Record(id int64, at time.Time) error {
+// Record records that the outbox mail m was sent at the given time.
+func (l *SentLog) Record(m Mail, at time.Time) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	binary.LittleEndian.PutUint64(l.buf[0:], uint64(id))
-	binary.LittleEndian.PutUint64(l.buf[8:], uint64(at.UnixNano()))
-	binary.LittleEndian.PutUint32(l.buf[16:], crc32.ChecksumIEEE(l.buf[:16]))
+	binary.LittleEndian.PutUint64(l.buf[0:], uint64(m.ID))
+	binary.LittleEndian.PutUint64(l.buf[8:], uint64(m.Created.UnixNano()))
+	binary.LittleEndian.PutUint64(l.buf[16:], uint64(at.UnixNano()))
+	binary.LittleEndian.PutUint32(l.buf[sentDataSize:], crc32.ChecksumIEEE(l.buf[:sentDataSize]))
 	if _, err := l.f.Write(l.buf[:]); err != nil {
-		return fmt.Errorf("record mail %d sent: %w", id, err)
+		// A part written (a full disk) would shift every later record:
+		// cut it off.
+		if fi, serr := l.f.Stat(); serr == nil && fi.Size()%sentRecordSize != 0 {
+			l.f.Truncate(fi.Size() - fi.Size()%sentRecordSize)
+		}
+		return fmt.Errorf("record mail %d sent: %w", m.ID, err)
 	}
 	return nil
 }
@@ -78,28 +88,32 @@ func (l *SentLog) Apply(ctx context.Context, d *DB) (int, error) {
 		return 0, fmt.Errorf("read sent log: %w", err)
 	}
 	type record struct {
-		id int64
-		at time.Time
+		id          int64
+		created, at time.Time
 	}
 	var recs []record
 	for len(data) >= sentRecordSize {
 		r := data[:sentRecordSize]
 		data = data[sentRecordSize:]
-		if crc32.ChecksumIEEE(r[:16]) != binary.LittleEndian.Uint32(r[16:]) {
+		if crc32.ChecksumIEEE(r[:sentDataSize]) != binary.LittleEndian.Uint32(r[sentDataSize:]) {
 			continue // torn by a crash
 		}
 		recs = append(recs, record{
-			id: int64(binary.LittleEndian.Uint64(r[0:])),
-			at: time.Unix(0, int64(binary.LittleEndian.Uint64(r[8:]))).UTC(),
+			id:      int64(binary.LittleEndian.Uint64(r[0:])),
+			created: time.Unix(0, int64(binary.LittleEndian.Uint64(r[8:]))),
+			at:      time.Unix(0, int64(binary.LittleEndian.Uint64(r[16:]))),
 		})
 	}
 	if len(recs) > 0 {
 		// Like the log itself, the marks need not wait for the disk.
 		err := d.TxNoSync(ctx, func(tx *Tx) error {
 			for _, r := range recs {
-				// A mail no longer in the outbox needs no mark.
-				if err := tx.MarkSent(ctx, r.id, r.at); err != nil && !errors.Is(err, ErrNotFound) {
-					return err
+				// A mail no longer in the outbox, or another one with its
+				// id, is left alone.
+				_, err := tx.exec(ctx, "UPDATE outbox SET sent_at = ? WHERE id = ? AND created = ?",
+					formatTime(r.at), r.id, formatTime(r.created))
+				if err != nil {
+					return fmt.Errorf("mark outbox mail %d sent: %w", r.id, err)
 				}
 			}
 			return nil

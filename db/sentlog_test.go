@@ -33,12 +33,16 @@ func TestSentLog(t *testing.T) {
 	}
 	sentAt := t0.Add(time.Minute)
 	for _, id := range ids[:2] {
-		if err := l.Record(id, sentAt); err != nil {
+		if err := l.Record(Mail{ID: id, Created: t0}, sentAt); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// A record of an unknown mail, and one torn by a crash.
-	if err := l.Record(999, sentAt); err != nil {
+	// A record of an unknown mail, one of another mail with the id of
+	// the third (as after a restore), and one torn by a crash.
+	if err := l.Record(Mail{ID: 999, Created: t0}, sentAt); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Record(Mail{ID: ids[2], Created: t0.Add(-time.Hour)}, sentAt); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -56,8 +60,8 @@ func TestSentLog(t *testing.T) {
 	}
 	defer l.Close()
 	n, err := l.Apply(ctx, d)
-	if err != nil || n != 3 {
-		t.Fatalf("Apply() = %d, %v, want 3 records", n, err)
+	if err != nil || n != 4 {
+		t.Fatalf("Apply() = %d, %v, want 4 records", n, err)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Size() != 0 {
 		t.Errorf("the log after Apply: %v, %v; want it empty", fi, err)
@@ -86,7 +90,7 @@ func TestSentLog(t *testing.T) {
 		t.Errorf("Apply() again = %d, %v, want 0, nil", n, err)
 	}
 	// Recording goes on after Apply emptied the log.
-	if err := l.Record(ids[2], sentAt); err != nil {
+	if err := l.Record(Mail{ID: ids[2], Created: t0}, sentAt); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := l.Apply(ctx, d); err != nil || n != 1 {

@@ -92,13 +92,14 @@ type received struct {
 
 // harness is a server on a fresh database, with a clock and a sink.
 type harness struct {
-	t     *testing.T
-	s     *Server
-	db    *db.DB
-	clock *clock
-	sink  *sink
-	n     int              // mails sent to the server so far
-	last  *mailer.Incoming // the last mail handled
+	t      *testing.T
+	s      *Server
+	db     *db.DB
+	dbPath string
+	clock  *clock
+	sink   *sink
+	n      int              // mails sent to the server so far
+	last   *mailer.Incoming // the last mail handled
 }
 
 func newHarness(t *testing.T) *harness {
@@ -108,7 +109,8 @@ func newHarness(t *testing.T) *harness {
 
 func newHarnessWith(t *testing.T, cfg Config) *harness {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
+	path := filepath.Join(t.TempDir(), "congo.db")
+	d, err := db.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +122,7 @@ func newHarnessWith(t *testing.T, cfg Config) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, s: s, db: d, clock: c, sink: &sink{}}
+	return &harness{t: t, s: s, db: d, dbPath: path, clock: c, sink: &sink{}}
 }
 
 // addr is the registered address of the player with the given handle.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	_ "modernc.org/sqlite" // the "sqlite" driver, to add a trigger
 )
 
 // TestThread plays by plain replies: every mail about the game refers to
@@ -353,5 +355,52 @@ func TestHandleMailsAlone(t *testing.T) {
 	}
 	if mails := h.deliver(); len(mails) != 1 {
 		t.Errorf("the registration again gave %d mails, want 1", len(mails))
+	}
+}
+
+// TestHandleMailsAfterSQLiteRollback: when SQLite rolls back the whole
+// transaction of a batch on one mail's error (a trigger's RAISE(ROLLBACK)
+// here, as a full disk would), the mails are handled again one at a time:
+// the others are carried out, once, and only that mail fails.
+func TestHandleMailsAfterSQLiteRollback(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	id := h.startGame("alice", "bob")
+	raw, err := sql.Open("sqlite", h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`CREATE TRIGGER poison BEFORE INSERT ON players WHEN NEW.handle = 'carol'
+		BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END`); err != nil {
+		t.Fatal(err)
+	}
+	proven := func(from, body string) *mailer.Incoming {
+		m := h.mail(from, "", body)
+		m.Recipients = []string{h.personal(from)}
+		return m
+	}
+	batch := []*mailer.Incoming{
+		proven("alice", fmt.Sprintf("move congo %d b2-b3", id)),
+		h.mail("carol", "", "register carol"),
+		proven("bob", fmt.Sprintf("move congo %d b6-b5", id)),
+	}
+	errs := h.s.HandleMails(context.Background(), batch)
+	for i, err := range errs {
+		if (err != nil) != (i == 1) {
+			t.Errorf("mail %d (%q): error %v, want one for the registration alone", i, batch[i].Text, err)
+		}
+	}
+	var moves []db.Move
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		moves, err = tx.Moves(ctx, id)
+		return err
+	})
+	if len(moves) != 2 {
+		t.Errorf("%d moves stored, want 2", len(moves))
+	}
+	if mails := h.deliver(); len(mails) != 4 {
+		t.Errorf("%d mails sent, want 4 (two moves, both players)", len(mails))
 	}
 }

@@ -61,7 +61,7 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 		// need not wait for the disk: losing it to a power failure only
 		// makes the mail be sent again.
 		if sendErr == nil && s.sentLog != nil {
-			err := s.sentLog.Record(m.ID, s.now())
+			err := s.sentLog.Record(m, s.now())
 			if err == nil {
 				s.log.Info("mail sent", "id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
 				sent++

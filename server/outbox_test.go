@@ -205,7 +205,7 @@ func TestOutboxSentLog(t *testing.T) {
 	// A record the process made before it died is applied before the
 	// outbox is read: the mail is not sent again.
 	h.send("dave", "help") // 4
-	if err := log.Record(4, h.clock.Now()); err != nil {
+	if err := log.Record(h.outboxMail(4), h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if n := h.sendDue(); n != 0 || len(h.sink.take()) != 0 {

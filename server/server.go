@@ -179,11 +179,14 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 // but in one transaction, so that the cost of a commit (a sync to disk)
 // is shared. Each mail is handled in a savepoint of it: a mail that fails
 // is undone alone and gets its error, and the others go on. When the
-// commit fails, every mail gets the error. A panic goes on to the caller,
-// with nothing done.
+// commit fails, every mail gets the error. When SQLite rolls back the
+// whole transaction on a mail's error (a full disk, say), each mail is
+// handled again in a transaction of its own, so that the error is the
+// failing mail's alone. A panic goes on to the caller, with nothing done.
 func (s *Server) HandleMails(ctx context.Context, ms []*mailer.Incoming) []error {
 	errs := make([]error, len(ms))
 	results := make([]mailResult, len(ms))
+	begun := s.now().UTC()
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
 		for i, m := range ms {
 			errs[i] = tx.Savepoint(ctx, func() error {
@@ -191,12 +194,25 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailer.Incoming) []error
 				results[i], err = s.handleIn(ctx, tx, m)
 				return err
 			})
+			if errors.Is(errs[i], db.ErrTxAborted) {
+				return errs[i]
+			}
 		}
 		return nil
 	})
+	if errors.Is(err, db.ErrTxAborted) && len(ms) > 1 {
+		s.log.Warn("the database rolled back a batch of mail; handling its mails one at a time", "mails", len(ms), "err", err)
+		for i := range ms {
+			errs[i] = s.HandleMails(ctx, ms[i:i+1])[0]
+		}
+		return errs
+	}
 	queued := false
 	for i, m := range ms {
 		r := &results[i]
+		if r.start.IsZero() {
+			r.start = begun // not begun: the transaction failed first
+		}
 		took := s.now().Sub(r.start)
 		if err != nil && errs[i] == nil {
 			errs[i] = err
