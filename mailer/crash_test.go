@@ -3,15 +3,21 @@ package mailer_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // TestInboxChild is the process that TestInboxSetsAsideMailThatKills
@@ -22,8 +28,9 @@ func TestInboxChild(t *testing.T) {
 	if url == "" {
 		t.Skip("run as a child process by TestInboxSetsAsideMailThatKills")
 	}
+	maxTries, _ := strconv.Atoi(os.Getenv("CONGO_INBOX_MAXTRIES"))
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
-		URL: url, Poll: 50 * time.Millisecond, MaxTries: 3,
+		URL: url, Poll: 50 * time.Millisecond, MaxTries: maxTries,
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil)),
 	})
 	if err != nil {
@@ -41,13 +48,20 @@ func TestInboxChild(t *testing.T) {
 }
 
 // TestInboxSetsAsideMailThatKills: a mail that kills the process while it
-// is handled is tried alone after the restart, each death counts as a
-// failed try, and after MaxTries it is set aside, so that the process
-// stops dying and the mails handled with it in a batch are filed.
+// is handled is tried alone after the restart, each death while it is
+// alone counts as a failed try, and after MaxTries it is set aside, so
+// that the process stops dying; the mails handled with it in a batch are
+// filed, and no try is counted against them.
 func TestInboxSetsAsideMailThatKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the test binary as a child process")
 	}
+	for _, maxTries := range []int{1, 3} {
+		t.Run(fmt.Sprintf("max_tries=%d", maxTries), func(t *testing.T) { testMailThatKills(t, maxTries) })
+	}
+}
+
+func testMailThatKills(t *testing.T, maxTries int) {
 	sys := startSystem(t, loopback.Config{})
 	subjects := []string{"first", "poison", "last"}
 	for _, s := range subjects {
@@ -58,12 +72,12 @@ func TestInboxSetsAsideMailThatKills(t *testing.T) {
 	}
 	deaths := 0
 	for run := 0; ; run++ {
-		if run == 6 {
+		if run == maxTries+4 {
 			t.Fatalf("after %d runs (%d deaths) the poison is not set aside", run, deaths)
 		}
 		var logs bytes.Buffer
 		cmd := exec.Command(os.Args[0], "-test.run=^TestInboxChild$")
-		cmd.Env = append(os.Environ(), "CONGO_INBOX_CHILD="+sys.IMAPURL("congo"))
+		cmd.Env = append(os.Environ(), "CONGO_INBOX_CHILD="+sys.IMAPURL("congo"), fmt.Sprintf("CONGO_INBOX_MAXTRIES=%d", maxTries))
 		cmd.Stdout, cmd.Stderr = &logs, &logs
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -99,13 +113,78 @@ func TestInboxSetsAsideMailThatKills(t *testing.T) {
 		}
 		deaths++
 	}
-	// The poison killed the process in its batch, then twice alone; the
-	// fourth run set it aside without handing it over.
-	if deaths != 3 {
-		t.Errorf("the process died %d times, want 3 (MaxTries)", deaths)
+	// The poison killed the process in its batch, which counts against
+	// no one, then MaxTries times alone; the next run set it aside
+	// without handing it over.
+	if deaths != maxTries+1 {
+		t.Errorf("the process died %d times, want %d (once in the batch, MaxTries alone)", deaths, maxTries+1)
 	}
 	q := mailbox(t, sys, "Quarantine")
 	if len(q) != 1 || !bytes.Contains(q[0].Raw, []byte("Subject: poison")) {
 		t.Errorf("Quarantine holds %d mails, want the poison alone", len(q))
+	}
+	for _, m := range mailbox(t, sys, "Processed") {
+		for _, f := range m.Flags {
+			if strings.HasPrefix(string(f), "$CongoTry") {
+				t.Errorf("a mail batched with the poison was charged a try: %v", m.Flags)
+			}
+		}
+	}
+	for _, m := range q {
+		for _, f := range m.Flags {
+			if f == "$CongoHandling" || f == "$CongoAlone" {
+				t.Errorf("the quarantined mail is still flagged %s: moved back, it would not be handled", f)
+			}
+		}
+	}
+}
+
+// TestInboxDeathFlags: what a dead process left on its mails decides
+// what is counted, with MaxTries 1: a mail it had handled (\Seen) is
+// filed, whatever else it is flagged; one from a batch in flight is
+// handled alone and charged nothing; one it was handling alone is set
+// aside.
+func TestInboxDeathFlags(t *testing.T) {
+	sys := startSystem(t, loopback.Config{})
+	for _, subject := range []string{"handled", "batched", "alone"} {
+		deliver(t, sys, subject)
+	}
+	left := map[imap.UID][]imap.Flag{
+		1: {imap.FlagSeen, "$CongoHandling", "$CongoAlone"},
+		2: {"$CongoHandling"},
+		3: {"$CongoHandling", "$CongoAlone"},
+	}
+	c, err := imapclient.DialInsecure(sys.IMAPAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("congo", "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for uid, flags := range left {
+		if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: flags}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var h handled
+	runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 50 * time.Millisecond, MaxTries: 1},
+		func(_ context.Context, m *mailer.Incoming) error {
+			h.add(m)
+			return nil
+		})
+	waitFor(t, "the INBOX emptied", 5*time.Second, count(sys, "INBOX", 0))
+	if got, want := h.subjects(), []string{"handled", "batched"}; !slices.Equal(got, want) {
+		t.Errorf("handled %q, want %q", got, want)
+	}
+	if n := len(mailbox(t, sys, "Processed")); n != 2 {
+		t.Errorf("Processed holds %d mails, want 2", n)
+	}
+	q := mailbox(t, sys, "Quarantine")
+	if len(q) != 1 || !bytes.Contains(q[0].Raw, []byte("Subject: alone")) {
+		t.Errorf("Quarantine holds %d mails, want the one handled alone", len(q))
 	}
 }

@@ -265,7 +265,7 @@ func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Inc
 // done during handle, RunBatch waits for it to return and for the mails
 // it handled to be filed (briefly) before it returns.
 func (b *Inbox) RunBatch(ctx context.Context, handle BatchHandler) error {
-	st := &inboxState{pending: map[imap.UID]bool{}, unfiled: map[imap.UID]bool{}, tries: map[imap.UID]int{}}
+	st := &inboxState{pending: map[imap.UID]bool{}, unfiled: map[imap.UID]bool{}, tries: map[imap.UID]int{}, charged: map[imap.UID]bool{}}
 	delay := b.backoff
 	for {
 		scanned, err := b.session(ctx, st, handle)
@@ -300,6 +300,9 @@ type inboxState struct {
 	unfiled map[imap.UID]bool
 	// tries counts failed tries where the server keeps no keywords.
 	tries map[imap.UID]int
+	// charged holds the messages whose try for a death was counted in
+	// this process, so that a lost connection does not count it again.
+	charged map[imap.UID]bool
 	// lastUID is the last message whose result was taken in, lastFailed
 	// whether handling it failed.
 	lastUID    imap.UID
@@ -562,7 +565,7 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 			// was being handled when the process died alone.
 			for len(mails) > 0 {
 				n := 1
-				for !mails[0].handling && n < len(mails) && !mails[n].handling {
+				for !mails[0].suspect() && n < len(mails) && !mails[n].suspect() {
 					n++
 				}
 				if err := b.handleRun(ctx, cn, st, handle, mails[:n]); err != nil {
@@ -576,47 +579,85 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 }
 
 // handleRun hands mails to the handler as one batch, flagged
-// $CongoHandling meanwhile, and settles the outcome. A mail flagged so
-// already comes alone: the process died while handling it, which counts
-// as a failed try (it is set aside after MaxTries).
+// $CongoHandling meanwhile, and settles the outcome. A mail that was in
+// flight when the process died comes alone, flagged $CongoAlone too; if
+// it was alone already, that death counts as a failed try (it is set
+// aside after MaxTries), so that a mail that kills the process stops
+// doing so, and a batch it was in is not charged for it. A mail that
+// could not even be parsed fails without being handed over.
 func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler, mails []fetched) error {
 	uids := make([]imap.UID, len(mails))
-	ms := make([]*Incoming, len(mails))
+	var ms []*Incoming
 	for i, m := range mails {
-		uids[i], ms[i] = m.uid, m.in
-	}
-	flag := flagHandling
-	if m := &mails[0]; m.handling {
-		m.tries = max(m.tries, st.tries[m.uid]) + 1
-		st.tries[m.uid] = m.tries
-		log := b.log.With("uid", m.uid, "message_id", m.in.MessageID)
-		if m.tries >= b.maxTries {
-			return b.setAside(ctx, cn, st, m.uid, m.tries, log)
+		uids[i] = m.uid
+		if m.parseErr == nil {
+			ms = append(ms, m.in)
 		}
-		log.Error("mail was being handled when the process died; it is tried alone", "tries", m.tries, "max_tries", b.maxTries)
-		flag = imap.Flag(fmt.Sprintf("%s%d", tryPrefix, m.tries))
 	}
-	err := cn.do(ctx, "store "+string(flag), func() error {
+	flags := []imap.Flag{flagHandling}
+	if m := &mails[0]; m.inBatch || m.alone {
+		log := b.log.With("uid", m.uid, "message_id", m.in.MessageID)
+		if m.alone && !st.charged[m.uid] {
+			m.tries = max(m.tries, st.tries[m.uid]) + 1
+			st.tries[m.uid] = m.tries
+			st.charged[m.uid] = true // once for this death, whatever happens to the session
+			if m.tries >= b.maxTries {
+				delete(st.charged, m.uid)
+				return b.setAside(ctx, cn, st, m.uid, m.tries, log)
+			}
+			log.Error("the process died while handling this mail; it is tried again", "tries", m.tries, "max_tries", b.maxTries)
+			flags = append(flags, tryFlag(m.tries))
+		} else if m.inBatch {
+			log.Warn("the process died while handling a batch with this mail; it is tried alone")
+		}
+		flags = append(flags, flagAlone)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	err := cn.do(ctx, "store "+string(flags[len(flags)-1]), func() error {
 		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
-			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{flag},
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: flags,
 		}, nil).Close()
 	})
 	if err != nil && !refused(err) {
 		return err // a server that keeps no keywords cannot tell: go on
 	}
-	return b.settle(ctx, cn, st, mails, b.callBatch(ctx, handle, ms))
+	errs := make([]error, len(mails))
+	if len(ms) > 0 {
+		got := b.callBatch(ctx, handle, ms)
+		for i, j := 0, 0; i < len(mails); i++ {
+			if mails[i].parseErr != nil {
+				errs[i] = mails[i].parseErr
+				continue
+			}
+			errs[i] = got[j]
+			j++
+		}
+	} else {
+		for i := range mails {
+			errs[i] = mails[i].parseErr
+		}
+	}
+	return b.settle(ctx, cn, st, mails, errs)
 }
 
-// unflag takes $CongoHandling off messages that failed, or were not
-// handled as ctx ended: their failure is known, not a death. It works on
-// for a short while after ctx is done.
+// suspect reports whether the process died while it handled the mail.
+func (f *fetched) suspect() bool { return f.inBatch || f.alone }
+
+// tryFlag is the keyword that records n failed tries.
+func tryFlag(n int) imap.Flag { return imap.Flag(fmt.Sprintf("%s%d", tryPrefix, n)) }
+
+// unflag takes $CongoHandling and $CongoAlone off messages that failed,
+// or were not handled as ctx ended: their failure is known, not a death.
+// It works on for a short while after ctx is done.
 func (b *Inbox) unflag(ctx context.Context, cn *conn, uids []imap.UID) error {
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
 	err := cn.do(fctx, "store -"+string(flagHandling), func() error {
 		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
-			Op: imap.StoreFlagsDel, Silent: true, Flags: []imap.Flag{flagHandling},
+			Op: imap.StoreFlagsDel, Silent: true, Flags: []imap.Flag{flagHandling, flagAlone},
 		}, nil).Close()
 	})
 	if err != nil && refused(err) {
@@ -672,8 +713,10 @@ func (b *Inbox) plan(ctx context.Context, cn *conn, uids []imap.UID) ([][]imap.U
 type fetched struct {
 	uid      imap.UID
 	in       *Incoming
-	tries    int  // failed tries recorded in its keywords
-	handling bool // flagged $CongoHandling: the process died handling it
+	tries    int   // failed tries recorded in its keywords
+	inBatch  bool  // the process died while a batch with it was handled
+	alone    bool  // the process died while it was handled alone
+	parseErr error // reading it panicked: it is not handed over
 }
 
 // fetch reads the messages uids (ascending; at most MaxSize bytes of
@@ -682,10 +725,10 @@ type fetched struct {
 // those that are gone.
 func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []imap.UID) ([]fetched, error) {
 	type message struct {
-		raw      []byte
-		size     int64
-		tries    int
-		handling bool
+		raw            []byte
+		size           int64
+		tries          int
+		inBatch, alone bool
 	}
 	got := make(map[imap.UID]*message, len(uids))
 	err := cn.do(ctx, "fetch", func() error {
@@ -719,8 +762,12 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 				case imapclient.FetchItemDataRFC822Size:
 					m.size = item.Size
 				case imapclient.FetchItemDataFlags:
+					// \Seen is set only once the handler committed: such
+					// a mail was handled, whatever else it is flagged.
+					seen := hasFlag(item.Flags, imap.FlagSeen)
 					m.tries = triesOf(item.Flags)
-					m.handling = hasFlag(item.Flags, flagHandling)
+					m.inBatch = hasFlag(item.Flags, flagHandling) && !seen
+					m.alone = hasFlag(item.Flags, flagAlone) && !seen
 				}
 			}
 			if _, asked := slices.BinarySearch(uids, uid); asked && body {
@@ -738,7 +785,7 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 		if m == nil {
 			continue
 		}
-		in, perr := ParseMessage(m.raw)
+		in, panicked, perr := parseSafely(m.raw)
 		if perr != nil {
 			b.log.Warn("mail partly unreadable", "uid", uid, "err", perr)
 		}
@@ -748,9 +795,26 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 			in.Size = int(m.size)
 			in.Truncated = true
 		}
-		mails = append(mails, fetched{uid: uid, in: in, tries: m.tries, handling: m.handling})
+		f := fetched{uid: uid, in: in, tries: m.tries, inBatch: m.inBatch, alone: m.alone}
+		if panicked != nil {
+			f.parseErr = fmt.Errorf("reading the mail: panic: %v", panicked)
+			b.log.Error("mail unreadable", "uid", uid, "err", f.parseErr)
+		}
+		mails = append(mails, f)
 	}
 	return mails, nil
+}
+
+// parseSafely is ParseMessage, with a panic (a bug, hostile mail) turned
+// into a value: the mail then fails like one its handler failed.
+func parseSafely(raw []byte) (in *Incoming, panicked any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			in, panicked, err = &Incoming{}, r, nil
+		}
+	}()
+	in, err = ParseMessage(raw)
+	return in, nil, err
 }
 
 // callBatch calls handle with ms and returns its results. When handle
@@ -808,6 +872,7 @@ func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fe
 		if errs[i] == nil {
 			b.log.Debug("mail handled", "uid", m.uid, "message_id", m.in.MessageID)
 			delete(st.tries, m.uid)
+			delete(st.charged, m.uid)
 			st.pending[m.uid] = true
 			done = append(done, m.uid)
 		}
@@ -839,6 +904,7 @@ func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fe
 		if err := b.failed(ctx, cn, st, m.uid, m.in, max(m.tries, st.tries[m.uid]), errs[i]); err != nil {
 			return err
 		}
+		delete(st.charged, m.uid)
 	}
 	return nil
 }
@@ -1009,11 +1075,14 @@ const (
 	tryPrefix       = "$CongoTry"
 	flagQuarantined = imap.Flag("$CongoQuarantined")
 	// flagHandling is set on a batch before it is handed to the handler,
-	// and taken off a mail that fails; one still flagged when read again
-	// was being handled when the process died. It is tried alone, and
-	// that death counts as a failed try, so that a mail that kills the
-	// process (out of memory, say) is set aside too.
+	// and taken off a mail that fails; one still flagged and not \Seen
+	// when read again was being handled when the process died. It is then
+	// tried alone, flagged flagAlone too; if it was alone already, that
+	// death counts as a failed try, so that a mail that kills the process
+	// (out of memory, say) is set aside too, and the mails batched with
+	// it are not charged.
 	flagHandling = imap.Flag("$CongoHandling")
+	flagAlone    = imap.Flag("$CongoAlone")
 )
 
 // hasFlag reports whether flags hold f; keywords are case-insensitive.
@@ -1079,6 +1148,10 @@ func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.U
 // mailbox, or flags it $CongoQuarantined and \Seen where it cannot be
 // moved. It returns an error only when the connection fails.
 func (b *Inbox) setAside(ctx context.Context, cn *conn, st *inboxState, uid imap.UID, tries int, log *slog.Logger) error {
+	// Moved back to the INBOX by the operator, it is handled once more.
+	if err := b.unflag(ctx, cn, []imap.UID{uid}); err != nil {
+		return err
+	}
 	set := imap.UIDSetNum(uid)
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()

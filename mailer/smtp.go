@@ -28,8 +28,12 @@ const (
 	DefaultIdleTimeout = 30 * time.Second
 )
 
-// quitTimeout bounds the QUIT that closes a connection no longer needed.
-const quitTimeout = 5 * time.Second
+// quitTimeout bounds the QUIT that closes a connection no longer needed;
+// reuseTimeout the first command on a connection that was idle.
+const (
+	quitTimeout  = 5 * time.Second
+	reuseTimeout = 10 * time.Second
+)
 
 // security is how a connection is protected.
 type security uint8
@@ -248,7 +252,16 @@ func (s *SMTP) transact(ctx context.Context, pc *smtpConn, from string, to []str
 	if !isASCII(from) || slices.ContainsFunc(to, func(a string) bool { return !isASCII(a) }) {
 		opts = &smtp.MailOptions{UTF8: true}
 	}
-	if err := pc.c.Mail(from, opts); err != nil {
+	// A connection kept idle may have died without a word (a NAT
+	// forgot it): its MAIL FROM gets a short time to be answered, so that
+	// Send still has the time to dial again.
+	timeout := pc.c.CommandTimeout
+	if !pc.idleSince.IsZero() {
+		pc.c.CommandTimeout = reuseTimeout
+	}
+	err = pc.c.Mail(from, opts)
+	pc.c.CommandTimeout = timeout
+	if err != nil {
 		return true, fail(err)
 	}
 	for _, rcpt := range to {
