@@ -98,8 +98,9 @@ func (h *handling) takeback(ctx context.Context, c parser.Command) error {
 }
 
 // undo takes back the last of a game's moves: the player who made it is
-// to move again, with their clock started afresh, and conditional moves
-// are dropped.
+// to move again, with their clock started afresh, less the increment the
+// move earned (a takeback gives no time; a days=N clock, which every move
+// fills, is full), and conditional moves are dropped.
 func (h *handling) undo(ctx context.Context, gs *gameState, moves []db.Move) error {
 	if err := h.tx.DeleteLastMove(ctx, gs.g.ID); err != nil {
 		return err
@@ -113,6 +114,14 @@ func (h *handling) undo(ctx context.Context, gs *gameState, moves []db.Move) err
 	}
 	gs.pos, gs.g.Position = pos, pos.String()
 	gs.g.Takeback, gs.g.DrawOffer = 0, 0
+	tc, left := control(gs.g), gs.leftOf(pos.Turn())
+	if inc := increment(tc); inc >= bank(tc) {
+		*left = bank(tc)
+	} else {
+		// Below the bank's cap this is the time left before the move,
+		// less the time it took; at the cap, no more than that.
+		*left = max(*left-inc, 0)
+	}
 	gs.startTurn()
 	for _, p := range []int64{gs.g.White, gs.g.Black} {
 		if _, err := h.tx.ClearConditionals(ctx, gs.g.ID, p); err != nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/congobymail/congo/db"
 )
@@ -71,6 +72,27 @@ func TestTakeback(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestTakebackWithdrawsIncrement: a move taken back gives its player no
+// time: the increment it earned is taken off their bank again.
+func TestTakebackWithdrawsIncrement(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.deliver()
+	h.sendProven("alice", "challenge congo bob bank=5+1")
+	h.deliver()
+	h.sendProven("bob", "accept congo 1")
+	h.deliver()
+	h.clock.Advance(48 * time.Hour)
+	h.sendProven("alice", "move congo 1 b2-b3") // 5d - 2d + 1d
+	wantText(t, only(t, h.deliver(), "bob"), "alice: 4 days left")
+	h.sendProven("alice", "takeback congo 1")
+	h.deliver()
+	h.sendProven("bob", "takeback congo 1")
+	for _, m := range h.deliver() {
+		wantText(t, m, "The last move was taken back", "alice: 3 days left")
+	}
 }
 
 func TestAbort(t *testing.T) {
