@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -45,6 +46,7 @@ func startSink(b *testing.B) *smtpSink {
 	srv := smtp.NewServer(k)
 	srv.Domain = "sink.example.org"
 	srv.AllowInsecureAuth = true
+	srv.ErrorLog = log.New(io.Discard, "", 0) // connections cut as the daemon stops
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
