@@ -222,6 +222,7 @@ const (
 	BadSetting             // notify, vacation or seek has an argument it does not know
 	Ignored                // a limit was reached: this line and the rest of the mail were not read
 	BadLevel               // level=N is not a level from MinLevel to MaxLevel
+	NotRead                // a command in the body of a mail whose Subject is one: the body is a comment
 )
 
 // Result is everything Parse found in one mail.
@@ -355,6 +356,8 @@ func (p Problem) String() string {
 		return "ignored"
 	case BadLevel:
 		return "bad level"
+	case NotRead:
+		return "not read"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -362,5 +365,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= BadLevel
+	return p <= NotRead
 }

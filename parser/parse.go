@@ -47,6 +47,9 @@ func Parse(subject, body string, ctx Context) Result {
 		c, e := parseLine(s, game)
 		if c.Kind != NoKind {
 			comment, errs := commentOf(body)
+			if e, ok := commandIn(comment, game); ok {
+				errs = append([]Error{e}, errs...)
+			}
 			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
@@ -59,6 +62,24 @@ func Parse(subject, body string, ctx Context) Result {
 		r.Errors = []Error{*subjectErr}
 	}
 	return r
+}
+
+// commandIn returns an Error for the first line of comment that is a
+// command: with a command in the Subject, it is not carried out, which
+// its sender should be told.
+func commandIn(comment string, game int64) (Error, bool) {
+	for line := range strings.Lines(comment) {
+		line = strings.TrimFunc(line, isSpace)
+		if c, _ := parseLine(line, game); c.Kind != NoKind && c.Kind != If {
+			return Error{
+				Line:    cut(line, maxLineLen),
+				Problem: NotRead,
+				Reason: "Not carried out: the Subject holds a command, so the body is only a comment (passed on to your opponent," +
+					" if the command has one). To send several commands, write them in the body, one a line, under a Subject that is no command.",
+			}, true
+		}
+	}
+	return Error{}, false
 }
 
 // parseBody reads the commands of a body, one a line.

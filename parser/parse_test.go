@@ -74,9 +74,11 @@ func TestParseSubject(t *testing.T) {
 			Result{Commands: []Command{{Kind: Resign, Line: "resign congo 42", Game: 42}}, Comment: "Hi Bob,\n\nwell played.", FromSubject: true},
 		},
 		{
-			// The body is a comment even when it holds commands.
-			"move congo 42 b2-b3", "resign congo 42", 0,
-			Result{Commands: []Command{move42}, Comment: "resign congo 42", FromSubject: true},
+			// The body is a comment even when it holds commands; the
+			// sender is told that the first one was not carried out.
+			"move congo 42 b2-b3", "resign congo 42\nratings", 0,
+			Result{Commands: []Command{move42}, Comment: "resign congo 42\nratings", FromSubject: true,
+				Errors: []Error{{Line: "resign congo 42", Problem: NotRead}}},
 		},
 		{
 			// A bare move in the Subject of a reply.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/parser"
@@ -16,7 +17,11 @@ import (
 // handle and personal address.
 func (h *handling) register(ctx context.Context, c parser.Command) error {
 	if h.sender != nil {
-		h.answer(templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true})
+		r := templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true}
+		if !strings.EqualFold(c.Handle, h.sender.Handle) {
+			r.Asked = c.Handle
+		}
+		h.answer(r)
 		h.note("register: already " + h.sender.Handle)
 		return nil
 	}

@@ -110,7 +110,9 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	for _, e := range res.Errors {
 		h.answer(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Detail: e.Reason})
 		h.note("not understood: " + e.Problem.String())
-		h.refused = true
+		// A body not read beside a Subject's command is a notice: the
+		// command itself may have been carried out.
+		h.refused = h.refused || e.Problem != parser.NotRead
 	}
 	h.finishReply(len(res.Commands), len(res.Errors))
 	if len(h.reply) > 0 {

@@ -404,3 +404,19 @@ func TestHandleMailsAfterSQLiteRollback(t *testing.T) {
 		t.Errorf("%d mails sent, want 4 (two moves, both players)", len(mails))
 	}
 }
+
+// TestSubjectCommandBodyNotRead: with a command in the Subject, commands
+// in the body are not carried out, and the answer says so.
+func TestSubjectCommandBodyNotRead(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.handle(h.mail("alice", "games", "ratings\nhistory congo 1"))
+	mails := h.deliver()
+	if len(mails) != 1 {
+		t.Fatalf("%d mails, want the one answer", len(mails))
+	}
+	wantText(t, mails[0], "> ratings", "Not carried out: the Subject holds a command, so the body is only a")
+	if strings.Contains(mails[0].Text, "history congo 1") {
+		t.Errorf("the answer names every body line, want the first command alone:\n%s", mails[0].Text)
+	}
+}

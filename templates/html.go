@@ -77,10 +77,35 @@ type htmlPage struct {
 	Footer [][]string
 }
 
-// htmlBlock is a run of paragraphs, or a board.
+// htmlBlock is a run of paragraphs, a board, or the key to the boards.
 type htmlBlock struct {
 	Paragraphs [][]string
 	Board      *View
+	Key        bool
+}
+
+// textKey is the text part's key to its boards (template "key"), which
+// the HTML part replaces with its own ("key_html"): the table shows the
+// river and the castles by colour, not with ~ and |.
+var textKey = func() string {
+	k, err := execute("key", nil)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
+// textBlocks cuts text into runs of paragraphs and keys.
+func textBlocks(text string) []htmlBlock {
+	var out []htmlBlock
+	for {
+		before, after, ok := strings.Cut(text, textKey)
+		if !ok {
+			return append(out, htmlBlock{Paragraphs: paragraphs(text)})
+		}
+		out = append(out, htmlBlock{Paragraphs: paragraphs(before)}, htmlBlock{Key: true})
+		text = after
+	}
 }
 
 // BoardHTML renders the text/html alternative of a board mail: the same
@@ -128,10 +153,11 @@ func pageHTML(title, body string, boards []View) (string, error) {
 		if !ok {
 			continue
 		}
-		page.Blocks = append(page.Blocks, htmlBlock{Paragraphs: paragraphs(before)}, htmlBlock{Board: &boards[i]})
+		page.Blocks = append(page.Blocks, textBlocks(before)...)
+		page.Blocks = append(page.Blocks, htmlBlock{Board: &boards[i]})
 		body = after
 	}
-	page.Blocks = append(page.Blocks, htmlBlock{Paragraphs: paragraphs(body)})
+	page.Blocks = append(page.Blocks, textBlocks(body)...)
 	var b strings.Builder
 	if err := htmlMails.ExecuteTemplate(&b, "page_html", page); err != nil {
 		return "", err

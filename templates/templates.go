@@ -277,6 +277,7 @@ type Registered struct {
 	Handle   string
 	Personal string // the personal address
 	Already  bool
+	Asked    string // with Already: the handle asked for, when another
 }
 
 // NewKey answers newkey with the new personal address.

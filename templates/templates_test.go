@@ -157,7 +157,7 @@ func TestGolden(t *testing.T) {
 		}},
 		{"reply_register_again", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "Re: lost", Sections: []Section{
-				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true},
+				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true, Asked: "alicia"},
 			}})
 		}},
 		{"reply_newkey", func() (string, string, error) {
