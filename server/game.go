@@ -70,6 +70,10 @@ type gameState struct {
 	white, black db.Player
 	pos          rules.Position
 	now          time.Time // for the clocks
+	// rated is set when the game just ended rated, with the changes of
+	// the players' rounded ratings.
+	rated                    bool
+	whiteChange, blackChange int
 }
 
 // loadGame reads a game with its players. A missing game is an error
@@ -122,7 +126,8 @@ func (gs gameState) opponent(player int64) db.Player {
 func (gs gameState) template() templates.Game {
 	t := templates.Game{ID: gs.g.ID, White: gs.white.Handle, Black: gs.black.Handle, MoveNumber: gs.pos.MoveNumber(),
 		WhiteRating: int(math.Round(gs.white.Rating)), BlackRating: int(math.Round(gs.black.Rating)),
-		TimeControl: gs.g.TimeControl, Unrated: !gs.g.Rated, Clocks: gs.clocks()}
+		TimeControl: gs.g.TimeControl, Unrated: !gs.g.Rated, Clocks: gs.clocks(),
+		RatingsChanged: gs.rated, WhiteChange: gs.whiteChange, BlackChange: gs.blackChange}
 	switch gs.g.Status {
 	case db.Challenged:
 		t.State = templates.Challenged

@@ -265,7 +265,8 @@ func TestResign(t *testing.T) {
 		if m.Subject != subject {
 			t.Errorf("mail to %s: Subject %q, want %q", m.To, m.Subject, subject)
 		}
-		wantText(t, m, "alice wins: bob resigned.", startLine)
+		// New players: 1500 with a wide deviation, which moves far.
+		wantText(t, m, "alice wins: bob resigned.", "Ratings now: alice 1662 (+162), bob 1338 (-162).", startLine)
 	}
 	if g := h.game(1); g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != reasonResigned {
 		t.Errorf("game after resign: status %v, result %v, reason %q", g.Status, g.Result, g.Reason)

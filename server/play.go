@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/congobymail/congo/db"
@@ -75,6 +76,9 @@ func (h *handling) finish(ctx context.Context, gs *gameState, result db.Result, 
 	w := rating{gs.white.Rating, gs.white.Deviation, gs.white.Volatility}
 	b := rating{gs.black.Rating, gs.black.Deviation, gs.black.Volatility}
 	w, b = w.update([]outcome{{b, score}}), b.update([]outcome{{w, 1 - score}})
+	gs.rated = true
+	gs.whiteChange = int(math.Round(w.r)) - int(math.Round(gs.white.Rating))
+	gs.blackChange = int(math.Round(b.r)) - int(math.Round(gs.black.Rating))
 	for _, x := range []struct {
 		p *db.Player
 		r rating

@@ -4,6 +4,7 @@ package templates
 import (
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -22,7 +23,16 @@ var mails = template.Must(template.New("").Funcs(template.FuncMap{
 	"duration": Duration,
 	"when":     when,
 	"plural":   plural,
+	"signed":   signed,
 }).ParseFS(files, "*.tmpl"))
+
+// signed writes a change of rating with its sign: +12, -7, +0.
+func signed(n int) string {
+	if n < 0 {
+		return strconv.Itoa(n)
+	}
+	return "+" + strconv.Itoa(n)
+}
 
 // State is where a game stands, as a mail tells it. The zero value means
 // none.
@@ -63,9 +73,14 @@ type Game struct {
 
 	WhiteRating int // ratings, rounded
 	BlackRating int
-	TimeControl string // "days=3", "bank=10+1"
-	Unrated     bool
-	Clocks      *Clocks // the players' time, while the game is played
+	// RatingsChanged is set in the mails that tell the end of a rated
+	// game: the ratings above are then the new ones, which changed by
+	// WhiteChange and BlackChange.
+	RatingsChanged           bool
+	WhiteChange, BlackChange int
+	TimeControl              string // "days=3", "bank=10+1"
+	Unrated                  bool
+	Clocks                   *Clocks // the players' time, while the game is played
 }
 
 // Clocks are the time both players have left.

@@ -92,7 +92,10 @@ func TestGolden(t *testing.T) {
 			}})
 		}},
 		{"board_won", func() (string, string, error) {
-			return Board(BoardData{Game: won, To: "bob", Board: view, Move: &Move{
+			g := won
+			g.RatingsChanged, g.WhiteChange, g.BlackChange = true, 12, -12
+			g.WhiteRating, g.BlackRating = 1512, 1488
+			return Board(BoardData{Game: g, To: "bob", Board: view, Move: &Move{
 				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
 			}})
 		}},
