@@ -211,6 +211,9 @@ func (h *handling) challengeRobot(ctx context.Context, g db.Game, me db.Player, 
 		return err
 	}
 	h.note(fmt.Sprintf("challenge %s: game %d, level %d", me.Handle, g.ID, level))
+	if h.robotWaits(&gs) {
+		return nil // the robot plays white: its first move's mail tells all (robotPlay)
+	}
 	return h.announce(ctx, &gs, templates.BoardData{Accepted: true, Level: level, By: me.Handle}, &me, nil, false)
 }
 

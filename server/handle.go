@@ -50,6 +50,10 @@ type handling struct {
 	// earlier are the moves the next board mails show before theirs: a
 	// player's move whose mail waited for the robot's answer.
 	earlier []templates.Move
+	// opening is the robot's level when its first move, as white, is
+	// the first the challenger hears of the game: the next board mail
+	// says that the challenge was accepted too.
+	opening int
 
 	notes  []string // what was done, for the summary
 	queued int      // mails queued

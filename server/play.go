@@ -108,6 +108,10 @@ func (h *handling) announce(ctx context.Context, gs *gameState, data templates.B
 	}
 	data.Game = gs.template()
 	data.Earlier, h.earlier = h.earlier, nil
+	if h.opening > 0 {
+		data.Accepted, data.Level, data.By = true, h.opening, h.s.robot
+		h.opening = 0
+	}
 	players := []db.Player{gs.white, gs.black}
 	if actor != nil && actor.ID == gs.g.White {
 		players = []db.Player{gs.black, gs.white}

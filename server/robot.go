@@ -249,6 +249,9 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 		if h.earlier, err = h.lastMove(ctx, &gs); err != nil {
 			return err
 		}
+		if ply(gs.pos) == 1 { // the game's first move
+			h.opening = turn.level
+		}
 		if !now.Before(gs.deadline()) {
 			err = h.timeOut(ctx, &gs)
 		} else {

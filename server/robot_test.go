@@ -83,18 +83,29 @@ func TestRobotChallenge(t *testing.T) {
 		problem string   // in alice's answer, when no game starts
 		toMove  string   // who is to move after the challenge
 		status  db.Status
+		// robotFirst: the robot plays white, and no mail goes out before
+		// its first move.
+		robotFirst bool
 	}{
 		{command: "challenge congo robot", level: robot.DefaultLevel, white: true, toMove: "alice",
 			want: []string{"The challenge was accepted", "plays at level 3 of 5", "It is your move"}, status: db.Active},
 		{command: "challenge congo robot level=1", level: 1, white: true, toMove: "alice",
 			want: []string{"plays at level 1 of 5"}, status: db.Active},
-		{command: "challenge congo ROBOT black level=2 days=5 unrated", level: 2, toMove: "robot",
-			want: []string{"plays at level 2 of 5", "robot (white) to move", "days=5, unrated"}, status: db.Active},
+		// The robot plays white: its first move's mail is the first.
+		{command: "challenge congo ROBOT black level=2 days=5 unrated", level: 2, toMove: "alice", robotFirst: true,
+			want: []string{"The challenge was accepted", "plays at level 2 of 5", "robot: ", "alice (black) to move",
+				"days=5, unrated", "It is your move"}, status: db.Active},
 		{command: "challenge congo bob level=2", problem: "bob is not the computer player"},
 	} {
 		t.Run(c.command, func(t *testing.T) {
 			h := newRobotHarness(t)
 			h.sendProven("alice", c.command)
+			if c.robotFirst {
+				if mails := h.deliverChecked(); len(mails) != 0 {
+					t.Errorf("%q: %d mails before the robot moved, want none", c.command, len(mails))
+				}
+				h.robotStep(h.s)
+			}
 			m := only(t, h.deliverChecked(), "alice")
 			if c.level == 0 {
 				wantText(t, m, c.problem)
@@ -217,8 +228,8 @@ func TestRobotAfterCrash(t *testing.T) {
 func TestRobotRecheck(t *testing.T) {
 	h := newRobotHarness(t)
 	h.sendProven("alice", "challenge congo robot black level=1")
-	start := only(t, h.deliverChecked(), "alice")
-	id := gameOf(t, start.asList())
+	h.deliverChecked() // none: the robot's first move comes first
+	const id = 1
 	var turn robotTurn
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
 		var found bool
@@ -287,8 +298,8 @@ func TestRobotOffers(t *testing.T) {
 func TestRobotResigns(t *testing.T) {
 	h := newRobotHarness(t)
 	h.sendProven("alice", "challenge congo robot black level=2")
-	start := only(t, h.deliverChecked(), "alice")
-	id := gameOf(t, start.asList())
+	h.deliverChecked() // none: the robot's first move comes first
+	const id = 1
 	// The robot (white) has its lion left, and lost twice already.
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
 		g, err := tx.Game(ctx, id)
