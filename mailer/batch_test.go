@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -59,28 +58,7 @@ func (b *batches) uids() [][]uint32 {
 // runInboxBatch runs an Inbox's RunBatch on cfg until the test ends.
 func runInboxBatch(t *testing.T, cfg mailer.InboxConfig, handle mailer.BatchHandler) (*mailer.Inbox, context.CancelFunc, <-chan error) {
 	t.Helper()
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	inbox, err := mailer.NewInbox(cfg)
-	if err != nil {
-		t.Fatalf("NewInbox(%+v) error = %v", cfg, err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- inbox.RunBatch(ctx, handle)
-		close(done)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Errorf("RunBatch did not return within 5s of cancel")
-		}
-	})
-	return inbox, cancel, done
+	return startInbox(t, cfg, func(ctx context.Context, inbox *mailer.Inbox) error { return inbox.RunBatch(ctx, handle) })
 }
 
 // morePolls waits until the inbox has searched the mailbox twice more.

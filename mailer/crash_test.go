@@ -17,7 +17,6 @@ import (
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // TestInboxChild is the process that TestInboxSetsAsideMailThatKills
@@ -154,21 +153,8 @@ func TestInboxDeathFlags(t *testing.T) {
 		2: {"$CongoHandling"},
 		3: {"$CongoHandling", "$CongoAlone"},
 	}
-	c, err := imapclient.DialInsecure(sys.IMAPAddr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login("congo", "pw").Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
 	for uid, flags := range left {
-		if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: flags}, nil).Close(); err != nil {
-			t.Fatal(err)
-		}
+		addFlags(t, sys, uid, flags...)
 	}
 	var h handled
 	runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 50 * time.Millisecond, MaxTries: 1},

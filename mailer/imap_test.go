@@ -90,6 +90,14 @@ func deliver(t *testing.T, sys *loopback.System, subject string) {
 // cancel function and the channel Run's result arrives on.
 func runInbox(t *testing.T, cfg mailer.InboxConfig, handle func(context.Context, *mailer.Incoming) error) (context.CancelFunc, <-chan error) {
 	t.Helper()
+	_, cancel, done := startInbox(t, cfg, func(ctx context.Context, inbox *mailer.Inbox) error { return inbox.Run(ctx, handle) })
+	return cancel, done
+}
+
+// startInbox makes an Inbox of cfg and runs it with run until the test
+// ends, which waits for run to return.
+func startInbox(t *testing.T, cfg mailer.InboxConfig, run func(context.Context, *mailer.Inbox) error) (*mailer.Inbox, context.CancelFunc, <-chan error) {
+	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -100,7 +108,7 @@ func runInbox(t *testing.T, cfg mailer.InboxConfig, handle func(context.Context,
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- inbox.Run(ctx, handle)
+		done <- run(ctx, inbox)
 		close(done)
 	}()
 	t.Cleanup(func() {
@@ -108,10 +116,10 @@ func runInbox(t *testing.T, cfg mailer.InboxConfig, handle func(context.Context,
 		select {
 		case <-done:
 		case <-time.After(5 * time.Second):
-			t.Errorf("Run did not return within 5s of cancel")
+			t.Errorf("the inbox did not stop within 5s of cancel")
 		}
 	})
-	return cancel, done
+	return inbox, cancel, done
 }
 
 // testWriter sends log lines to the test log.
@@ -235,6 +243,12 @@ func TestInboxRetriesFailedMail(t *testing.T) {
 // another mail client might.
 func flagDeleted(t *testing.T, sys *loopback.System, uid imap.UID) {
 	t.Helper()
+	addFlags(t, sys, uid, imap.FlagSeen, imap.FlagDeleted)
+}
+
+// addFlags adds flags to message uid of congo's INBOX.
+func addFlags(t *testing.T, sys *loopback.System, uid imap.UID, flags ...imap.Flag) {
+	t.Helper()
 	c, err := imapclient.DialInsecure(sys.IMAPAddr, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -246,9 +260,7 @@ func flagDeleted(t *testing.T, sys *loopback.System, uid imap.UID) {
 	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{
-		Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen, imap.FlagDeleted},
-	}, nil).Close(); err != nil {
+	if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: flags}, nil).Close(); err != nil {
 		t.Fatal(err)
 	}
 }

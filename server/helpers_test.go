@@ -166,9 +166,16 @@ func (h *harness) send(from, body string) {
 // sendProven has a registered player send body to their personal address.
 func (h *harness) sendProven(from, body string) {
 	h.t.Helper()
+	h.handle(h.provenMail(from, body))
+}
+
+// provenMail is a mail with body from a registered player to their
+// personal address.
+func (h *harness) provenMail(from, body string) *mailer.Incoming {
+	h.t.Helper()
 	m := h.mail(from, "", body)
 	m.Recipients = []string{h.personal(from)}
-	h.handle(m)
+	return m
 }
 
 // reply answers a mail the way a mail program does: to its Reply-To, in

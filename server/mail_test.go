@@ -305,19 +305,14 @@ func TestHandleMailsAlone(t *testing.T) {
 	h := newHarnessWith(t, Config{Rand: r})
 	h.register("alice", "bob")
 	id := h.startGame("alice", "bob")
-	proven := func(from, body string) *mailer.Incoming {
-		m := h.mail(from, "", body)
-		m.Recipients = []string{h.personal(from)}
-		return m
-	}
-	white := proven("alice", fmt.Sprintf("move congo %d b2-b3", id))
+	white := h.provenMail("alice", fmt.Sprintf("move congo %d b2-b3", id))
 	again := *white
 	again.UID += 100
 	r.broken.Store(true) // a new player's secret cannot be made
 	batch := []*mailer.Incoming{
 		white,
 		h.mail("carol", "", "register carol"),
-		proven("bob", fmt.Sprintf("move congo %d b6-b5", id)), // legal only after white's move
+		h.provenMail("bob", fmt.Sprintf("move congo %d b6-b5", id)), // legal only after white's move
 		&again,
 	}
 	errs := h.s.HandleMails(context.Background(), batch)
@@ -375,15 +370,10 @@ func TestHandleMailsAfterSQLiteRollback(t *testing.T) {
 		BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END`); err != nil {
 		t.Fatal(err)
 	}
-	proven := func(from, body string) *mailer.Incoming {
-		m := h.mail(from, "", body)
-		m.Recipients = []string{h.personal(from)}
-		return m
-	}
 	batch := []*mailer.Incoming{
-		proven("alice", fmt.Sprintf("move congo %d b2-b3", id)),
+		h.provenMail("alice", fmt.Sprintf("move congo %d b2-b3", id)),
 		h.mail("carol", "", "register carol"),
-		proven("bob", fmt.Sprintf("move congo %d b6-b5", id)),
+		h.provenMail("bob", fmt.Sprintf("move congo %d b6-b5", id)),
 	}
 	errs := h.s.HandleMails(context.Background(), batch)
 	for i, err := range errs {
