@@ -1,0 +1,527 @@
+package mailer
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// scan handles the unseen messages of the mailbox, oldest first, in
+// batches.
+//
+// Where handled mail leaves the mailbox (a processed mailbox, and MOVE or
+// UIDPLUS), every message still in it is offered, \Seen or not: one that
+// is \Seen was handled and then not moved (the daemon died in between),
+// or was read by a person. The handler knows the first kind by its
+// Message-ID, and it is filed at last; the second kind is handled.
+//
+// Messages handled in this session but not yet filed (pending) are filed
+// first, without being handled again. The others are split into batches
+// (plan), each fetched with one command (fetch), handed to the handler,
+// and then sorted (settle): the handled ones filed together, the failed
+// ones counted one by one.
+func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler) error {
+	notFlags := []imap.Flag{imap.FlagSeen, imap.FlagDeleted, flagQuarantined}
+	if cn.processed && (cn.caps.Has(imap.CapMove) || cn.caps.Has(imap.CapUIDPlus)) {
+		notFlags = []imap.Flag{imap.FlagDeleted, flagQuarantined}
+	}
+	var uids []imap.UID
+	if err := cn.do(ctx, "search", func() error {
+		data, err := cn.c.UIDSearch(&imap.SearchCriteria{
+			NotFlag: notFlags,
+		}, nil).Wait()
+		if err == nil {
+			uids = data.AllUIDs()
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	b.status.lastPoll.Store(time.Now().UnixNano())
+	slices.Sort(uids)
+	var todo, pending []imap.UID
+	for _, uid := range slices.Compact(uids) {
+		switch {
+		case uid == 0 || st.unfiled[uid]:
+		case st.pending[uid]:
+			pending = append(pending, uid)
+		default:
+			todo = append(todo, uid)
+		}
+	}
+	if len(pending) > 0 {
+		if err := b.file(ctx, cn, st, pending); err != nil {
+			return err
+		}
+	}
+	for window := range slices.Chunk(todo, sizeWindow) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		batches, err := b.plan(ctx, cn, window)
+		if err != nil {
+			return err
+		}
+		for _, batch := range batches {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			mails, err := b.fetch(ctx, cn, st.uidValidity, batch)
+			if err != nil {
+				return err
+			}
+			if len(mails) == 0 {
+				continue // expunged meanwhile
+			}
+			// In UID order: runs of mails as one batch, and each mail that
+			// was being handled when the process died alone.
+			for len(mails) > 0 {
+				n := 1
+				for !mails[0].suspect() && n < len(mails) && !mails[n].suspect() {
+					n++
+				}
+				if err := b.handleRun(ctx, cn, st, handle, mails[:n]); err != nil {
+					return err
+				}
+				mails = mails[n:]
+			}
+		}
+	}
+	return nil
+}
+
+// handleRun hands mails to the handler as one batch, flagged
+// $CongoHandling meanwhile, and settles the outcome. A mail that was in
+// flight when the process died comes alone, flagged $CongoAlone too; if
+// it was alone already, that death counts as a failed try (it is set
+// aside after MaxTries), so that a mail that kills the process stops
+// doing so, and a batch it was in is not charged for it. A mail that
+// could not even be parsed fails without being handed over.
+func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler, mails []fetched) error {
+	uids := make([]imap.UID, len(mails))
+	var ms []*Incoming
+	for i, m := range mails {
+		uids[i] = m.uid
+		if m.parseErr == nil {
+			ms = append(ms, m.in)
+		}
+	}
+	flags := []imap.Flag{flagHandling}
+	if m := &mails[0]; m.inBatch || m.alone {
+		log := b.log.With("uid", m.uid, "message_id", m.in.MessageID)
+		if m.alone && !st.charged[m.uid] {
+			m.tries = max(m.tries, st.tries[m.uid]) + 1
+			st.tries[m.uid] = m.tries
+			st.charged[m.uid] = true // once for this death, whatever happens to the session
+			if m.tries >= b.maxTries {
+				delete(st.charged, m.uid)
+				return b.setAside(ctx, cn, st, m.uid, m.tries, log)
+			}
+			log.Error("the process died while handling this mail; it is tried again", "tries", m.tries, "max_tries", b.maxTries)
+			flags = append(flags, tryFlag(m.tries))
+		} else if m.inBatch {
+			log.Warn("the process died while handling a batch with this mail; it is tried alone")
+		}
+		flags = append(flags, flagAlone)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	err := cn.do(ctx, "store "+string(flags[len(flags)-1]), func() error {
+		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: flags,
+		}, nil).Close()
+	})
+	if err != nil && !refused(err) {
+		return err // a server that keeps no keywords cannot tell: go on
+	}
+	errs := make([]error, len(mails))
+	if len(ms) > 0 {
+		got := b.callBatch(ctx, handle, ms)
+		for i, j := 0, 0; i < len(mails); i++ {
+			if mails[i].parseErr != nil {
+				errs[i] = mails[i].parseErr
+				continue
+			}
+			errs[i] = got[j]
+			j++
+		}
+	} else {
+		for i := range mails {
+			errs[i] = mails[i].parseErr
+		}
+	}
+	return b.settle(ctx, cn, st, mails, errs)
+}
+
+// suspect reports whether the process died while it handled the mail.
+func (f *fetched) suspect() bool { return f.inBatch || f.alone }
+
+// plan splits uids, ascending, into batches of at most Batch messages
+// and maxBatchBytes fetched bytes (at least one message each). Messages
+// gone meanwhile are left out.
+func (b *Inbox) plan(ctx context.Context, cn *conn, uids []imap.UID) ([][]imap.UID, error) {
+	if int64(b.batch)*b.maxSize <= maxBatchBytes {
+		return slices.Collect(slices.Chunk(uids, b.batch)), nil // sizes cannot matter
+	}
+	sizes := make(map[imap.UID]int64, len(uids))
+	if err := cn.do(ctx, "fetch sizes", func() error {
+		msgs, err := cn.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		for _, m := range msgs {
+			if m.UID != 0 {
+				sizes[m.UID] = m.RFC822Size
+			}
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var (
+		batches [][]imap.UID
+		cur     []imap.UID
+		bytes   int64
+	)
+	for _, uid := range uids {
+		size, ok := sizes[uid]
+		if !ok {
+			continue
+		}
+		size = min(max(size, 0), b.maxSize)
+		if len(cur) > 0 && (len(cur) == b.batch || bytes+size > maxBatchBytes) {
+			batches = append(batches, cur)
+			cur, bytes = nil, 0
+		}
+		cur = append(cur, uid)
+		bytes += size
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+	return batches, nil
+}
+
+// fetched is a message read by fetch.
+type fetched struct {
+	uid      imap.UID
+	in       *Incoming
+	tries    int   // failed tries recorded in its keywords
+	inBatch  bool  // the process died while a batch with it was handled
+	alone    bool  // the process died while it was handled alone
+	parseErr error // reading it panicked: it is not handed over
+}
+
+// fetch reads the messages uids (ascending; at most MaxSize bytes of
+// each) with one command, without setting \Seen, and the counts of failed
+// tries their keywords record. It returns them in UID order, leaving out
+// those that are gone.
+func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []imap.UID) ([]fetched, error) {
+	type message struct {
+		raw            []byte
+		size           int64
+		tries          int
+		inBatch, alone bool
+	}
+	got := make(map[imap.UID]*message, len(uids))
+	err := cn.do(ctx, "fetch", func() error {
+		cmd := cn.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
+			UID:        true,
+			Flags:      true,
+			RFC822Size: true,
+			BodySection: []*imap.FetchItemBodySection{{
+				Peek:    true,
+				Partial: &imap.SectionPartial{Offset: 0, Size: b.maxSize},
+			}},
+		})
+		var readErr error
+		for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+			var (
+				m    message
+				uid  imap.UID
+				body bool
+			)
+			for item := msg.Next(); item != nil; item = msg.Next() {
+				switch item := item.(type) {
+				case imapclient.FetchItemDataUID:
+					uid = item.UID
+				case imapclient.FetchItemDataBodySection:
+					body = true
+					if item.Literal != nil {
+						var err error
+						m.raw, err = io.ReadAll(io.LimitReader(item.Literal, b.maxSize))
+						readErr = cmp.Or(readErr, err)
+					}
+				case imapclient.FetchItemDataRFC822Size:
+					m.size = item.Size
+				case imapclient.FetchItemDataFlags:
+					// \Seen is set only once the handler committed: such
+					// a mail was handled, whatever else it is flagged.
+					seen := hasFlag(item.Flags, imap.FlagSeen)
+					m.tries = triesOf(item.Flags)
+					m.inBatch = hasFlag(item.Flags, flagHandling) && !seen
+					m.alone = hasFlag(item.Flags, flagAlone) && !seen
+				}
+			}
+			if _, asked := slices.BinarySearch(uids, uid); asked && body {
+				got[uid] = &m
+			}
+		}
+		return errors.Join(readErr, cmd.Close())
+	})
+	if err != nil {
+		return nil, err
+	}
+	mails := make([]fetched, 0, len(got))
+	for _, uid := range uids {
+		m := got[uid]
+		if m == nil {
+			continue
+		}
+		in, panicked, perr := parseSafely(m.raw)
+		if perr != nil {
+			b.log.Warn("mail partly unreadable", "uid", uid, "err", perr)
+		}
+		in.UIDValidity = uidValidity
+		in.UID = uint32(uid)
+		if m.size > int64(len(m.raw)) {
+			in.Size = int(m.size)
+			in.Truncated = true
+		}
+		f := fetched{uid: uid, in: in, tries: m.tries, inBatch: m.inBatch, alone: m.alone}
+		if panicked != nil {
+			f.parseErr = fmt.Errorf("reading the mail: panic: %v", panicked)
+			b.log.Error("mail unreadable", "uid", uid, "err", f.parseErr)
+		}
+		mails = append(mails, f)
+	}
+	return mails, nil
+}
+
+// parseSafely is ParseMessage, with a panic (a bug, hostile mail) turned
+// into a value: the mail then fails like one its handler failed.
+func parseSafely(raw []byte) (in *Incoming, panicked any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			in, panicked, err = &Incoming{}, r, nil
+		}
+	}()
+	in, err = ParseMessage(raw)
+	return in, nil, err
+}
+
+// callBatch calls handle with ms and returns its results. When handle
+// panics on several mails, it hands each of them to handle alone, so that
+// the panic is charged to the mail that causes it: a panic is then that
+// mail's error.
+func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) []error {
+	errs, p := tryBatch(ctx, handle, ms)
+	if p == nil {
+		return errs
+	}
+	if len(ms) == 1 {
+		return []error{fmt.Errorf("panic: %v", p)}
+	}
+	b.log.Error("mail handler panicked on a batch; handling its mails one at a time", "mails", len(ms), "panic", p)
+	errs = make([]error, len(ms))
+	for i := range ms {
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err() // not handled: it stays, and is not counted
+			continue
+		}
+		one, p := tryBatch(ctx, handle, ms[i:i+1])
+		if p != nil {
+			errs[i] = fmt.Errorf("panic: %v", p)
+		} else {
+			errs[i] = one[0]
+		}
+	}
+	return errs
+}
+
+// tryBatch calls handle, returning what it panicked with, if it did. A
+// result of the wrong length is an error for every mail.
+func tryBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) (errs []error, panicked any) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs, panicked = nil, r
+		}
+	}()
+	errs = handle(ctx, ms)
+	if len(errs) != len(ms) {
+		err := fmt.Errorf("mail handler returned %d results for %d mails", len(errs), len(ms))
+		errs = slices.Repeat([]error{err}, len(ms))
+	}
+	return errs, nil
+}
+
+// settle takes in the results of handling mails, in UID order: the
+// handled ones are filed together, then each failure is counted (failed).
+// When ctx is done it files what was handled and returns, counting no
+// failure.
+func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fetched, errs []error) error {
+	var done []imap.UID
+	for i, m := range mails {
+		if errs[i] == nil {
+			b.log.Debug("mail handled", "uid", m.uid, "message_id", m.in.MessageID)
+			delete(st.tries, m.uid)
+			delete(st.charged, m.uid)
+			st.pending[m.uid] = true
+			done = append(done, m.uid)
+		}
+	}
+	if len(done) > 0 {
+		if err := b.file(ctx, cn, st, done); err != nil {
+			return err
+		}
+	}
+	if len(done) < len(mails) {
+		var failed []imap.UID
+		for i, m := range mails {
+			if errs[i] != nil {
+				failed = append(failed, m.uid)
+			}
+		}
+		if err := b.unflag(ctx, cn, failed); err != nil {
+			return err
+		}
+	}
+	for i, m := range mails {
+		if errs[i] == nil {
+			st.lastUID, st.lastFailed = m.uid, false
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := b.failed(ctx, cn, st, m.uid, m.in, max(m.tries, st.tries[m.uid]), errs[i]); err != nil {
+			return err
+		}
+		delete(st.charged, m.uid)
+	}
+	return nil
+}
+
+// file marks handled messages: \Seen, then moved to the processed
+// mailbox, each step one command for all of them. It works on after ctx
+// is done, for a short while, so that handled mail is not handled again
+// after a restart. Once the messages are filed (or left \Seen where they
+// cannot be moved) they are no longer pending.
+func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uids []imap.UID) error {
+	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
+
+	set := imap.UIDSetNum(uids...)
+	if err := cn.do(fctx, "store \\Seen", func() error {
+		return cn.c.Store(set, &imap.StoreFlags{
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen},
+		}, nil).Close()
+	}); err != nil {
+		return err
+	}
+	if cn.processed {
+		left, err := b.move(fctx, cn, uids, b.processed)
+		if err := b.fileFailed(st, left, err); err != nil {
+			return err
+		}
+	}
+	for _, uid := range uids {
+		delete(st.pending, uid)
+	}
+	return nil
+}
+
+// move moves messages (ascending UIDs) to another mailbox: with MOVE when
+// offered, else with COPY and, where UIDPLUS allows expunging just them,
+// UID EXPUNGE. It returns the messages left in the mailbox: without
+// UIDPLUS all of them, copied, with a nil error; otherwise those not moved
+// and why. A refusal by the server is an *imap.Error or errNothingCopied.
+func (b *Inbox) move(fctx context.Context, cn *conn, uids []imap.UID, mailbox string) (left []imap.UID, err error) {
+	set := imap.UIDSetNum(uids...)
+	if cn.caps.Has(imap.CapMove) {
+		err := cn.do(fctx, "move", func() error {
+			_, err := cn.c.Move(set, mailbox).Wait()
+			return err
+		})
+		if err != nil {
+			return uids, err
+		}
+		return nil, nil
+	}
+	// Client.Move would fall back to COPY + STORE + EXPUNGE, which may
+	// expunge other messages: do it step by step, and only where UIDPLUS
+	// lets the expunge name these messages alone.
+	var copied *imap.CopyData
+	if err := cn.do(fctx, "copy", func() (err error) {
+		copied, err = cn.c.Copy(set, mailbox).Wait()
+		return err
+	}); err != nil {
+		return uids, err
+	}
+	if !cn.caps.Has(imap.CapUIDPlus) {
+		return uids, nil
+	}
+	// Expunge only what the server says it copied.
+	var done []imap.UID
+	for _, uid := range uids {
+		if copied.SourceUIDs.Contains(uid) {
+			done = append(done, uid)
+		} else {
+			left = append(left, uid)
+		}
+	}
+	if len(done) == 0 {
+		return uids, errNothingCopied
+	}
+	set = imap.UIDSetNum(done...)
+	if err := cn.do(fctx, "store \\Deleted", func() error {
+		return cn.c.Store(set, &imap.StoreFlags{
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted},
+		}, nil).Close()
+	}); err != nil {
+		return uids, err
+	}
+	if err := cn.do(fctx, "uid expunge", func() error { return cn.c.UIDExpunge(set).Close() }); err != nil {
+		return uids, err
+	}
+	if len(left) > 0 {
+		return left, errNothingCopied
+	}
+	return nil, nil
+}
+
+// errNothingCopied is a COPY answered OK whose COPYUID lacks a message.
+var errNothingCopied = errors.New("imap copy: the server did not copy the message")
+
+// fileFailed sorts a failure to move messages that are already \Seen: a
+// refusal by the server leaves them in place (they will not be handled
+// again), anything else ends the connection.
+func (b *Inbox) fileFailed(st *inboxState, uids []imap.UID, err error) error {
+	if err == nil {
+		return nil // moved, or copied and the originals stay \Seen (no UIDPLUS)
+	}
+	if !refused(err) {
+		return err
+	}
+	for _, uid := range uids {
+		st.unfiled[uid] = true
+		b.log.Warn("mail handled but not moved; it stays, flagged \\Seen", "uid", uid, "mailbox", b.processed, "err", err)
+	}
+	return nil
+}
+
+// callHandle calls handle, turning a panic into an error.
+func callHandle(ctx context.Context, handle func(context.Context, *Incoming) error, in *Incoming) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return handle(ctx, in)
+}
