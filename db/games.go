@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 )
@@ -283,12 +284,19 @@ type Move struct {
 	Position string // the position after the move
 	At       time.Time
 	Comment  string // what the mover wrote with it, if anything
+	// TimeLeft is the time the mover had left when making it, before
+	// the increment it earned; zero when not known.
+	TimeLeft time.Duration
 }
 
 // AddMove stores a move.
 func (tx *Tx) AddMove(ctx context.Context, m Move) error {
-	_, err := tx.exec(ctx, "INSERT INTO moves (game, ply, move, position, at, comment) VALUES (?, ?, ?, ?, ?, ?)",
-		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At), m.Comment)
+	var left sql.NullInt64
+	if m.TimeLeft > 0 {
+		left = sql.NullInt64{Int64: int64(m.TimeLeft), Valid: true}
+	}
+	_, err := tx.exec(ctx, "INSERT INTO moves (game, ply, move, position, at, comment, time_left) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At), m.Comment, left)
 	if err != nil {
 		return fmt.Errorf("add move %d of game %d: %w", m.Ply, m.Game, err)
 	}
@@ -298,7 +306,7 @@ func (tx *Tx) AddMove(ctx context.Context, m Move) error {
 // Moves returns the moves of a game in order.
 func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
 	rows, err := tx.query(ctx,
-		"SELECT game, ply, move, position, at, comment FROM moves WHERE game = ? ORDER BY ply", game)
+		"SELECT game, ply, move, position, at, comment, time_left FROM moves WHERE game = ? ORDER BY ply", game)
 	if err != nil {
 		return nil, fmt.Errorf("moves of game %d: %w", game, err)
 	}
@@ -307,12 +315,14 @@ func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
 	for rows.Next() {
 		var m Move
 		var at string
-		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at, &m.Comment); err != nil {
+		var left sql.NullInt64
+		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at, &m.Comment, &left); err != nil {
 			return nil, fmt.Errorf("moves of game %d: %w", game, err)
 		}
 		if m.At, err = parseTime(at); err != nil {
 			return nil, err
 		}
+		m.TimeLeft = time.Duration(left.Int64)
 		moves = append(moves, m)
 	}
 	if err := rows.Err(); err != nil {

@@ -398,6 +398,7 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle BatchHandler
 		clear(st.pending)
 		clear(st.unfiled)
 		clear(st.tries)
+		clear(st.charged)
 	}
 	b.log.Info("imap connected", "addr", b.addr, "user", b.user, "mailbox", b.mailbox,
 		"messages", data.NumMessages, "idle", cn.caps.Has(imap.CapIdle),

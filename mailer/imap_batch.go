@@ -80,11 +80,13 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 			if len(mails) == 0 {
 				continue // expunged meanwhile
 			}
-			// In UID order: runs of mails as one batch, and each mail that
-			// was being handled when the process died alone.
+			// In UID order: runs of mails as one batch, and alone each
+			// mail that was being handled when the process died, or has
+			// one try left.
+			lone := func(f *fetched) bool { return f.suspect() || f.tries >= b.maxTries-1 }
 			for len(mails) > 0 {
 				n := 1
-				for !mails[0].suspect() && n < len(mails) && !mails[n].suspect() {
+				for !lone(&mails[0]) && n < len(mails) && !lone(&mails[n]) {
 					n++
 				}
 				if err := b.handleRun(ctx, cn, st, handle, mails[:n]); err != nil {
@@ -98,12 +100,12 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 }
 
 // handleRun hands mails to the handler as one batch, flagged
-// $CongoHandling meanwhile, and settles the outcome. A mail that was in
-// flight when the process died comes alone, flagged $CongoAlone too; if
-// it was alone already, that death counts as a failed try (it is set
-// aside after MaxTries), so that a mail that kills the process stops
-// doing so, and a batch it was in is not charged for it. A mail that
-// could not even be parsed fails without being handed over.
+// $CongoHandling meanwhile (and $CongoAlone when it is one mail), and
+// settles the outcome. A mail that was in flight when the process died
+// comes alone; if it was alone then, that death counts as a failed try
+// (it is set aside after MaxTries), so that a mail that kills the process
+// stops doing so, and a batch it was in is not charged for it. A mail
+// that could not even be parsed fails without being handed over.
 func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler, mails []fetched) error {
 	uids := make([]imap.UID, len(mails))
 	var ms []*Incoming
@@ -114,13 +116,21 @@ func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle 
 		}
 	}
 	flags := []imap.Flag{flagHandling}
-	if m := &mails[0]; m.inBatch || m.alone {
+	if len(mails) == 1 {
+		flags = append(flags, flagAlone)
+	}
+	if m := &mails[0]; m.suspect() {
 		log := b.log.With("uid", m.uid, "message_id", m.in.MessageID)
 		if m.alone && !st.charged[m.uid] {
 			m.tries = max(m.tries, st.tries[m.uid]) + 1
 			st.tries[m.uid] = m.tries
 			st.charged[m.uid] = true // once for this death, whatever happens to the session
 			if m.tries >= b.maxTries {
+				// The try is recorded first: should the mail not be
+				// moved, it is not taken for one with tries left.
+				if err := b.store(ctx, cn, uids, tryFlag(m.tries)); err != nil {
+					return err
+				}
 				delete(st.charged, m.uid)
 				return b.setAside(ctx, cn, st, m.uid, m.tries, log)
 			}
@@ -129,18 +139,12 @@ func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle 
 		} else if m.inBatch {
 			log.Warn("the process died while handling a batch with this mail; it is tried alone")
 		}
-		flags = append(flags, flagAlone)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	err := cn.do(ctx, "store "+string(flags[len(flags)-1]), func() error {
-		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
-			Op: imap.StoreFlagsAdd, Silent: true, Flags: flags,
-		}, nil).Close()
-	})
-	if err != nil && !refused(err) {
-		return err // a server that keeps no keywords cannot tell: go on
+	if err := b.store(ctx, cn, uids, flags...); err != nil {
+		return err
 	}
 	errs := make([]error, len(mails))
 	if len(ms) > 0 {
@@ -159,6 +163,20 @@ func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle 
 		}
 	}
 	return b.settle(ctx, cn, st, mails, errs)
+}
+
+// store adds keywords to messages. A server that refuses them keeps no
+// keywords: that is no error, as the tries are counted in memory too.
+func (b *Inbox) store(ctx context.Context, cn *conn, uids []imap.UID, flags ...imap.Flag) error {
+	err := cn.do(ctx, "store "+string(flags[len(flags)-1]), func() error {
+		return cn.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: flags,
+		}, nil).Close()
+	})
+	if err != nil && refused(err) {
+		return nil
+	}
+	return err
 }
 
 // suspect reports whether the process died while it handled the mail.
@@ -260,12 +278,13 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 				case imapclient.FetchItemDataRFC822Size:
 					m.size = item.Size
 				case imapclient.FetchItemDataFlags:
-					// \Seen is set only once the handler committed: such
-					// a mail was handled, whatever else it is flagged.
-					seen := hasFlag(item.Flags, imap.FlagSeen)
+					// $CongoDone is set only once the handler committed
+					// (with \Seen, which a person may set too): such a mail
+					// was handled, whatever else it is flagged.
+					done := hasFlag(item.Flags, flagDone)
 					m.tries = triesOf(item.Flags)
-					m.inBatch = hasFlag(item.Flags, flagHandling) && !seen
-					m.alone = hasFlag(item.Flags, flagAlone) && !seen
+					m.inBatch = hasFlag(item.Flags, flagHandling) && !done
+					m.alone = hasFlag(item.Flags, flagAlone) && !done
 				}
 			}
 			if _, asked := slices.BinarySearch(uids, uid); asked && body {
@@ -420,7 +439,7 @@ func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uids []imap.
 	set := imap.UIDSetNum(uids...)
 	if err := cn.do(fctx, "store \\Seen", func() error {
 		return cn.c.Store(set, &imap.StoreFlags{
-			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen},
+			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen, flagDone},
 		}, nil).Close()
 	}); err != nil {
 		return err

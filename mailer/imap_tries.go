@@ -38,15 +38,17 @@ func (b *Inbox) unflag(ctx context.Context, cn *conn, uids []imap.UID) error {
 const (
 	tryPrefix       = "$CongoTry"
 	flagQuarantined = imap.Flag("$CongoQuarantined")
-	// flagHandling is set on a batch before it is handed to the handler,
-	// and taken off a mail that fails; one still flagged and not \Seen
-	// when read again was being handled when the process died. It is then
-	// tried alone, flagged flagAlone too; if it was alone already, that
-	// death counts as a failed try, so that a mail that kills the process
-	// (out of memory, say) is set aside too, and the mails batched with
-	// it are not charged.
+	// flagHandling is set on a batch before it is handed to the handler
+	// (flagAlone too when it is one mail), and taken off a mail that
+	// fails; flagDone is set with \Seen once the handler committed. A mail
+	// flagged flagHandling and not flagDone when read again was being
+	// handled when the process died. It is then tried alone; if it was
+	// alone already, that death counts as a failed try, so that a mail
+	// that kills the process (out of memory, say) is set aside too, and
+	// the mails batched with it are not charged.
 	flagHandling = imap.Flag("$CongoHandling")
 	flagAlone    = imap.Flag("$CongoAlone")
+	flagDone     = imap.Flag("$CongoDone")
 )
 
 // hasFlag reports whether flags hold f; keywords are case-insensitive.

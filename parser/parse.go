@@ -47,7 +47,7 @@ func Parse(subject, body string, ctx Context) Result {
 		c, e := parseLine(s, game)
 		if c.Kind != NoKind {
 			comment, errs := commentOf(body)
-			if e, ok := commandIn(comment, game); ok {
+			if e, ok := commandIn(comment, c); ok {
 				errs = append([]Error{e}, errs...)
 			}
 			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true, CommandSubject: true}
@@ -65,17 +65,20 @@ func Parse(subject, body string, ctx Context) Result {
 }
 
 // commandIn returns an Error for the first line of comment that is a
-// command: with a command in the Subject, it is not carried out, which
-// its sender should be told.
-func commandIn(comment string, game int64) (Error, bool) {
+// command other than subject, the Subject's command: it is not carried
+// out, which its sender should be told. Bare moves and game commands
+// without a number count for the Subject's game.
+func commandIn(comment string, subject Command) (Error, bool) {
 	for line := range strings.Lines(comment) {
 		line = strings.TrimFunc(line, isSpace)
-		if c, _ := parseLine(line, game); c.Kind != NoKind && c.Kind != If {
+		c, _ := parseLine(line, subject.Game)
+		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
+		if c.Kind != NoKind && c.Kind != If && !same {
 			return Error{
 				Line:    cut(line, maxLineLen),
 				Problem: NotRead,
-				Reason: "Not carried out: the Subject holds a command, so the body is only a comment (passed on to your opponent," +
-					" if the command has one). To send several commands, write them in the body, one a line, under a Subject that is no command.",
+				Reason: "Not carried out: with a command in the Subject, the body is read as a comment, not as commands." +
+					" To send several commands, write them in the body, one a line, under a Subject that is no command.",
 			}, true
 		}
 	}

@@ -81,6 +81,17 @@ func TestParseSubject(t *testing.T) {
 				Errors: []Error{{Line: "resign congo 42", Problem: NotRead}}},
 		},
 		{
+			// The Subject's own command again in the body is no news.
+			"Re: b2-b3", "b2-b3\n\nyour move", 42,
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Comment: "b2-b3\n\nyour move", FromSubject: true},
+		},
+		{
+			// A bare move in the body counts for the Subject's game.
+			"move congo 42 b2-b3", "b6-b5", 0,
+			Result{Commands: []Command{move42}, Comment: "b6-b5", FromSubject: true,
+				Errors: []Error{{Line: "b6-b5", Problem: NotRead}}},
+		},
+		{
 			// A bare move in the Subject of a reply.
 			"Re: b2-b3 #3", "your turn", 42,
 			Result{Commands: []Command{{Kind: Move, Line: "b2-b3 #3", Game: 42, Move: "b2-b3", MoveNumber: 3}}, Comment: "your turn", FromSubject: true},

@@ -86,11 +86,14 @@ func (gs *gameState) startTurn() {
 }
 
 // chargeMove takes the time the player to move used off their clock and
-// adds the increment, up to the bank. Call it before the move is applied.
-func (gs *gameState) chargeMove() {
+// adds the increment, up to the bank; it returns the time left before
+// the increment. Call it before the move is applied.
+func (gs *gameState) chargeMove() time.Duration {
 	tc := control(gs.g)
 	left := gs.leftOf(gs.pos.Turn())
-	*left = max(min(*left-used(gs.g, gs.now)+increment(tc), bank(tc)), 0)
+	before := *left - used(gs.g, gs.now)
+	*left = max(min(before+increment(tc), bank(tc)), 0)
+	return max(before, 0)
 }
 
 // clocks is both players' time left now, for a mail; nil unless the game

@@ -405,7 +405,7 @@ func TestSubjectCommandBodyNotRead(t *testing.T) {
 	if len(mails) != 1 {
 		t.Fatalf("%d mails, want the one answer", len(mails))
 	}
-	wantText(t, mails[0], "> ratings", "Not carried out: the Subject holds a command, so the body is only a")
+	wantText(t, mails[0], "> ratings", "Not carried out: with a command in the Subject, the body is read as a")
 	if strings.Contains(mails[0].Text, "history congo 1") {
 		t.Errorf("the answer names every body line, want the first command alone:\n%s", mails[0].Text)
 	}

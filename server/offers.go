@@ -98,9 +98,9 @@ func (h *handling) takeback(ctx context.Context, c parser.Command) error {
 }
 
 // undo takes back the last of a game's moves: the player who made it is
-// to move again, with their clock started afresh, less the increment the
-// move earned (a takeback gives no time; a days=N clock, which every move
-// fills, is full), and conditional moves are dropped.
+// to move again, with the time they had left when they made it (a
+// takeback gives no time; a days=N clock, which every move fills, is
+// full), and conditional moves are dropped.
 func (h *handling) undo(ctx context.Context, gs *gameState, moves []db.Move) error {
 	if err := h.tx.DeleteLastMove(ctx, gs.g.ID); err != nil {
 		return err
@@ -115,12 +115,15 @@ func (h *handling) undo(ctx context.Context, gs *gameState, moves []db.Move) err
 	gs.pos, gs.g.Position = pos, pos.String()
 	gs.g.Takeback, gs.g.DrawOffer = 0, 0
 	tc, left := control(gs.g), gs.leftOf(pos.Turn())
-	if inc := increment(tc); inc >= bank(tc) {
+	switch last := moves[len(moves)-1]; {
+	case increment(tc) >= bank(tc):
 		*left = bank(tc)
-	} else {
-		// Below the bank's cap this is the time left before the move,
-		// less the time it took; at the cap, no more than that.
-		*left = max(*left-inc, 0)
+	case last.TimeLeft > 0:
+		*left = last.TimeLeft
+	default:
+		// A move stored before its time left was: the increment off
+		// again, which is that time unless the bank's cap cut it.
+		*left = max(*left-increment(tc), 0)
 	}
 	gs.startTurn()
 	for _, p := range []int64{gs.g.White, gs.g.Black} {

@@ -95,6 +95,27 @@ func TestTakebackWithdrawsIncrement(t *testing.T) {
 	}
 }
 
+// TestTakebackAtTheCap: when the bank's cap cut the increment a move
+// earned, a takeback gives back the time the mover had when moving.
+func TestTakebackAtTheCap(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob")
+	h.deliver()
+	h.sendProven("alice", "challenge congo bob bank=5+1")
+	h.deliver()
+	h.sendProven("bob", "accept congo 1")
+	h.deliver()
+	h.clock.Advance(time.Hour)
+	h.sendProven("alice", "move congo 1 b2-b3") // 5d - 1h + 1d, capped at 5d
+	wantText(t, only(t, h.deliver(), "bob"), "alice: 5 days left")
+	h.sendProven("alice", "takeback congo 1")
+	h.deliver()
+	h.sendProven("bob", "takeback congo 1")
+	for _, m := range h.deliver() {
+		wantText(t, m, "The last move was taken back", "alice: 4 days 23 hours left")
+	}
+}
+
 func TestAbort(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")

@@ -36,14 +36,14 @@ func (h *handling) play(ctx context.Context, gs *gameState, mover db.Player, m r
 // when the move ends it, and stores it all.
 func (h *handling) applyMove(ctx context.Context, gs *gameState, mover db.Player, m rules.Move, comment *templates.Comment) (rules.Effects, error) {
 	n := ply(gs.pos)
-	gs.chargeMove()
+	left := gs.chargeMove()
 	next, eff := gs.pos.Apply(m)
 	gs.pos, gs.g.Position = next, next.String()
 	if gs.g.DrawOffer != mover.ID {
 		gs.g.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
 	}
 	gs.g.Takeback = 0
-	stored := db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now}
+	stored := db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now, TimeLeft: left}
 	if comment != nil {
 		stored.Comment = comment.Text
 	}
@@ -109,8 +109,11 @@ func (h *handling) announce(ctx context.Context, gs *gameState, data templates.B
 	data.Game = gs.template()
 	data.Earlier, h.earlier = h.earlier, nil
 	if h.opening > 0 {
+		// The robot's first move is the first mail of the game: it goes
+		// out whatever the challenger's notify setting, as the answer
+		// to a challenge does.
 		data.Accepted, data.Level, data.By = true, h.opening, h.s.robot
-		h.opening = 0
+		h.opening, perMove = 0, false
 	}
 	players := []db.Player{gs.white, gs.black}
 	if actor != nil && actor.ID == gs.g.White {

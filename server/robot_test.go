@@ -421,3 +421,19 @@ func TestRobotTimeOut(t *testing.T) {
 	m := only(t, h.deliverChecked(), "alice")
 	wantText(t, m, "alice: b2-b3", "alice wins: robot ran out of time")
 }
+
+// TestRobotFirstMoveReachesEveryone: the robot's first move, as white,
+// is the challenger's first mail of the game, so it goes out even to a
+// player who asked for no mail per move.
+func TestRobotFirstMoveReachesEveryone(t *testing.T) {
+	for _, notify := range []string{"off", "digest"} {
+		t.Run(notify, func(t *testing.T) {
+			h := newRobotHarness(t)
+			h.sendProven("alice", "notify "+notify)
+			h.deliverChecked()
+			h.sendProven("alice", "challenge congo robot black level=1")
+			h.robotStep(h.s)
+			wantText(t, only(t, h.deliverChecked(), "alice"), "The challenge was accepted", "robot: ", "It is your move")
+		})
+	}
+}

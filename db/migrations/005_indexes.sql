@@ -6,5 +6,3 @@
 CREATE INDEX games_active ON games (id) WHERE status = 'active';
 CREATE INDEX players_digest ON players (digest_at) WHERE notify = 'digest' AND digest_at <> '';
 CREATE INDEX outbox_failed ON outbox (id) WHERE failed_at IS NOT NULL;
--- The outbox is pruned of old mail by the time it was queued.
-CREATE INDEX outbox_created ON outbox (created);
