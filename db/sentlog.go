@@ -122,6 +122,9 @@ func (l *SentLog) Apply(ctx context.Context, d *DB) (int, error) {
 			return 0, fmt.Errorf("apply sent log: %w", err)
 		}
 	}
+	if len(recs) == 0 && len(data) == 0 {
+		return 0, nil
+	}
 	if err := l.f.Truncate(0); err != nil {
 		return 0, fmt.Errorf("empty sent log: %w", err)
 	}

@@ -52,11 +52,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	cte := "quoted-printable" // quotedprintable.Writer turns LF into CRLF itself
-	if plain7bit(text) {
-		cte = "7bit"
-		text = strings.ReplaceAll(text, "\n", "\r\n")
-	}
+	text, cte := transferEncoding(text)
 	autoSubmitted := "auto-generated"
 	if len(o.InReplyTo) > 0 {
 		autoSubmitted = "auto-replied"
@@ -99,10 +95,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	if o.HTML == "" {
 		err = writeSingle(&buf, h, text)
 	} else {
-		html, htmlCTE := normalizeText(o.HTML), "quoted-printable"
-		if plain7bit(html) {
-			html, htmlCTE = strings.ReplaceAll(html, "\n", "\r\n"), "7bit"
-		}
+		html, htmlCTE := transferEncoding(normalizeText(o.HTML))
 		err = writeAlternative(&buf, h, text, cte, html, htmlCTE)
 	}
 	if err != nil {
@@ -150,6 +143,16 @@ func writeAlternative(w io.Writer, h mail.Header, text, cte, html, htmlCTE strin
 		}
 	}
 	return mw.Close()
+}
+
+// transferEncoding chooses how text, with LF line ends, is sent: as it is
+// (7bit, the lines ended with CRLF) when it can be, else quoted-printable
+// (whose writer turns LF into CRLF itself).
+func transferEncoding(text string) (body, cte string) {
+	if plain7bit(text) {
+		return strings.ReplaceAll(text, "\n", "\r\n"), "7bit"
+	}
+	return text, "quoted-printable"
 }
 
 // plain7bit reports whether text, with LF line ends, can be sent as it is:

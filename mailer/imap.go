@@ -499,24 +499,16 @@ func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error 
 	defer t.Stop()
 	cn.bye.arm(true)
 	defer cn.bye.arm(false)
-	if !cn.caps.Has(imap.CapIdle) {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-cn.c.Closed():
-			return errors.New("imap: connection closed by the server")
-		case <-cn.bye.bye:
-			return errServerBye
-		case <-t.C:
-			return nil
-		}
-	}
 	var idle *imapclient.IdleCommand
-	if err := cn.do(ctx, "idle", func() (err error) {
-		idle, err = cn.c.Idle()
-		return err
-	}); err != nil {
-		return err
+	if cn.caps.Has(imap.CapIdle) {
+		if err := cn.do(ctx, "idle", func() (err error) {
+			idle, err = cn.c.Idle()
+			return err
+		}); err != nil {
+			return err
+		}
+	} else {
+		wake = nil // new mail is announced only during IDLE: poll
 	}
 	select {
 	case <-ctx.Done():
@@ -527,6 +519,9 @@ func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error 
 		return errServerBye
 	case <-wake:
 	case <-t.C:
+	}
+	if idle == nil {
+		return nil
 	}
 	return cn.do(ctx, "idle done", func() error {
 		if err := idle.Close(); err != nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"math/rand/v2"
 	"time"
 
@@ -56,22 +57,7 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 		if sendErr != nil && ctx.Err() != nil {
 			break // cut short by shutdown: the mail stays due
 		}
-		// What happened is recorded at once, even when shutdown begins
-		// meanwhile, so that a mail sent is not sent again. The record
-		// need not wait for the disk: losing it to a power failure only
-		// makes the mail be sent again.
-		if sendErr == nil && s.sentLog != nil {
-			err := s.sentLog.Record(m, s.now())
-			if err == nil {
-				s.log.Info("mail sent", "id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
-				sent++
-				continue
-			}
-			s.log.Error("sent log", "err", err) // the outbox records it instead
-		}
-		rctx := context.WithoutCancel(ctx)
-		err := s.db.TxNoSync(rctx, func(tx *db.Tx) error { return s.recordAttempt(rctx, tx, m, sendErr) })
-		if err != nil {
+		if err := s.recordSend(ctx, m, sendErr); err != nil {
 			return sent, err
 		}
 		if sendErr == nil {
@@ -95,11 +81,34 @@ func (s *Server) applySentLog(ctx context.Context) error {
 	return err
 }
 
-// recordAttempt records the outcome of sending m: sent, to retry, or
-// failed for good.
+// recordSend records what happened when m was sent, at once, even when
+// shutdown begins meanwhile, so that a mail sent is not sent again: in the
+// sent log when it went out and there is one, else in the outbox. The
+// record need not wait for the disk: losing it to a power failure only
+// makes the mail be sent again.
+func (s *Server) recordSend(ctx context.Context, m db.Mail, sendErr error) error {
+	if sendErr == nil && s.sentLog != nil {
+		err := s.sentLog.Record(m, s.now())
+		if err == nil {
+			s.attemptLog(m).Info("mail sent")
+			return nil
+		}
+		s.log.Error("sent log", "err", err) // the outbox records it instead
+	}
+	ctx = context.WithoutCancel(ctx)
+	return s.db.TxNoSync(ctx, func(tx *db.Tx) error { return s.recordAttempt(ctx, tx, m, sendErr) })
+}
+
+// attemptLog is the logger for what happened to an attempt to send m.
+func (s *Server) attemptLog(m db.Mail) *slog.Logger {
+	return s.log.With("id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
+}
+
+// recordAttempt records the outcome of sending m in the outbox: sent, to
+// retry, or failed for good.
 func (s *Server) recordAttempt(ctx context.Context, tx *db.Tx, m db.Mail, sendErr error) error {
 	now := s.now()
-	log := s.log.With("id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
+	log := s.attemptLog(m)
 	switch {
 	case sendErr == nil:
 		log.Info("mail sent")

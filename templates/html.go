@@ -108,16 +108,10 @@ func textBlocks(text string) []htmlBlock {
 	}
 }
 
-// BoardHTML renders the text/html alternative of a board mail: the same
-// words as Board's text, with the board as a table (piece letters, the
-// river shaded) that reads well with proportional fonts.
-func BoardHTML(d BoardData) (string, error) {
-	_, _, html, err := BoardMail(d)
-	return html, err
-}
-
-// BoardMail renders a board mail whole: Board's subject and text, and
-// BoardHTML's alternative, the text rendered once for both.
+// BoardMail renders a board mail whole: Board's subject and text, and its
+// text/html alternative, the text rendered once for both. The alternative
+// has the same words, with the board as a table (piece letters, the river
+// and castles shaded) that reads well with proportional fonts.
 func BoardMail(d BoardData) (subject, text, html string, err error) {
 	subject, text, err = Board(d)
 	if err != nil {

@@ -44,18 +44,18 @@ func htmlBoard() BoardData {
 }
 
 func TestBoardHTMLGolden(t *testing.T) {
-	got, err := BoardHTML(htmlBoard())
+	_, _, got, err := BoardMail(htmlBoard())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "board_html", got)
 	for _, want := range []string{"<table", "#7fb8e6", "Your move &lt;3", "Position: gmelecz/", "alice: 2 days", "bob: 2 days 4 hours left"} {
 		if !strings.Contains(got, want) && !strings.Contains(got, strings.ReplaceAll(want, "alice: 2 days", "alice: 3 days")) {
-			t.Errorf("BoardHTML() lacks %q", want)
+			t.Errorf("BoardMail() HTML lacks %q", want)
 		}
 	}
 	if n := strings.Count(got, "<td style=\"width:40px;height:40px"); n != 49 {
-		t.Errorf("BoardHTML() has %d squares, want 49", n)
+		t.Errorf("BoardMail() HTML has %d squares, want 49", n)
 	}
 }
 
@@ -84,7 +84,7 @@ func TestBoardHTMLRendering(t *testing.T) {
 	if err != nil {
 		t.Skip("chromium is not installed (.ci/run installs it)")
 	}
-	page, err := BoardHTML(htmlBoard())
+	_, _, page, err := BoardMail(htmlBoard())
 	if err != nil {
 		t.Fatal(err)
 	}

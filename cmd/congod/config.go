@@ -91,7 +91,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.address, "address", "", "the server's own address, e.g. congo@example.org (From, and the base of personal reply addresses)")
 	fs.StringVar(&c.dbPath, "db", "congo.db", "SQLite database file")
 	fs.DurationVar(&c.poll, "poll", time.Minute, "how often to look for mail when the IMAP server offers no IDLE")
-	fs.StringVar(&c.processed, "processed", "Processed", "mailbox that handled mail is moved to (created when missing)")
+	fs.StringVar(&c.processed, "processed", mailer.DefaultProcessed, "mailbox that handled mail is moved to (created when missing)")
 	fs.StringVar(&c.quarantine, "quarantine", mailer.DefaultQuarantine, "mailbox that a mail is set aside in when handling it failed -max-tries times (created when missing)")
 	fs.IntVar(&c.maxTries, "max-tries", mailer.DefaultMaxTries, "failed tries of one mail before it is set aside in the -quarantine mailbox")
 	fs.Int64Var(&c.maxSize, "max-size", mailer.DefaultMaxSize, "most bytes read of one mail; of a larger one only its start (header and text, not attachments)")

@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
@@ -369,11 +370,7 @@ func (s *Server) Append(name, mailbox string, raw []byte, flags ...imap.Flag) er
 }
 
 // Message is a stored message.
-type Message struct {
-	UID   imap.UID
-	Flags []imap.Flag
-	Raw   []byte
-}
+type Message = loopback.Message
 
 // Fetch returns the messages of a user's mailbox, oldest first, without
 // changing their flags; none when the mailbox does not exist.
@@ -383,32 +380,13 @@ func (s *Server) Fetch(name, mailbox string) ([]Message, error) {
 		return nil, err
 	}
 	defer c.Close()
-	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	msgs, err := loopback.ReadMailbox(c, mailbox)
 	var ie *imap.Error
 	if errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("dovecot select %s of %s: %w", mailbox, name, err)
-	}
-	if sel.NumMessages == 0 {
-		return nil, nil
-	}
-	bufs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{
-		UID:         true,
-		Flags:       true,
-		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
-	}).Collect()
-	if err != nil {
-		return nil, fmt.Errorf("dovecot fetch %s of %s: %w", mailbox, name, err)
-	}
-	msgs := make([]Message, 0, len(bufs))
-	for _, b := range bufs {
-		m := Message{UID: b.UID, Flags: b.Flags}
-		for _, sec := range b.BodySection {
-			m.Raw = sec.Bytes
-		}
-		msgs = append(msgs, m)
+		return nil, fmt.Errorf("dovecot: mailbox of %s: %w", name, err)
 	}
 	return msgs, nil
 }

@@ -274,9 +274,19 @@ func (s *System) Fetch(ctx context.Context, name, mailbox string) ([]Message, er
 	if err := c.Login(u.name, u.password).Wait(); err != nil {
 		return nil, fmt.Errorf("loopback fetch: login: %w", err)
 	}
+	msgs, err := ReadMailbox(c, mailbox)
+	if err != nil {
+		return nil, fmt.Errorf("loopback fetch: %w", err)
+	}
+	return msgs, nil
+}
+
+// ReadMailbox returns the messages of mailbox, oldest first, read through
+// c (logged in) without changing their flags.
+func ReadMailbox(c *imapclient.Client, mailbox string) ([]Message, error) {
 	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
 	if err != nil {
-		return nil, fmt.Errorf("loopback fetch: select %s: %w", mailbox, err)
+		return nil, fmt.Errorf("select %s: %w", mailbox, err)
 	}
 	if sel.NumMessages == 0 {
 		return nil, nil
@@ -287,7 +297,7 @@ func (s *System) Fetch(ctx context.Context, name, mailbox string) ([]Message, er
 		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
 	}).Collect()
 	if err != nil {
-		return nil, fmt.Errorf("loopback fetch: %w", err)
+		return nil, fmt.Errorf("fetch %s: %w", mailbox, err)
 	}
 	msgs := make([]Message, 0, len(bufs))
 	for _, b := range bufs {
