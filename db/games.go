@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/congobymail/congo/rules"
 )
 
 // Status is where a game is in its life. The zero value means none.
@@ -71,6 +73,21 @@ func parseResult(s string) (Result, error) {
 	return NoResult, fmt.Errorf("unknown game result %q", s)
 }
 
+// reasonText is the stored form of a reason: its words, "" for none.
+func reasonText(r rules.Reason) string {
+	if r == rules.NoReason {
+		return ""
+	}
+	return r.String()
+}
+
+func parseReason(s string) (rules.Reason, error) {
+	if s == "" {
+		return rules.NoReason, nil
+	}
+	return rules.ParseReason(s)
+}
+
 // Game is a game, from the challenge on.
 type Game struct {
 	ID         int64
@@ -80,8 +97,8 @@ type Game struct {
 	Status     Status
 	Position   string // the current position, as the rules write it
 	Result     Result
-	Reason     string // why the game ended, in the server's words ("resigned", ...)
-	ThreadRoot string // Message-ID of the game's first mail
+	Reason     rules.Reason // why the game ended; NoReason while it goes on
+	ThreadRoot string       // Message-ID of the game's first mail
 	Created    time.Time
 	Updated    time.Time
 
@@ -144,7 +161,7 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error
 		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
 			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback)"+
 			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), g.Reason,
+		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason),
 		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
 		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback).Scan(&g.ID)
@@ -161,7 +178,7 @@ func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
 		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
 			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+
 			" reminders = ?, draw_offer = ?, takeback = ? WHERE id = ?",
-		g.Status.String(), g.Position, g.Result.String(), g.Reason, g.ThreadRoot, formatTime(at),
+		g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason), g.ThreadRoot, formatTime(at),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
 		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, g.ID)
 	if err != nil {
@@ -245,10 +262,10 @@ func (tx *Tx) GamesOf(ctx context.Context, player int64) ([]Game, error) {
 
 func scanGame(row scanner) (Game, error) {
 	var g Game
-	var status, result, created, updated, clockStart, adjourned string
+	var status, result, reason, created, updated, clockStart, adjourned string
 	var whiteLeft, blackLeft, turnTime int64
 	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
-		&g.Reason, &g.ThreadRoot, &created, &updated,
+		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
 		&adjourned)
 	if err != nil {
@@ -265,6 +282,9 @@ func scanGame(row scanner) (Game, error) {
 		return Game{}, err
 	}
 	if g.Result, err = parseResult(result); err != nil {
+		return Game{}, err
+	}
+	if g.Reason, err = parseReason(reason); err != nil {
 		return Game{}, err
 	}
 	if g.Created, err = parseTime(created); err != nil {

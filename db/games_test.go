@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/rules"
 )
 
 // twoPlayers registers alice and bob.
@@ -44,7 +46,7 @@ func TestGameLifeCycle(t *testing.T) {
 	}
 
 	t1 := t0.Add(time.Hour)
-	g.Status, g.Result, g.Reason, g.ThreadRoot = Finished, BlackWins, "resigned", "root@example.org"
+	g.Status, g.Result, g.Reason, g.ThreadRoot = Finished, BlackWins, rules.Resigned, "root@example.org"
 	g.Position = "gmelecz/ppppppp/7/7/7/1PPPPPP/GMELECZ b 1"
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		if err := tx.UpdateGame(ctx, g, t1); err != nil {

@@ -1,30 +1,36 @@
 package parser
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestParseAdmin(t *testing.T) {
 	tests := []struct {
 		line string
 		ok   bool
-		want Admin
+		want Command
 	}{
-		{"ban Alice", true, Admin{Kind: Ban, Handle: "Alice"}},
-		{"UNBAN alice", true, Admin{Kind: Unban, Handle: "alice"}},
-		{"adjourn congo 42", true, Admin{Kind: Adjourn, Game: 42}},
-		{"resume 42", true, Admin{Kind: Resume, Game: 42}},
-		{"adjudicate congo 7 draw", true, Admin{Kind: Adjudicate, Game: 7, Result: "draw"}},
-		{"adjudicate 7 Black", true, Admin{Kind: Adjudicate, Game: 7, Result: "black"}},
-		{"adjudicate 7 nobody", true, Admin{}},
-		{"adjourn congo x", true, Admin{}},
-		{"ban", true, Admin{}},
-		{"move congo 1 b2-b3", false, Admin{}},
-		{"", false, Admin{}},
+		{"ban Alice", true, Command{Kind: Ban, Handle: "Alice"}},
+		{"UNBAN alice", true, Command{Kind: Unban, Handle: "alice"}},
+		{"adjourn congo 42", true, Command{Kind: Adjourn, Game: 42}},
+		{"resume 42", true, Command{Kind: Resume, Game: 42}},
+		{"adjudicate congo 7 draw", true, Command{Kind: Adjudicate, Game: 7, Result: "draw"}},
+		{"adjudicate 7 Black", true, Command{Kind: Adjudicate, Game: 7, Result: "black"}},
+		{"adjudicate 7 nobody", true, Command{}},
+		{"adjourn congo x", true, Command{}},
+		{"ban", true, Command{}},
+		{"move congo 1 b2-b3", false, Command{}},
+		{"", false, Command{}},
 	}
 	for _, tt := range tests {
-		got, ok := ParseAdmin(tt.line)
+		got, e, ok := ParseAdmin(tt.line)
 		got.Line = ""
-		if ok != tt.ok || got != tt.want {
+		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ParseAdmin(%q) = %+v, %v, want %+v, %v", tt.line, got, ok, tt.want, tt.ok)
+		}
+		if bad := ok && got.Kind == NoKind; bad != (e.Problem == BadAdmin) {
+			t.Errorf("ParseAdmin(%q) error %+v, want BadAdmin exactly when not understood", tt.line, e)
 		}
 	}
 }

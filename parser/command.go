@@ -4,49 +4,8 @@ package parser
 import (
 	"fmt"
 	"strings"
-)
 
-// Kind says which command a line is. The zero value means no command.
-type Kind uint8
-
-const (
-	NoKind      Kind = iota
-	Help             // help
-	Register         // register <handle>
-	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]
-	Accept           // accept congo <id>, or accept in a reply about the game
-	Decline          // decline congo <id>, or decline in a reply about the game
-	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
-	Board            // board congo <id>, or board in a reply about the game
-	Resign           // resign congo <id>, or a bare resign in a reply
-	Games            // games [<handle>]
-	Draw             // draw congo <id>: offer a draw, or accept the opponent's offer
-	NoDraw           // nodraw congo <id>: decline the opponent's offer
-	Takeback         // takeback congo <id>: ask to undo the last move, or grant it
-	Abort            // abort congo <id>: end a game before both sides have moved
-	Conditional      // conditional congo <id> [clear]: show or clear conditional moves
-	If               // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
-	Observe          // observe congo <id>
-	Unobserve        // unobserve congo <id>
-	Seek             // seek congo [days=N|bank=D+I] [unrated], or seek off
-	Notify           // notify each|digest|off
-	History          // history congo <id>
-	Ratings          // ratings
-	Vacation         // vacation <days>, or vacation off
-)
-
-// lastKind is the last command kind.
-const lastKind = Vacation
-
-// Colour is the colour a challenger asks for. The zero value means none was
-// named (the server then uses its default, white).
-type Colour uint8
-
-const (
-	AnyColour Colour = iota
-	White
-	Black
+	"github.com/congobymail/congo/rules"
 )
 
 // TimeControl is the time control a challenge or seek asks for (M11).
@@ -158,8 +117,9 @@ type Command struct {
 	Game int64
 	// Handle is the player handle of register and challenge, as written.
 	Handle string
-	// Colour is the colour asked for in a challenge.
-	Colour Colour
+	// Colour is the colour the challenger asks to play: White unless the
+	// challenge names black.
+	Colour rules.Color
 	// Move is the move text as written (for example "b2-b3", "b2 - b3" or
 	// "a2-c4-c6x"), without the #N and with its words joined by one space.
 	// Its syntax is checked (rules.ParseMoveText); the server resolves it
@@ -189,6 +149,8 @@ type Command struct {
 	// position after black's move At (M15; 0 is the start).
 	Past bool
 	At   int
+	// Result is the result adjudicate names: "white", "black" or "draw".
+	Result string
 }
 
 // Error is a line that is not a command. The server answers it, quoting Line.
@@ -223,6 +185,7 @@ const (
 	Ignored                // a limit was reached: this line and the rest of the mail were not read
 	BadLevel               // level=N is not a level from MinLevel to MaxLevel
 	NotRead                // a command in the body of a mail whose Subject is one: the body is a comment
+	BadAdmin               // an operator's command that is not written as it must be
 )
 
 // Result is everything Parse found in one mail.
@@ -246,77 +209,9 @@ type Context struct {
 	// a "Congo game N" Subject), or 0 when it is not a reply about a game.
 	// It lets bare move and resign lines apply to that game.
 	Game int64
-}
-
-// String returns the command word of k, such as "move", or "none".
-func (k Kind) String() string {
-	switch k {
-	case NoKind:
-		return "none"
-	case Help:
-		return "help"
-	case Register:
-		return "register"
-	case NewKey:
-		return "newkey"
-	case Challenge:
-		return "challenge"
-	case Accept:
-		return "accept"
-	case Decline:
-		return "decline"
-	case Move:
-		return "move"
-	case Board:
-		return "board"
-	case Resign:
-		return "resign"
-	case Games:
-		return "games"
-	case Draw:
-		return "draw"
-	case NoDraw:
-		return "nodraw"
-	case Takeback:
-		return "takeback"
-	case Abort:
-		return "abort"
-	case Conditional:
-		return "conditional"
-	case If:
-		return "if"
-	case Observe:
-		return "observe"
-	case Unobserve:
-		return "unobserve"
-	case Seek:
-		return "seek"
-	case Notify:
-		return "notify"
-	case History:
-		return "history"
-	case Ratings:
-		return "ratings"
-	case Vacation:
-		return "vacation"
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
-
-// Valid reports whether k is one of the commands.
-func (k Kind) Valid() bool { return Help <= k && k <= lastKind }
-
-// String returns "white", "black" or "any".
-func (c Colour) String() string {
-	switch c {
-	case AnyColour:
-		return "any"
-	case White:
-		return "white"
-	case Black:
-		return "black"
-	}
-	return fmt.Sprintf("Colour(%d)", uint8(c))
+	// Operator is set when the mail is the operator's, proven: the
+	// operator's commands (ban, adjourn, ...) are read only then.
+	Operator bool
 }
 
 // String returns a short name for p, such as "bad move".
@@ -358,6 +253,8 @@ func (p Problem) String() string {
 		return "bad level"
 	case NotRead:
 		return "not read"
+	case BadAdmin:
+		return "bad admin"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -365,5 +262,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= NotRead
+	return p <= BadAdmin
 }

@@ -3,6 +3,8 @@ package parser
 import (
 	"strings"
 	"testing"
+
+	"github.com/congobymail/congo/rules"
 )
 
 // FuzzParse checks that Parse never panics and that what it returns holds
@@ -64,7 +66,7 @@ func FuzzParse(f *testing.F) {
 					t.Errorf("Parse(%q, %q) gave time control %+v that does not round-trip", subject, body, c.TimeControl)
 				}
 			}
-			if c.Colour > Black {
+			if c.Colour > rules.Black {
 				t.Errorf("Parse(%q, %q) gave %+v with an invalid colour", subject, body, c)
 			}
 		}

@@ -43,9 +43,10 @@ func ValidHandle(h string) bool {
 }
 
 // parseLine reads one line as a command. The line is trimmed and not
-// blank; game is the game the mail is about, or 0. It returns either a
-// Command with a Kind or an Error with a Problem.
-func parseLine(line string, game int64) (Command, Error) {
+// blank; game is the game the mail is about, or 0; operator is whether
+// the operator's commands are read. It returns either a Command with a
+// Kind or an Error with a Problem.
+func parseLine(line string, game int64, operator bool) (Command, Error) {
 	fail := func(p Problem, format string, args ...any) (Command, Error) {
 		return Command{}, lineError(line, p, format, args...)
 	}
@@ -57,230 +58,20 @@ func parseLine(line string, game int64) (Command, Error) {
 		return fail(UnknownCommand, `%s is not a command; send "help" for the list of commands`, quote(line))
 	}
 	k, args := commandOf(words)
+	if k.Operator() && !operator {
+		k, args = NoKind, words
+	}
+	if k == NoKind {
+		return bareMove(line, words, game)
+	}
 	c := Command{Kind: k, Line: line}
 	if isGameCommand(k) && len(args) > 0 && isGameWord(args[0]) {
 		args = args[1:]
 	}
-	switch k {
-	case NoKind:
-		return bareMove(line, words, game)
-
-	case Help, NewKey, Ratings:
-		if len(args) > 0 {
-			return fail(ExtraWords, "unexpected %s after %s: send just %s", quote(strings.Join(args, " ")), k, k)
-		}
-
-	case Games:
-		if len(args) > 1 {
-			return fail(ExtraWords, "unexpected %s at the end: write games, or games <handle>", quote(strings.Join(args[1:], " ")))
-		}
-		if len(args) == 1 {
-			if !ValidHandle(args[0]) {
-				return fail(BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
-			}
-			c.Handle = args[0]
-		}
-
-	case Register:
-		if len(args) == 0 {
-			return fail(MissingHandle, "register needs a handle: register <handle>")
-		}
-		h := strings.Join(args, " ")
-		if !ValidHandle(h) {
-			return fail(BadHandle, "%s is not a handle: %s", quote(h), handleRule)
-		}
-		c.Handle = h
-
-	case Challenge:
-		if len(args) == 0 {
-			return fail(MissingHandle, "challenge needs a handle: %s", usage(k))
-		}
-		if !ValidHandle(args[0]) {
-			return fail(BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
-		}
-		c.Handle = args[0]
-		if e := readOptions(&c, args[1:], true); e.Problem != NoProblem {
-			return Command{}, e
-		}
-
-	case Seek:
-		if len(args) == 1 && strings.EqualFold(args[0], "off") {
-			c.Off = true
-			break
-		}
-		if e := readOptions(&c, args, false); e.Problem != NoProblem {
-			return Command{}, e
-		}
-
-	case Notify:
-		if len(args) != 1 {
-			return fail(BadSetting, "notify needs one word: notify each, notify digest or notify off")
-		}
-		switch strings.ToLower(args[0]) {
-		case "each":
-			c.Notice = NoticeEach
-		case "digest":
-			c.Notice = NoticeDigest
-		case "off":
-			c.Notice = NoticeOff
-		default:
-			return fail(BadSetting, "%s is not a setting of notify: write notify each, notify digest or notify off", quote(args[0]))
-		}
-
-	case Vacation:
-		if len(args) == 1 && strings.EqualFold(args[0], "off") {
-			c.Off = true
-			break
-		}
-		n, ok := 0, len(args) == 1
-		if ok {
-			n, ok = smallNumber(args[0])
-		}
-		if !ok || n < 1 || n > 365 {
-			return fail(BadSetting, "vacation needs a number of days or off: vacation 7, or vacation off")
-		}
-		c.Days = n
-
-	case If:
-		moves, reason := conditionalMoves(args)
-		if reason != "" {
-			return fail(BadConditional, "%s", reason)
-		}
-		if game == 0 {
-			return fail(MissingGame, "conditional moves need a game: send them in a reply about the game, or below a line conditional congo <id>")
-		}
-		c.Game, c.Moves = game, moves
-
-	case Board:
-		return boardCommand(line, c, args, game)
-
-	case Conditional:
-		if n := len(args); n > 0 && strings.EqualFold(args[n-1], "clear") {
-			c.Clear = true
-			args = args[:n-1]
-		}
-		return gameCommand(line, c, args, game)
-
-	case Accept, Decline, Resign, Draw, NoDraw, Takeback, Abort, Observe, Unobserve, History:
-		return gameCommand(line, c, args, game)
-
-	case Move:
-		if len(args) > 0 {
-			if id, ok := parseID(args[0]); ok {
-				c.Game = id
-				args = args[1:]
-			} else if looksLikeID(args[0]) {
-				return fail(BadGame, "%s is not a game number: write %s, for example move congo 42 b2-b3", quote(args[0]), usage(k))
-			}
-		}
-		if c.Game == 0 {
-			if game == 0 {
-				return fail(MissingGame, "move needs a game number: %s", usage(k))
-			}
-			c.Game = game
-		}
-		if len(args) == 0 {
-			return fail(MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
-		}
-		move, n, ok := splitMoveNumber(strings.Join(args, " "))
-		switch {
-		case !ok:
-			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
-		case move == "":
-			return fail(MissingMove, "move needs a move before the #: move congo %d b2-b3#%d", c.Game, n)
-		case !isMove(move):
-			return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))
-		}
-		c.Move, c.MoveNumber = move, n
+	if e := grammar[k].args(&c, args, game); e.Problem != NoProblem {
+		return Command{}, e
 	}
 	return c, Error{}
-}
-
-// gameCommand reads the rest of a command that names a game, or applies
-// to the game the mail is about: args is the game number or nothing.
-func gameCommand(line string, c Command, args []string, game int64) (Command, Error) {
-	k := c.Kind
-	if len(args) == 0 {
-		if game == 0 {
-			return Command{}, lineError(line, MissingGame, "%s needs a game number: %s", k, usage(k))
-		}
-		c.Game = game
-		return c, Error{}
-	}
-	id, ok := parseID(args[0])
-	if !ok {
-		return Command{}, lineError(line, BadGame, "%s is not a game number: write %s, for example %s congo 42", quote(args[0]), usage(k), k)
-	}
-	c.Game = id
-	if len(args) > 1 {
-		return Command{}, lineError(line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), usage(k))
-	}
-	return c, Error{}
-}
-
-// boardCommand reads the rest of board: a game, and a move number after
-// "#" (M15), as in "board congo 42#3" or "board congo 42 #3". A lone
-// "#42" is a game number, as for every game command.
-func boardCommand(line string, c Command, args []string, game int64) (Command, Error) {
-	switch {
-	case len(args) == 2 && strings.HasPrefix(args[1], "#"):
-		return boardAt(line, c, args[:1], args[1][1:], game)
-	case len(args) == 1 && strings.LastIndexByte(args[0], '#') > 0:
-		i := strings.LastIndexByte(args[0], '#')
-		return boardAt(line, c, []string{args[0][:i]}, args[0][i+1:], game)
-	}
-	return gameCommand(line, c, args, game)
-}
-
-// boardAt reads the move number of board.
-func boardAt(line string, c Command, args []string, at string, game int64) (Command, Error) {
-	n, ok := smallNumber(at)
-	if !ok {
-		return Command{}, lineError(line, BadMoveNumber, "the number after # must be a move number from 0 up: board congo 42#3")
-	}
-	c.Past, c.At = true, n
-	return gameCommand(line, c, args, game)
-}
-
-// readOptions reads the options of a challenge or a seek, in any order
-// (M11): a colour (for a challenge), a time control, unrated, and the
-// robot's level (for a challenge).
-func readOptions(c *Command, args []string, colour bool) Error {
-	form := "seek congo [days=N|bank=D+I] [unrated]"
-	if colour {
-		form = usage(Challenge)
-	}
-	for i, w := range args {
-		var seen bool
-		switch {
-		case colour && strings.EqualFold(w, "white"):
-			seen, c.Colour = c.Colour != AnyColour, White
-		case colour && strings.EqualFold(w, "black"):
-			seen, c.Colour = c.Colour != AnyColour, Black
-		case strings.EqualFold(w, "unrated"):
-			seen, c.Unrated = c.Unrated, true
-		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
-			n, ok := smallNumber(w[6:])
-			if !ok || n < MinLevel || n > MaxLevel {
-				return lineError(c.Line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
-			}
-			seen, c.Level = c.Level != 0, n
-		case strings.Contains(w, "="):
-			tc, ok := ParseTimeControl(w)
-			if !ok {
-				return lineError(c.Line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
-			}
-			seen, c.TimeControl = c.TimeControl.Days != 0, tc
-		case i == 0 && colour:
-			return lineError(c.Line, BadColour, "%s is not a colour or an option: write %s", quote(w), form)
-		default:
-			return lineError(c.Line, ExtraWords, "unexpected %s: write %s", quote(strings.Join(args[i:], " ")), form)
-		}
-		if seen {
-			return lineError(c.Line, ExtraWords, "%s repeats an option: write %s", quote(w), form)
-		}
-	}
-	return Error{}
 }
 
 // conditionalMoves reads the words after "if" of a conditional line:
@@ -371,43 +162,7 @@ func commandOf(words []string) (Kind, []string) {
 	return NoKind, words
 }
 
-// keyword returns the command that w names, in any case, or NoKind.
-func keyword(w string) Kind {
-	for k := Help; k <= lastKind; k++ {
-		if strings.EqualFold(w, k.String()) {
-			return k
-		}
-	}
-	return NoKind
-}
-
-// isGameCommand reports whether k acts on a game, so that the game word
-// may follow it.
-func isGameCommand(k Kind) bool {
-	switch k {
-	case Challenge, Accept, Decline, Move, Board, Resign, Draw, NoDraw, Takeback, Abort,
-		Conditional, Observe, Unobserve, Seek, History:
-		return true
-	}
-	return false
-}
-
 func isGameWord(w string) bool { return strings.EqualFold(w, gameWord) }
-
-// usage returns the form of a game command, for errors.
-func usage(k Kind) string {
-	switch k {
-	case Challenge:
-		return "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]"
-	case Conditional:
-		return "conditional congo <id> [clear]"
-	case Board:
-		return "board congo <id>[#N]"
-	case Move:
-		return "move congo <id> <move>"
-	}
-	return k.String() + " congo <id>"
-}
 
 // parseID reads a game number written as "42" or "#42".
 func parseID(w string) (int64, bool) {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/congobymail/congo/rules"
 )
 
 // TestParseCommand checks every command form, in both word orders, one to a
@@ -30,13 +32,13 @@ func TestParseCommand(t *testing.T) {
 		{"congo register alice", 0, Command{Kind: Register, Handle: "alice"}},
 
 		{"challenge congo bob", 0, Command{Kind: Challenge, Handle: "bob"}},
-		{"challenge congo bob white", 0, Command{Kind: Challenge, Handle: "bob", Colour: White}},
-		{"challenge congo bob BLACK", 0, Command{Kind: Challenge, Handle: "bob", Colour: Black}},
-		{"Challenge Bob Black", 0, Command{Kind: Challenge, Handle: "Bob", Colour: Black}},
-		{"congo challenge bob white", 0, Command{Kind: Challenge, Handle: "bob", Colour: White}},
+		{"challenge congo bob white", 0, Command{Kind: Challenge, Handle: "bob", Colour: rules.White}},
+		{"challenge congo bob BLACK", 0, Command{Kind: Challenge, Handle: "bob", Colour: rules.Black}},
+		{"Challenge Bob Black", 0, Command{Kind: Challenge, Handle: "Bob", Colour: rules.Black}},
+		{"congo challenge bob white", 0, Command{Kind: Challenge, Handle: "bob", Colour: rules.White}},
 		{"challenge congo congo", 0, Command{Kind: Challenge, Handle: "congo"}},
 		{"challenge congo white", 0, Command{Kind: Challenge, Handle: "white"}},
-		{"challenge congo bob white", 42, Command{Kind: Challenge, Handle: "bob", Colour: White}},
+		{"challenge congo bob white", 42, Command{Kind: Challenge, Handle: "bob", Colour: rules.White}},
 
 		{"accept congo 42", 0, Command{Kind: Accept, Game: 42}},
 		{"accept congo #42", 0, Command{Kind: Accept, Game: 42}},
@@ -101,10 +103,10 @@ func TestParseCommand(t *testing.T) {
 
 		// Correspondence play.
 		{"challenge congo bob days=5", 0, Command{Kind: Challenge, Handle: "bob", TimeControl: TimeControl{Days: 5}}},
-		{"challenge congo bob unrated BANK=10+1 black", 0, Command{Kind: Challenge, Handle: "bob", Colour: Black,
+		{"challenge congo bob unrated BANK=10+1 black", 0, Command{Kind: Challenge, Handle: "bob", Colour: rules.Black,
 			TimeControl: TimeControl{Bank: true, Days: 10, Increment: 1}, Unrated: true}},
 		{"challenge congo robot level=1", 0, Command{Kind: Challenge, Handle: "robot", Level: 1}},
-		{"challenge congo robot black LEVEL=5 days=2", 0, Command{Kind: Challenge, Handle: "robot", Colour: Black,
+		{"challenge congo robot black LEVEL=5 days=2", 0, Command{Kind: Challenge, Handle: "robot", Colour: rules.Black,
 			TimeControl: TimeControl{Days: 2}, Level: 5}},
 		{"games bob", 0, Command{Kind: Games, Handle: "bob"}},
 		{"draw congo 42", 0, Command{Kind: Draw, Game: 42}},

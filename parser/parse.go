@@ -44,10 +44,10 @@ func Parse(subject, body string, ctx Context) Result {
 	}
 	var subjectErr *Error
 	if s := stripSubject(subject); s != "" {
-		c, e := parseLine(s, game)
+		c, e := parseLine(s, game, ctx.Operator)
 		if c.Kind != NoKind {
 			comment, errs := commentOf(body)
-			if e, ok := commandIn(comment, c); ok {
+			if e, ok := commandIn(comment, c, ctx.Operator); ok {
 				errs = append([]Error{e}, errs...)
 			}
 			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true, CommandSubject: true}
@@ -56,7 +56,7 @@ func Parse(subject, body string, ctx Context) Result {
 			subjectErr = &e
 		}
 	}
-	r := parseBody(body, game)
+	r := parseBody(body, game, ctx.Operator)
 	r.CommandSubject = subjectErr != nil
 	if subjectErr != nil && len(r.Commands) == 0 && len(r.Errors) == 0 {
 		r.Errors = []Error{*subjectErr}
@@ -68,10 +68,10 @@ func Parse(subject, body string, ctx Context) Result {
 // command other than subject, the Subject's command: it is not carried
 // out, which its sender should be told. Bare moves and game commands
 // without a number count for the Subject's game.
-func commandIn(comment string, subject Command) (Error, bool) {
+func commandIn(comment string, subject Command, operator bool) (Error, bool) {
 	for line := range strings.Lines(comment) {
 		line = strings.TrimFunc(line, isSpace)
-		c, _ := parseLine(line, subject.Game)
+		c, _ := parseLine(line, subject.Game, operator)
 		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
 		if c.Kind != NoKind && c.Kind != If && !same {
 			return Error{
@@ -86,7 +86,7 @@ func commandIn(comment string, subject Command) (Error, bool) {
 }
 
 // parseBody reads the commands of a body, one a line.
-func parseBody(body string, game int64) Result {
+func parseBody(body string, game int64, operator bool) Result {
 	var r Result
 	cond := int64(0) // the game of the last "conditional congo <id>" line (M14)
 	afterBlank := true
@@ -123,7 +123,7 @@ func parseBody(body string, game int64) Result {
 		if cond != 0 && startsWithIf(line) {
 			g = cond
 		}
-		c, e := parseLine(line, g)
+		c, e := parseLine(line, g, operator)
 		if c.Kind == Conditional && !c.Clear {
 			cond = c.Game
 		}

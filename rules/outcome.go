@@ -24,29 +24,52 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", uint8(s))
 }
 
-// Reason says why a game ended. The zero value is NoReason.
+// Reason says why a game ended: on the board (R15-R17, the reasons
+// Outcome gives) or off it (a resignation, an agreement, the clock, the
+// operator). The zero value is NoReason.
 type Reason uint8
 
-// The ways the board ends a game (R15-R17).
 const (
 	NoReason     Reason = iota
 	LionCaptured        // R15
 	NoLegalMove         // R16: the side to move has none, and loses
 	BareLions           // R17: only the lions are left, and neither can take the other
+	Resigned            // the loser resigned
+	Agreed              // a draw agreed by both players
+	OutOfTime           // the loser ran out of time
+	Aborted             // ended without result before both sides moved
+	Adjudicated         // the result was decided by the server's operator
 )
 
+var reasonNames = [...]string{
+	NoReason:     "no reason",
+	LionCaptured: "lion captured",
+	NoLegalMove:  "no legal move",
+	BareLions:    "bare lions",
+	Resigned:     "resigned",
+	Agreed:       "agreed",
+	OutOfTime:    "time",
+	Aborted:      "aborted",
+	Adjudicated:  "adjudicated",
+}
+
+// String returns the reason in a word or two, as game records write it
+// ("lion captured", "resigned", "time", ...).
 func (r Reason) String() string {
-	switch r {
-	case NoReason:
-		return "no reason"
-	case LionCaptured:
-		return "lion captured"
-	case NoLegalMove:
-		return "no legal move"
-	case BareLions:
-		return "bare lions"
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(r))
+}
+
+// ParseReason returns the reason that String writes as s.
+func ParseReason(s string) (Reason, error) {
+	for r, name := range reasonNames {
+		if name == s {
+			return Reason(r), nil
+		}
+	}
+	return NoReason, fmt.Errorf("%q is not a reason a game ends for", s)
 }
 
 // Outcome is the state of the game at a position. Winner means something

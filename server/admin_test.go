@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/robot"
 )
@@ -12,9 +13,9 @@ import (
 // admin carries out an operator's command.
 func (h *harness) admin(line string) {
 	h.t.Helper()
-	a, ok := parser.ParseAdmin(line)
-	if !ok {
-		h.t.Fatalf("ParseAdmin(%q) not ok", line)
+	a, e, ok := parser.ParseAdmin(line)
+	if !ok || e.Problem != parser.NoProblem {
+		h.t.Fatalf("ParseAdmin(%q) not ok: %+v", line, e)
 	}
 	if _, err := h.s.Admin(context.Background(), a, "test"); err != nil {
 		h.t.Fatalf("Admin(%q): %v", line, err)
@@ -25,10 +26,10 @@ func (h *harness) admin(line string) {
 // and that the game is not lost on time however long it waits.
 func (h *harness) wantStandsStill(id int64) {
 	h.t.Helper()
-	if g := h.game(id); !g.ClockStart.Equal(adjournedClock) || !g.IsAdjourned() {
-		h.t.Errorf("adjourned game %d: clock start %v, adjourned %v; want %v, adjourned", id, g.ClockStart, g.Adjourned, adjournedClock)
+	if g := h.game(id); !g.ClockStart.Equal(game.AdjournedClock) || !g.IsAdjourned() {
+		h.t.Errorf("adjourned game %d: clock start %v, adjourned %v; want %v, adjourned", id, g.ClockStart, g.Adjourned, game.AdjournedClock)
 	}
-	h.clock.Advance(10 * day)
+	h.clock.Advance(10 * game.Day)
 	if _, err := h.s.Tick(context.Background()); err != nil {
 		h.t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
 	if !found || turn.game != id {
 		t.Fatalf("nextRobotTurn = %+v, %v; want game %d", turn, found, id)
 	}
-	d, err := robot.Choose(context.Background(), turn.pos, turn.level, robot.Seed(turn.game, ply(turn.pos)), turn.scores)
+	d, err := robot.Choose(context.Background(), turn.pos, turn.level, robot.Seed(turn.game, game.Ply(turn.pos)), turn.scores)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestTickSkipsAdjournedGame(t *testing.T) {
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
 		return tx.SetAdjourned(ctx, id, h.clock.Now()) // the clock left running
 	})
-	h.clock.Advance(10 * day)
+	h.clock.Advance(10 * game.Day)
 	if _, err := h.s.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/outbox"
+	"github.com/congobymail/congo/rules"
 )
 
 // tick runs the clock at the harness's time and returns when it is next
@@ -75,7 +78,7 @@ func TestClocksAndReminders(t *testing.T) {
 		}
 		wantText(t, m, "alice wins: bob ran out of time.")
 	}
-	if g := h.game(1); g.Status != db.Finished || g.Reason != reasonTime || g.Result != db.WhiteWins {
+	if g := h.game(1); g.Status != db.Finished || g.Reason != rules.OutOfTime || g.Result != db.WhiteWins {
 		t.Errorf("game after the time out = %+v", g)
 	}
 	if next := h.tick(); !next.IsZero() {
@@ -133,24 +136,6 @@ func TestMoveAfterTheDeadline(t *testing.T) {
 	}
 }
 
-func TestReminderPoints(t *testing.T) {
-	tests := []struct {
-		turn, final time.Duration
-		want        []time.Duration
-	}{
-		{3 * day, day, []time.Duration{36 * time.Hour, day}},
-		{2 * day, day, []time.Duration{day}},
-		{day, day, nil},
-		{10 * day, -1, []time.Duration{5 * day}},
-	}
-	for _, tt := range tests {
-		got := reminderPoints(tt.turn, tt.final)
-		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("reminderPoints(%v, %v) = %v, want %v", tt.turn, tt.final, got, tt.want)
-		}
-	}
-}
-
 func TestClockSurvivesRestart(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")
@@ -188,7 +173,7 @@ func TestRunClock(t *testing.T) {
 	if err := <-done; err != context.Canceled {
 		t.Errorf("RunClock() = %v, want context.Canceled", err)
 	}
-	if g := h.game(1); g.Status != db.Finished || g.Reason != reasonTime {
+	if g := h.game(1); g.Status != db.Finished || g.Reason != rules.OutOfTime {
 		t.Errorf("game after RunClock = %+v, want lost on time", g)
 	}
 }
@@ -206,7 +191,7 @@ func TestTickSkipsBrokenGame(t *testing.T) {
 		g.Position = "not a position"
 		return tx.UpdateGame(ctx, g, h.clock.Now())
 	})
-	h.clock.Advance(3*day + time.Minute)
+	h.clock.Advance(3*game.Day + time.Minute)
 	next, err := h.s.Tick(context.Background())
 	if err != nil {
 		t.Fatalf("Tick: %v", err)
@@ -220,18 +205,18 @@ func TestTickSkipsBrokenGame(t *testing.T) {
 	wantText(t, only(t, h.deliver(), "carol"), "ran out of time")
 }
 
-// TestTickPrunesOldMail: the clock deletes mail sent more than keepSent
+// TestTickPrunesOldMail: the clock deletes mail sent more than KeepSent
 // ago, and keeps mail still waiting to be sent.
 func TestTickPrunesOldMail(t *testing.T) {
 	h := newHarness(t)
 	h.send("alice", "help") // outbox mail 1, sent below
 	h.deliver()
 	h.send("bob", "help") // 2, not sent
-	h.clock.Advance(keepSent + time.Hour)
+	h.clock.Advance(outbox.KeepSent + time.Hour)
 	h.tick()
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
 		if _, err := tx.Mail(ctx, 1); !errors.Is(err, db.ErrNotFound) {
-			t.Errorf("mail 1, sent %v ago: err %v, want it pruned", keepSent+time.Hour, err)
+			t.Errorf("mail 1, sent %v ago: err %v, want it pruned", outbox.KeepSent+time.Hour, err)
 		}
 		if _, err := tx.Mail(ctx, 2); err != nil {
 			t.Errorf("mail 2, waiting: %v, want it kept", err)

@@ -247,7 +247,7 @@ func TestGameToLionCapture(t *testing.T) {
 		wantNoText(t, m, "to move")
 	}
 	g := h.game(1)
-	if g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != reasonLionCaptured {
+	if g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != rules.LionCaptured {
 		t.Errorf("game after the lion capture: status %v, result %v, reason %q", g.Status, g.Result, g.Reason)
 	}
 	h.sendProven("bob", "move congo 1 e7-d7")
@@ -268,7 +268,7 @@ func TestResign(t *testing.T) {
 		// New players: 1500 with a wide deviation, which moves far.
 		wantText(t, m, "alice wins: bob resigned.", "Ratings now: alice 1662 (+162), bob 1338 (-162).", startLine)
 	}
-	if g := h.game(1); g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != reasonResigned {
+	if g := h.game(1); g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != rules.Resigned {
 		t.Errorf("game after resign: status %v, result %v, reason %q", g.Status, g.Result, g.Reason)
 	}
 }

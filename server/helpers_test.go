@@ -15,6 +15,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 )
 
 const (
@@ -109,6 +110,13 @@ func newHarness(t *testing.T) *harness {
 
 func newHarnessWith(t *testing.T, cfg Config) *harness {
 	t.Helper()
+	return newHarnessOutbox(t, cfg, outbox.Config{})
+}
+
+// newHarnessOutbox is newHarnessWith whose server queues its mail in an
+// outbox of oc (its database, address, clock and logger the harness's).
+func newHarnessOutbox(t *testing.T, cfg Config, oc outbox.Config) *harness {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "congo.db")
 	d, err := db.Open(context.Background(), path)
 	if err != nil {
@@ -118,6 +126,12 @@ func newHarnessWith(t *testing.T, cfg Config) *harness {
 	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	cfg.DB, cfg.Address, cfg.Now = d, ourAddress, c.Now
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	oc.DB, oc.From, oc.Hostname, oc.Now, oc.Logger = d, ourAddress, "example.org", c.Now, cfg.Logger
+	ob, err := outbox.New(oc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Outbox = ob
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +208,7 @@ func (h *harness) reply(to received, body string) {
 // or secret.
 func (h *harness) deliver() []received {
 	h.t.Helper()
-	if _, err := h.s.SendDue(context.Background(), h.sink); err != nil {
+	if _, err := h.s.Outbox().SendDue(context.Background(), h.sink); err != nil {
 		h.t.Fatalf("SendDue: %v", err)
 	}
 	var out []received

@@ -13,6 +13,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 	_ "modernc.org/sqlite" // the "sqlite" driver, to add a trigger
 )
 
@@ -248,7 +249,7 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 // position is sent once per mail, and boards count against the reply
 // limit like any answer.
 func TestBoardFloodIsCapped(t *testing.T) {
-	h := newHarnessWith(t, Config{MaxRepliesPerHour: 10})
+	h := newHarnessOutbox(t, Config{}, outbox.Config{MaxPerHour: 10})
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	h.deliver()

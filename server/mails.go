@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
@@ -18,27 +17,27 @@ const maxReferences = 20
 // gameMail queues a mail about game g to one of its players, in the
 // game's thread (M9), and returns its Message-ID. html, when not empty, is
 // the mail's HTML alternative (M12).
-func (h *handling) gameMail(ctx context.Context, to db.Player, g db.Game, subject, body, html string) (string, error) {
-	o := h.mailTo(to, subject, body)
+func (w *work) gameMail(ctx context.Context, to db.Player, g db.Game, subject, body, html string) (string, error) {
+	o := w.mailTo(to, subject, body)
 	o.HTML = html
 	if g.ThreadRoot != "" {
 		o.InReplyTo = []string{g.ThreadRoot}
 		o.References = []string{g.ThreadRoot}
 	}
-	return h.enqueue(ctx, o, g.ID)
+	return w.enqueue(ctx, o, g.ID)
 }
 
 // mailTo is a mail to a player, whose replies go to the player's personal
 // address.
-func (h *handling) mailTo(to db.Player, subject, body string) mailer.Outgoing {
+func (w *work) mailTo(to db.Player, subject, body string) mailer.Outgoing {
 	return mailer.Outgoing{
-		From:    h.s.address,
-		ReplyTo: h.s.personal(to),
+		From:    w.s.address,
+		ReplyTo: w.s.personal(to),
 		To:      to.Address,
 		ToName:  to.Handle,
 		Subject: subject,
 		Text:    body,
-		Date:    h.now,
+		Date:    w.now,
 	}
 }
 
@@ -73,17 +72,13 @@ func (h *handling) sendReply(ctx context.Context) error {
 }
 
 // overReplyLimit reports whether the answers to address in the last hour
-// have reached the limit (so that we are never a mail cannon), and notes
-// and logs it when they have.
+// have reached the outbox's cap (so that we are never a mail cannon), and
+// notes it when they have.
 func (h *handling) overReplyLimit(ctx context.Context, address string) (bool, error) {
-	if h.s.maxReplies <= 0 {
-		return false, nil
-	}
-	n, err := h.tx.QueuedTo(ctx, address, h.now.Add(-time.Hour))
-	if err != nil || n < h.s.maxReplies {
+	ok, err := h.s.outbox.Allowed(ctx, h.tx, address, h.now)
+	if err != nil || ok {
 		return false, err
 	}
-	h.s.log.Warn("reply not sent: too many mails to this address in the last hour", "to", address, "limit", h.s.maxReplies)
 	h.note("not answered: reply limit")
 	return true, nil
 }
@@ -139,24 +134,13 @@ func validID(id string) bool {
 	return !strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r == '<' || r == '>' || r == 0x7f })
 }
 
-// enqueue composes a mail, queues it and records its Message-ID with the
-// game it is about (0 for none), all in the mail's transaction, so that
-// every retry sends the same bytes. Mail to the robot is not queued, and
-// its Message-ID is "".
-func (h *handling) enqueue(ctx context.Context, o mailer.Outgoing, game int64) (string, error) {
-	if isRobotAddress(o.To) {
-		return "", nil // the robot reads no mail
+// enqueue queues a mail about game (0 for none) in the work's
+// transaction, and returns its Message-ID: "" for mail to the robot,
+// which reads none and is not queued.
+func (w *work) enqueue(ctx context.Context, o mailer.Outgoing, game int64) (string, error) {
+	id, err := w.s.outbox.Queue(ctx, w.tx, o, game, w.now)
+	if err == nil && id != "" {
+		w.queued++
 	}
-	raw, id, err := mailer.Compose(o, h.s.hostname)
-	if err != nil {
-		return "", err
-	}
-	if _, err := h.tx.Enqueue(ctx, db.Mail{Created: h.now, From: h.s.address, To: o.To, MessageID: id, Raw: raw}); err != nil {
-		return "", err
-	}
-	if err := h.tx.RecordSent(ctx, id, game, h.now); err != nil {
-		return "", err
-	}
-	h.queued++
-	return id, nil
+	return id, err
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/rules"
 )
 
 func TestDrawOffers(t *testing.T) {
@@ -43,7 +44,7 @@ func TestDrawOffers(t *testing.T) {
 	for _, m := range h.deliver() {
 		wantText(t, m, "Draw by agreement.")
 	}
-	if g := h.game(1); g.Status != db.Finished || g.Result != db.Draw || g.Reason != reasonAgreed {
+	if g := h.game(1); g.Status != db.Finished || g.Result != db.Draw || g.Reason != rules.Agreed {
 		t.Errorf("game after an agreed draw = %+v", g)
 	}
 }

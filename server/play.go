@@ -2,162 +2,408 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/templates"
 )
 
-// play makes move m for mover, records it with the mover's comment, and
-// sends the board to everyone (M4). Then, while the player to move has a
-// conditional move that answers it (M14), that is played too.
-func (h *handling) play(ctx context.Context, gs *gameState, mover db.Player, m rules.Move, comment *templates.Comment, conditional bool) error {
-	eff, err := h.applyMove(ctx, gs, mover, m, comment)
+// challenge starts a game: the challenged player is asked to accept it.
+func (h *handling) challenge(ctx context.Context, c parser.Command) error {
+	opponent, err := h.tx.PlayerByHandle(ctx, c.Handle)
+	if errors.Is(err, db.ErrNotFound) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	h.note(fmt.Sprintf("move %d %s", gs.g.ID, m))
-	words := moveWords(mover.Handle, eff)
-	words.Conditional = conditional
-	if err := h.announce(ctx, gs, templates.BoardData{Move: words}, &mover, comment, true); err != nil {
-		return err
-	}
-	if gs.g.Status != db.Active {
+	if opponent.ID == h.sender.ID {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.ChallengeSelf})
 		return nil
 	}
-	return h.answerConditional(ctx, gs, m)
-}
-
-// applyMove makes the move on the board and the clocks, lets the
-// opponent's draw offer and any takeback request lapse, ends the game
-// when the move ends it, and stores it all.
-func (h *handling) applyMove(ctx context.Context, gs *gameState, mover db.Player, m rules.Move, comment *templates.Comment) (rules.Effects, error) {
-	n := ply(gs.pos)
-	left := gs.chargeMove()
-	next, eff := gs.pos.Apply(m)
-	gs.pos, gs.g.Position = next, next.String()
-	if gs.g.DrawOffer != mover.ID {
-		gs.g.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
-	}
-	gs.g.Takeback = 0
-	stored := db.Move{Game: gs.g.ID, Ply: n, Move: m.String(), Position: gs.g.Position, At: h.now, TimeLeft: left}
-	if comment != nil {
-		stored.Comment = comment.Text
-	}
-	if err := h.tx.AddMove(ctx, stored); err != nil {
-		return eff, err
-	}
-	if out := eff.Outcome; out.Over() {
-		result := db.Draw
-		if out.State == rules.Won {
-			result = resultOf(out.Winner)
-		}
-		if err := h.finish(ctx, gs, result, reasonOf(out.Reason)); err != nil {
-			return eff, err
-		}
-	} else {
-		gs.startTurn()
-	}
-	return eff, h.tx.UpdateGame(ctx, gs.g, h.now)
-}
-
-// finish ends a game with a result (db.NoResult for an abort) and rates
-// it when it is rated (M16).
-func (h *handling) finish(ctx context.Context, gs *gameState, result db.Result, reason string) error {
-	gs.g.Status, gs.g.Result, gs.g.Reason = db.Finished, result, reason
-	gs.g.DrawOffer, gs.g.Takeback = 0, 0
-	if !gs.g.Rated || result == db.NoResult {
+	robotGame := h.s.isRobot(opponent)
+	switch {
+	case isRobotAddress(opponent.Address) && !robotGame: // a robot that no longer plays
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		return nil
+	case c.Level != 0 && !robotGame:
+		h.fail(templates.Error{Line: c.Line, Problem: templates.LevelForHuman, Handle: opponent.Handle})
 		return nil
 	}
-	score := map[db.Result]float64{db.WhiteWins: 1, db.Draw: 0.5, db.BlackWins: 0}[result]
-	w := rating{gs.white.Rating, gs.white.Deviation, gs.white.Volatility}
-	b := rating{gs.black.Rating, gs.black.Deviation, gs.black.Volatility}
-	w, b = w.update([]outcome{{b, score}}), b.update([]outcome{{w, 1 - score}})
-	gs.rated = true
-	gs.whiteChange = int(math.Round(w.r)) - int(math.Round(gs.white.Rating))
-	gs.blackChange = int(math.Round(b.r)) - int(math.Round(gs.black.Rating))
-	for _, x := range []struct {
-		p *db.Player
-		r rating
-	}{{&gs.white, w}, {&gs.black, b}} {
-		x.p.Rating, x.p.Deviation, x.p.Volatility = x.r.r, x.r.rd, x.r.vol
-		x.p.RatedGames++
-		if err := h.tx.UpdatePlayer(ctx, *x.p); err != nil {
-			return err
-		}
+	terms := game.Terms{White: *h.sender, Black: opponent, Challenger: *h.sender, Control: c.TimeControl, Unrated: c.Unrated}
+	if c.Colour == rules.Black {
+		terms.White, terms.Black = opponent, *h.sender
 	}
-	if h.sender != nil && gs.g.Has(h.sender.ID) {
-		*h.sender = gs.player(gs.colorOf(h.sender.ID))
+	if robotGame {
+		return h.challengeRobot(ctx, terms, opponent, c.Level)
 	}
-	return nil
-}
-
-// announce sends the board to both players, each from their side, and to
-// the observers, with what data says happened. actor, when not nil, is
-// the player who caused it: the comment goes to the other. A perMove
-// mail does not go to a player other than actor who asked for no mail
-// per move (M18), unless the game is over. The first mail of a game
-// without a thread starts it (M9). When the robot is to move, the mails
-// about a move wait for its answer, and then show both moves.
-func (h *handling) announce(ctx context.Context, gs *gameState, data templates.BoardData, actor *db.Player, comment *templates.Comment, perMove bool) error {
-	if perMove && h.robotWaits(gs) {
-		return nil // the robot's answer brings the move (RobotStep)
-	}
-	data.Game = gs.template()
-	data.Earlier, h.earlier = h.earlier, nil
-	if h.opening > 0 {
-		// The robot's first move is the first mail of the game: it goes
-		// out whatever the challenger's notify setting, as the answer
-		// to a challenge does.
-		data.Accepted, data.Level, data.By = true, h.opening, h.s.robot
-		h.opening, perMove = 0, false
-	}
-	players := []db.Player{gs.white, gs.black}
-	if actor != nil && actor.ID == gs.g.White {
-		players = []db.Player{gs.black, gs.white}
-	}
-	observers, err := h.tx.Observers(ctx, gs.g.ID)
+	st, _, err := game.Challenge(ctx, h.tx, terms, h.now)
 	if err != nil {
 		return err
 	}
-	for i, to := range slices.Concat(players, observers) {
-		isActor := actor != nil && to.ID == actor.ID
-		if perMove && !isActor && gs.g.Status == db.Active && to.Notify != db.NotifyEach && to.Notify != "" {
-			continue
-		}
+	data := templates.ChallengeData{Game: gameWords(&st), To: opponent.Handle, Challenger: h.sender.Handle,
+		Challenged: opponent.Handle, Comment: h.commentFor()}
+
+	// The mail to the challenged player starts the game's thread (M9).
+	subject, body, err := templates.Challenge(data)
+	if err != nil {
+		return err
+	}
+	root, err := h.gameMail(ctx, opponent, st.Game, subject, body, "")
+	if err != nil {
+		return err
+	}
+	if err := h.setThreadRoot(ctx, st.ID(), root); err != nil {
+		return err
+	}
+	st.Game.ThreadRoot = root
+	data.To, data.Comment = h.sender.Handle, nil
+	if subject, body, err = templates.ChallengeSent(data); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("challenge %s: game %d", opponent.Handle, st.ID()))
+	_, err = h.gameMail(ctx, *h.sender, st.Game, subject, body, "")
+	return err
+}
+
+// challengeRobot starts a game under terms against the robot, which
+// accepts every challenge at once: the challenger gets the start board,
+// and the robot plays at level (robot.DefaultLevel for 0).
+func (h *handling) challengeRobot(ctx context.Context, terms game.Terms, me db.Player, level int) error {
+	if level == 0 {
+		level = robot.DefaultLevel
+	}
+	st, _, err := game.Start(ctx, h.tx, terms, h.now)
+	if err != nil {
+		return err
+	}
+	if err := h.tx.SetRobotLevel(ctx, st.ID(), level); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("challenge %s: game %d, level %d", me.Handle, st.ID(), level))
+	if h.robotWaits(&st) {
+		return nil // the robot plays white: its first move's mail tells all (robotPlay)
+	}
+	return h.announce(ctx, &st, templates.BoardData{Accepted: true, Level: level, By: me.Handle}, &me, nil, false)
+}
+
+// accept starts a game the sender was challenged to.
+func (h *handling) accept(ctx context.Context, c parser.Command) error {
+	st, ok, err := h.ownGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	evs, err := game.Accept(ctx, h.tx, &st, *h.sender)
+	if h.refusal(c, &st, err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("accept %d", st.ID()))
+	return h.tell(ctx, evs, h.commentFor())
+}
+
+// decline refuses a game the sender was challenged to.
+func (h *handling) decline(ctx context.Context, c parser.Command) error {
+	st, ok, err := h.ownGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	_, err = game.Decline(ctx, h.tx, &st, *h.sender)
+	if h.refusal(c, &st, err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("decline %d", st.ID()))
+	challenger := st.Opponent(h.sender.ID)
+	data := templates.ChallengeData{Game: gameWords(&st), Challenger: challenger.Handle, Challenged: h.sender.Handle}
+	for _, to := range []db.Player{challenger, *h.sender} {
 		data.To, data.Comment = to.Handle, nil
-		if !isActor && i < len(players) {
-			data.Comment = comment
+		if to.ID != h.sender.ID {
+			data.Comment = h.commentFor()
 		}
-		side := rules.White
-		if gs.g.Has(to.ID) {
-			side = gs.colorOf(to.ID)
+		subject, body, err := templates.ChallengeDeclined(data)
+		if err != nil {
+			return err
 		}
-		data.Board = gs.view(side)
-		if err := h.boardMail(ctx, gs, to, data); err != nil {
+		if _, err := h.gameMail(ctx, to, st.Game, subject, body, ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// boardMail sends one board mail about gs, in the game's thread, with
-// its HTML alternative (M12); the first mail of a game starts the thread.
-func (h *handling) boardMail(ctx context.Context, gs *gameState, to db.Player, data templates.BoardData) error {
-	subject, body, html, err := templates.BoardMail(data)
+// move plays a move in one of the sender's games.
+func (h *handling) move(ctx context.Context, c parser.Command) error {
+	return h.change(ctx, c, func(st *game.State, comment string) ([]game.Event, error) {
+		return game.Move(ctx, h.tx, st, *h.sender, c.Move, c.MoveNumber, comment)
+	})
+}
+
+// resign ends one of the sender's games in the opponent's favour.
+func (h *handling) resign(ctx context.Context, c parser.Command) error {
+	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
+		h.note(fmt.Sprintf("resign %d", st.ID()))
+		return game.Resign(ctx, h.tx, st, *h.sender)
+	})
+}
+
+// draw offers a draw, or accepts the opponent's offer (M13).
+func (h *handling) draw(ctx context.Context, c parser.Command) error {
+	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
+		if other := st.Opponent(h.sender.ID); h.s.isRobot(other) {
+			return h.robotDraw(ctx, st, other)
+		}
+		evs, err := game.Draw(ctx, h.tx, st, *h.sender)
+		if err == nil && evs[0].Kind == game.Ended {
+			h.note(fmt.Sprintf("draw %d: agreed", st.ID()))
+		} else if err == nil {
+			h.note(fmt.Sprintf("draw %d: offered", st.ID()))
+		}
+		return evs, err
+	})
+}
+
+// noDraw declines the opponent's draw offer.
+func (h *handling) noDraw(ctx context.Context, c parser.Command) error {
+	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
+		evs, err := game.NoDraw(ctx, h.tx, st, *h.sender)
+		if err == nil {
+			h.note(fmt.Sprintf("nodraw %d", st.ID()))
+		}
+		return evs, err
+	})
+}
+
+// takeback asks to undo the sender's last move, or grants the opponent's
+// request (M13).
+func (h *handling) takeback(ctx context.Context, c parser.Command) error {
+	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
+		if other := st.Opponent(h.sender.ID); h.s.isRobot(other) {
+			return nil, &game.Refusal{Problem: robotTakeback, Other: other.Handle}
+		}
+		evs, err := game.Takeback(ctx, h.tx, st, *h.sender)
+		if err == nil && evs[0].Kind == game.TakebackAsked {
+			h.note(fmt.Sprintf("takeback %d: asked", st.ID()))
+		} else if err == nil {
+			h.note(fmt.Sprintf("takeback %d: done", st.ID()))
+		}
+		return evs, err
+	})
+}
+
+// abort ends a game without result, while not both sides have moved
+// (M13).
+func (h *handling) abort(ctx context.Context, c parser.Command) error {
+	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
+		evs, err := game.Abort(ctx, h.tx, st, *h.sender)
+		if err == nil {
+			h.note(fmt.Sprintf("abort %d", st.ID()))
+		}
+		return evs, err
+	})
+}
+
+// ifLine keeps a line of conditional moves (M14).
+func (h *handling) ifLine(ctx context.Context, c parser.Command) error {
+	st, ok, err := h.activeGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	err = game.AddConditional(ctx, h.tx, &st, *h.sender, c.Moves)
+	if h.refusal(c, &st, err) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	id, err := h.gameMail(ctx, to, gs.g, subject, body, html)
-	if err != nil {
+	h.note(fmt.Sprintf("conditional %d", st.ID()))
+	if !slices.Contains(h.conditionals, st.ID()) {
+		h.conditionals = append(h.conditionals, st.ID())
+	}
+	h.added[st.ID()]++
+	return nil
+}
+
+// conditional shows, or clears, the sender's conditional moves in a game.
+func (h *handling) conditional(ctx context.Context, c parser.Command) error {
+	st, ok, err := h.ownGame(ctx, c)
+	if err != nil || !ok {
 		return err
 	}
-	if gs.g.ThreadRoot == "" && id != "" {
-		gs.g.ThreadRoot = id
-		return h.tx.UpdateGame(ctx, gs.g, h.now)
+	if c.Clear {
+		n, err := h.tx.ClearConditionals(ctx, st.ID(), h.sender.ID)
+		if err != nil {
+			return err
+		}
+		h.cleared[st.ID()] += n
+	}
+	if !slices.Contains(h.conditionals, st.ID()) {
+		h.conditionals = append(h.conditionals, st.ID())
+	}
+	h.note(fmt.Sprintf("conditional %d", st.ID()))
+	return nil
+}
+
+// listConditionals answers, once per game, the commands about
+// conditional moves with the lines kept after the whole mail.
+func (h *handling) listConditionals(ctx context.Context) error {
+	for _, id := range h.conditionals {
+		branches, err := h.tx.Conditionals(ctx, id, h.sender.ID)
+		if err != nil {
+			return err
+		}
+		h.answer(templates.ConditionalList{GameID: id, Branches: branches, Added: h.added[id], Cleared: h.cleared[id]})
 	}
 	return nil
+}
+
+// change makes a change to one of the sender's games being played, and
+// tells what happened: fn makes it, given the sender's comment, and
+// returns the events, or a *game.Refusal, which is answered.
+func (h *handling) change(ctx context.Context, c parser.Command, fn func(st *game.State, comment string) ([]game.Event, error)) error {
+	st, ok, err := h.activeGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	comment := ""
+	if cm := h.commentFor(); cm != nil {
+		comment = cm.Text
+	}
+	evs, err := fn(&st, comment)
+	if h.refusal(c, &st, err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.rated(evs)
+	return h.tell(ctx, evs, h.commentFor())
+}
+
+// rated brings the sender's rating up to date when the events end a
+// rated game of theirs.
+func (h *handling) rated(evs []game.Event) {
+	if st, ok := game.Ends(evs); ok && st.Rated != nil && st.Game.Has(h.sender.ID) {
+		*h.sender = st.Player(st.ColorOf(h.sender.ID))
+	}
+}
+
+// robotTakeback is the problem of a takeback in a game against the robot,
+// which the server refuses before the game is asked.
+const robotTakeback = game.Problem(255)
+
+// refusal answers err, when it is a *game.Refusal of the command c about
+// st, with the game's board, and reports whether it was one.
+func (h *handling) refusal(c parser.Command, st *game.State, err error) bool {
+	var r *game.Refusal
+	if !errors.As(err, &r) {
+		return false
+	}
+	problems := map[game.Problem]templates.Problem{
+		game.NotChallenged:   templates.NotChallenged,
+		game.OwnChallenge:    templates.OwnChallenge,
+		game.NotActive:       templates.NotActive,
+		game.NotYourTurn:     templates.NotYourTurn,
+		game.StaleMoveNumber: templates.StaleMoveNumber,
+		game.IllegalMove:     templates.IllegalMove,
+		game.NoOffer:         templates.NoOffer,
+		game.NotYourTakeback: templates.NotYourTakeback,
+		game.NoMoves:         templates.NoMoves,
+		game.TooLate:         templates.TooLate,
+		game.YourMove:        templates.YourMove,
+		game.BadConditional:  templates.BadConditional,
+		robotTakeback:        templates.RobotTakeback,
+	}
+	p, ok := problems[r.Problem]
+	if !ok {
+		p = templates.NotUnderstood
+	}
+	e := h.gameError(c, st, p, r.Detail)
+	e.Handle = r.Other
+	h.fail(e)
+	return true
+}
+
+// ownGame loads the game a command names, when the sender plays in it;
+// otherwise it answers why not and returns ok false.
+func (h *handling) ownGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
+	st, err = game.Load(ctx, h.tx, c.Game, h.now)
+	if errors.Is(err, db.ErrNotFound) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
+		return game.State{}, false, nil
+	}
+	if err != nil {
+		return game.State{}, false, err
+	}
+	if !st.Game.Has(h.sender.ID) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NotYourGame, GameID: c.Game})
+		return game.State{}, false, nil
+	}
+	return st, true, nil
+}
+
+// activeGame loads a game of the sender's that is being played, or
+// answers why it is not. A game whose player to move ran out of time
+// ends now, if the clock loop has not come to it yet.
+func (h *handling) activeGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
+	st, ok, err = h.ownGame(ctx, c)
+	if err != nil || !ok {
+		return st, ok, err
+	}
+	evs, err := game.CheckTime(ctx, h.tx, &st)
+	if err != nil {
+		return game.State{}, false, err
+	}
+	h.rated(evs)
+	if err := h.tell(ctx, evs, nil); err != nil {
+		return game.State{}, false, err
+	}
+	if !st.Active() {
+		h.fail(h.gameError(c, &st, templates.NotActive, ""))
+		return game.State{}, false, nil
+	}
+	return st, true, nil
+}
+
+// visibleGame loads a game the sender plays in or observes, or answers
+// why they may not see it.
+func (h *handling) visibleGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
+	st, err = game.Load(ctx, h.tx, c.Game, h.now)
+	if errors.Is(err, db.ErrNotFound) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
+		return game.State{}, false, nil
+	}
+	if err != nil || st.Game.Has(h.sender.ID) {
+		return st, err == nil, err
+	}
+	observers, err := h.tx.Observers(ctx, st.ID())
+	if err != nil {
+		return game.State{}, false, err
+	}
+	for _, o := range observers {
+		if o.ID == h.sender.ID {
+			return st, true, nil
+		}
+	}
+	h.fail(templates.Error{Line: c.Line, Problem: templates.NotYourGame, GameID: c.Game})
+	return game.State{}, false, nil
+}
+
+// gameError is an answer about one of the sender's games, with its board
+// as the sender sees it (M3).
+func (h *handling) gameError(c parser.Command, st *game.State, p templates.Problem, detail string) templates.Error {
+	t := gameWords(st)
+	v := boardView(st.Pos, st.ColorOf(h.sender.ID))
+	return templates.Error{Line: c.Line, Problem: p, Detail: detail, GameID: st.ID(), Game: &t, Board: &v}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/templates"
@@ -172,7 +173,7 @@ func (s *Server) robotStep(ctx context.Context, skip map[int64]bool) (int64, err
 	if err != nil || !found {
 		return 0, err
 	}
-	d, err := robot.Choose(ctx, turn.pos, turn.level, robot.Seed(turn.game, ply(turn.pos)), turn.scores)
+	d, err := robot.Choose(ctx, turn.pos, turn.level, robot.Seed(turn.game, game.Ply(turn.pos)), turn.scores)
 	if err != nil {
 		return turn.game, fmt.Errorf("robot in game %d: %w", turn.game, err)
 	}
@@ -232,32 +233,37 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 		notes  []string
 	)
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		h := newHandling(s, tx, nil, now)
-		gs, err := h.loadGame(ctx, turn.game)
+		w := s.newWork(tx, now)
+		st, err := game.Load(ctx, tx, turn.game, now)
 		if err != nil {
 			return err
 		}
-		me := gs.player(gs.pos.Turn())
-		if gs.g.Status != db.Active || gs.g.Position != turn.position || !s.isRobot(me) {
+		me := st.ToMove()
+		if !st.Active() || st.Game.Position != turn.position || !s.isRobot(me) {
 			return nil // the game went on without the robot: its turn is looked for again
 		}
-		if gs.g.IsAdjourned() {
+		if st.Game.IsAdjourned() {
 			return nil // adjourned while the robot thought: it plays when the game is resumed
 		}
 		// The mail shows the opponent's last move too: its mail waited
 		// for this turn.
-		if h.earlier, err = h.lastMove(ctx, &gs); err != nil {
+		if eff, by, ok, err := game.LastMove(ctx, tx, &st); err != nil {
+			return err
+		} else if ok {
+			w.earlier = []templates.Move{*moveWords(by.Handle, eff)}
+		}
+		if game.Ply(st.Pos) == 1 { // the game's first move
+			w.opening = turn.level
+		}
+		var evs []game.Event
+		if evs, err = game.CheckTime(ctx, tx, &st); err == nil && len(evs) == 0 {
+			evs, err = w.robotMove(ctx, &st, me, d)
+		}
+		if err != nil {
 			return err
 		}
-		if ply(gs.pos) == 1 { // the game's first move
-			h.opening = turn.level
-		}
-		if !now.Before(gs.deadline()) {
-			err = h.timeOut(ctx, &gs)
-		} else {
-			err = h.robotMove(ctx, &gs, me, d)
-		}
-		queued, notes = h.queued, h.notes
+		err = w.tell(ctx, evs, nil)
+		queued, notes = w.queued, w.notes
 		return err
 	})
 	if err != nil {
@@ -266,83 +272,41 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 	s.log.Info("robot played", "game", turn.game, "level", turn.level, "score", d.Score, "depth", d.Depth,
 		"nodes", d.Nodes, "queued", queued, "summary", strings.Join(notes, "; "))
 	if queued > 0 {
-		s.wakeOutbox()
+		s.outbox.Wake()
 	}
 	s.wakeClock()
 	return nil
 }
 
-// robotMove plays the robot's move, or resigns, in its turn in gs.
-func (h *handling) robotMove(ctx context.Context, gs *gameState, me db.Player, d robot.Decision) error {
+// robotMove plays the robot's move, or resigns, in its turn in st.
+func (w *work) robotMove(ctx context.Context, st *game.State, me db.Player, d robot.Decision) ([]game.Event, error) {
 	if d.Resign {
-		if err := h.finish(ctx, gs, resultOf(gs.colorOf(me.ID).Other()), reasonResigned); err != nil {
-			return err
-		}
-		if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
-			return err
-		}
-		h.note(fmt.Sprintf("robot resigns %d", gs.g.ID))
-		return h.announce(ctx, gs, templates.BoardData{Event: templates.RobotResigned, By: me.Handle}, &me, nil, false)
+		w.note(fmt.Sprintf("robot resigns %d", st.ID()))
+		return game.Resign(ctx, w.tx, st, me)
 	}
-	m, err := gs.pos.ParseMove(d.Move.String())
+	m, err := st.Pos.ParseMove(d.Move.String())
 	if err != nil {
-		return fmt.Errorf("robot chose %v: %w", d.Move, err)
+		return nil, fmt.Errorf("robot chose %v: %w", d.Move, err)
 	}
-	err = h.tx.AddRobotMove(ctx, db.RobotMove{Game: gs.g.ID, Ply: ply(gs.pos), Score: d.Score, Depth: d.Depth, Nodes: d.Nodes})
+	err = w.tx.AddRobotMove(ctx, db.RobotMove{Game: st.ID(), Ply: game.Ply(st.Pos), Score: d.Score, Depth: d.Depth, Nodes: d.Nodes})
 	if err != nil {
-		return err
-	}
-	return h.play(ctx, gs, me, m, nil, false)
-}
-
-// lastMove describes the last move of a game, the one its board mail
-// has not shown yet; none at the start.
-func (h *handling) lastMove(ctx context.Context, gs *gameState) ([]templates.Move, error) {
-	moves, err := h.tx.Moves(ctx, gs.g.ID)
-	if err != nil || len(moves) == 0 {
 		return nil, err
 	}
-	before := rules.Start()
-	if len(moves) > 1 {
-		if before, err = rules.ParsePosition(moves[len(moves)-2].Position); err != nil {
-			return nil, err
-		}
-	}
-	m, err := before.ParseMove(moves[len(moves)-1].Move)
-	if err != nil {
-		return nil, fmt.Errorf("game %d: last move: %w", gs.g.ID, err)
-	}
-	_, eff := before.Apply(m)
-	return []templates.Move{*moveWords(gs.player(before.Turn()).Handle, eff)}, nil
+	return game.Play(ctx, w.tx, st, me, m, "")
 }
 
-// robotWaits reports whether the board mails about a move in gs wait for
-// the robot's answer: it is the robot's move.
-func (h *handling) robotWaits(gs *gameState) bool {
-	return gs.g.Status == db.Active && h.s.isRobot(gs.player(gs.pos.Turn()))
-}
-
-// robotDraw answers a draw offer to the robot at once: accepted when the
-// robot's last search found its position clearly lost, declined
-// otherwise.
-func (h *handling) robotDraw(ctx context.Context, gs *gameState, me db.Player) error {
-	scores, err := h.tx.RobotScores(ctx, gs.g.ID)
+// robotDraw answers a draw offer to the robot, me, in st at once:
+// accepted when the robot's last search found its position clearly lost,
+// declined otherwise.
+func (h *handling) robotDraw(ctx context.Context, st *game.State, me db.Player) ([]game.Event, error) {
+	scores, err := h.tx.RobotScores(ctx, st.ID())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	data := templates.BoardData{Event: templates.DrawDeclined, By: me.Handle}
 	if len(scores) > 0 && scores[len(scores)-1] <= robotDrawScore {
-		if err := h.finish(ctx, gs, db.Draw, reasonAgreed); err != nil {
-			return err
-		}
-		data = templates.BoardData{}
-		h.note(fmt.Sprintf("draw %d: agreed by the robot", gs.g.ID))
-	} else {
-		gs.g.DrawOffer = 0
-		h.note(fmt.Sprintf("draw %d: declined by the robot", gs.g.ID))
+		h.note(fmt.Sprintf("draw %d: agreed by the robot", st.ID()))
+		return game.AgreeDraw(ctx, h.tx, st, me)
 	}
-	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
-		return err
-	}
-	return h.announce(ctx, gs, data, &me, nil, false)
+	h.note(fmt.Sprintf("draw %d: declined by the robot", st.ID()))
+	return game.DeclineDraw(ctx, h.tx, st, me)
 }

@@ -322,7 +322,7 @@ func TestRobotResigns(t *testing.T) {
 	}
 	m := only(t, h.deliverChecked(), "alice")
 	wantText(t, m, "robot resigns", "Thank you for the game", "alice wins: robot resigned")
-	if g := h.game(id); g.Status != db.Finished || g.Result != db.BlackWins || g.Reason != reasonResigned {
+	if g := h.game(id); g.Status != db.Finished || g.Result != db.BlackWins || g.Reason != rules.Resigned {
 		t.Errorf("game %+v, want won by black (alice), resigned", g)
 	}
 }

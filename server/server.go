@@ -1,6 +1,7 @@
 // Package server carries out the commands players send by mail: who may
-// do what, the life of a game, its clocks and ratings, and the mails each
-// command causes.
+// give which command, what each does (through game for the life of a
+// game), and the mails its events cause to each recipient; and it wires
+// the background loops of the clock and the robot.
 package server
 
 import (
@@ -15,6 +16,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
 )
 
@@ -48,8 +50,8 @@ type Config struct {
 	// Logger receives what the server does; default slog.Default().
 	Logger *slog.Logger
 
-	// Observer, when set, is told about each mail handled.
-	Observer Observer
+	// Metrics, when set, is told about each mail handled.
+	Metrics Metrics
 
 	// Operator is the address of the server's operator. Mail from the
 	// player registered with it, proven as every command is, may carry
@@ -62,29 +64,16 @@ type Config struct {
 	// the move is gone. Default 24 hours; negative for none.
 	FinalReminder time.Duration
 
-	// MaxRepliesPerHour caps the answers sent to one address in an hour
-	// (counting every mail queued to it): past it, commands are still
-	// carried out but not answered, so that a flood of mail, or a loop
-	// with another robot, does not make the server a mail cannon. Default
-	// DefaultMaxRepliesPerHour; negative for no cap.
-	MaxRepliesPerHour int
-
-	// SentLog, when set, is where the send loop records each mail the
-	// SMTP server accepted, at once and without waiting for the
-	// database; the records are carried into the outbox before it is
-	// next read. Without it each is recorded in its own transaction,
-	// which may wait for the database's lock: longer, during which a
-	// crash makes the mail be sent twice.
-	SentLog *db.SentLog
+	// Outbox is where the mails the server causes are queued; its caps
+	// (outbox.Config.MaxPerHour) say when an answer is not sent. Default
+	// an outbox of DB with the defaults, from Address.
+	Outbox *outbox.Outbox
 
 	// Robot is the handle of the computer player that anyone may
 	// challenge (RunRobot plays its moves); empty for none.
 	// robot.DefaultHandle is the usual one.
 	Robot string
 }
-
-// DefaultMaxRepliesPerHour is the default of Config.MaxRepliesPerHour.
-const DefaultMaxRepliesPerHour = 100
 
 // Server handles incoming mail and sends the answers.
 type Server struct {
@@ -96,17 +85,15 @@ type Server struct {
 	now           func() time.Time
 	rand          io.Reader
 	log           *slog.Logger
-	observer      Observer
+	metrics       Metrics
 	operator      string
+	outbox        *outbox.Outbox
 
 	finalReminder time.Duration
-	maxReplies    int
 	robot         string // the robot's handle; "" for none
-	sentLog       *db.SentLog
 
-	// wake tells the send loop that mail was queued; clockWake tells the
-	// clock loop that a mail was handled.
-	wake      chan struct{}
+	// clockWake tells the clock loop that a mail was handled; robotWake
+	// tells the robot loop.
 	clockWake chan struct{}
 	robotWake chan struct{}
 }
@@ -133,18 +120,13 @@ func New(cfg Config) (*Server, error) {
 		now:           cfg.Now,
 		rand:          cfg.Rand,
 		log:           cfg.Logger,
-		observer:      cfg.Observer,
+		metrics:       cfg.Metrics,
 		operator:      strings.ToLower(cfg.Operator),
+		outbox:        cfg.Outbox,
 		finalReminder: cfg.FinalReminder,
-		maxReplies:    cfg.MaxRepliesPerHour,
 		robot:         cfg.Robot,
-		sentLog:       cfg.SentLog,
-		wake:          make(chan struct{}, 1),
 		clockWake:     make(chan struct{}, 1),
 		robotWake:     make(chan struct{}, 1),
-	}
-	if s.maxReplies == 0 {
-		s.maxReplies = DefaultMaxRepliesPerHour
 	}
 	if s.finalReminder == 0 {
 		s.finalReminder = defaultFinalReminder
@@ -161,8 +143,18 @@ func New(cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	if s.outbox == nil {
+		ob, err := outbox.New(outbox.Config{DB: s.db, From: s.address, Hostname: s.hostname, Now: s.now, Logger: s.log})
+		if err != nil {
+			return nil, err
+		}
+		s.outbox = ob
+	}
 	return s, nil
 }
+
+// Outbox is where the server queues its mails.
+func (s *Server) Outbox() *outbox.Outbox { return s.outbox }
 
 // HandleMail handles one incoming mail in one transaction: it carries out
 // the mail's commands and queues every mail they cause, and records the
@@ -220,22 +212,22 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailer.Incoming) []error
 		switch {
 		case errs[i] != nil:
 			errs[i] = fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, errs[i])
-			s.observe(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
+			s.tell(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
 		case r.seen:
 			s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
-			s.observe(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
+			s.tell(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
 		default:
 			h := r.h
 			o := Handled{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
 			s.log.Info("mail handled", "message_id", m.MessageID, "handle", o.Handle, "commands", strings.Join(o.Commands, ","),
 				"outcome", string(o.Outcome), "duration", took, "queued", h.queued, "summary", r.summary)
-			s.observe(o)
+			s.tell(o)
 			queued = queued || h.queued > 0
 		}
 	}
 	if err == nil {
 		if queued {
-			s.wakeOutbox()
+			s.outbox.Wake()
 		}
 		s.wakeClock()
 		s.wakeRobot()
@@ -259,7 +251,7 @@ func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailer.Incoming) (m
 		r.seen = seen
 		return r, err
 	}
-	r.h = newHandling(s, tx, m, r.start)
+	r.h = s.newHandling(tx, m, r.start)
 	if r.summary, err = r.h.handle(ctx); err != nil {
 		return r, err
 	}
@@ -268,19 +260,10 @@ func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailer.Incoming) (m
 	})
 }
 
-// observe tells the Observer, if any, about a mail.
-func (s *Server) observe(o Handled) {
-	if s.observer != nil {
-		s.observer.MailHandled(o)
-	}
-}
-
-// wakeOutbox tells the send loop that there is mail to send, without
-// waiting: one pending wake-up is enough.
-func (s *Server) wakeOutbox() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
+// tell tells the Metrics, if any, about a mail.
+func (s *Server) tell(o Handled) {
+	if s.metrics != nil {
+		s.metrics.MailHandled(o)
 	}
 }
 

@@ -41,7 +41,7 @@ func partsOf(t *testing.T, raw []byte) []string {
 // sendRaw sends the due outbox and returns the mails as sent.
 func (h *harness) sendRaw() []sentMail {
 	h.t.Helper()
-	if _, err := h.s.SendDue(context.Background(), h.sink); err != nil {
+	if _, err := h.s.Outbox().SendDue(context.Background(), h.sink); err != nil {
 		h.t.Fatalf("SendDue: %v", err)
 	}
 	return h.sink.take()

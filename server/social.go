@@ -9,13 +9,78 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/parser"
-	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/templates"
 )
 
-// recentResults is how many finished games the games list shows.
-const recentResults = 10
+const (
+	// recentResults is how many finished games the games list shows.
+	recentResults = 10
+	// digestEvery is how often a digest goes out (M18).
+	digestEvery = 24 * time.Hour
+)
+
+// board sends the board of one of the sender's games, in the game's
+// thread; with #N, the position after black's move N (M15).
+func (h *handling) board(ctx context.Context, c parser.Command) error {
+	st, ok, err := h.visibleGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	// One mail, one board of each position asked for; and boards count
+	// against the reply limit like any answer, since board needs no proof.
+	key := fmt.Sprintf("%d#%v%d", st.ID(), c.Past, c.At)
+	if h.boards[key] {
+		return nil
+	}
+	if h.boards == nil {
+		h.boards = map[string]bool{}
+	}
+	h.boards[key] = true
+	if over, err := h.overReplyLimit(ctx, h.sender.Address); over || err != nil {
+		return err
+	}
+	data := templates.BoardData{Game: gameWords(&st), To: h.sender.Handle, Past: c.Past, At: c.At}
+	side := st.Side(h.sender.ID)
+	data.Board = boardView(st.Pos, side)
+	if c.Past {
+		pos, ok, err := game.PositionAfter(ctx, h.tx, st.ID(), c.At)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			h.fail(h.gameError(c, &st, templates.NoSuchMove, fmt.Sprintf("#%d", c.At)))
+			return nil
+		}
+		data.Board = boardView(pos, side)
+	}
+	subject, body, html, err := templates.BoardMail(data)
+	if err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("board %d", st.ID()))
+	_, err = h.gameMail(ctx, *h.sender, st.Game, subject, body, html)
+	return err
+}
+
+// history sends the record of a game the sender plays in or observes.
+func (h *handling) history(ctx context.Context, c parser.Command) error {
+	st, ok, err := h.visibleGame(ctx, c)
+	if err != nil || !ok {
+		return err
+	}
+	moves, err := h.tx.Moves(ctx, st.ID())
+	if err != nil {
+		return err
+	}
+	h.answer(templates.Record{GameID: st.ID(), Text: game.Record(&st, moves, h.s.address)})
+	h.note(fmt.Sprintf("history %d", st.ID()))
+	if h.replyGame == 0 {
+		h.replyGame = st.ID()
+	}
+	return nil
+}
 
 // games lists a player's games, the sender's or the one named: in
 // progress games by urgency (to move, least time left first), then
@@ -41,46 +106,38 @@ func (h *handling) games(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	var yours, theirs, finished []gameState
+	var yours, theirs, finished []game.State
 	for _, g := range games {
-		gs, err := h.gameState(ctx, g)
+		st, err := game.Of(ctx, h.tx, g, h.now)
 		if err != nil {
 			return err
 		}
 		switch {
-		case g.Status == db.Active && gs.player(gs.pos.Turn()).ID == p.ID:
-			yours = append(yours, gs)
+		case g.Status == db.Active && st.ToMove().ID == p.ID:
+			yours = append(yours, st)
 		case g.Status == db.Active:
-			theirs = append(theirs, gs)
+			theirs = append(theirs, st)
 		case g.Status == db.Challenged && g.Challenger == p.ID:
-			list.Sent = append(list.Sent, gs.template())
+			list.Sent = append(list.Sent, gameWords(&st))
 		case g.Status == db.Challenged:
-			list.ToAnswer = append(list.ToAnswer, gs.template())
+			list.ToAnswer = append(list.ToAnswer, gameWords(&st))
 		case g.Status == db.Finished:
-			finished = append(finished, gs)
+			finished = append(finished, st)
 		}
 	}
-	byTimeLeft := func(a, b gameState) int { return a.deadline().Compare(b.deadline()) }
+	byTimeLeft := func(a, b game.State) int { return a.Deadline().Compare(b.Deadline()) }
 	slices.SortStableFunc(yours, byTimeLeft)
 	slices.SortStableFunc(theirs, byTimeLeft)
-	slices.SortStableFunc(finished, func(a, b gameState) int { return b.g.Updated.Compare(a.g.Updated) })
-	list.YourMove, list.TheirMove = templateGames(yours), templateGames(theirs)
-	list.Finished = templateGames(finished[:min(len(finished), recentResults)])
+	slices.SortStableFunc(finished, func(a, b game.State) int { return b.Game.Updated.Compare(a.Game.Updated) })
+	list.YourMove, list.TheirMove = gamesWords(yours), gamesWords(theirs)
+	list.Finished = gamesWords(finished[:min(len(finished), recentResults)])
 	h.answer(list)
 	h.note("games")
 	return nil
 }
 
-func templateGames(games []gameState) []templates.Game {
-	var out []templates.Game
-	for _, gs := range games {
-		out = append(out, gs.template())
-	}
-	return out
-}
-
 // ratings lists the standings.
-func (h *handling) ratings(ctx context.Context) error {
+func (h *handling) ratings(ctx context.Context, c parser.Command) error {
 	players, err := h.tx.RatedPlayers(ctx)
 	if err != nil {
 		return err
@@ -96,7 +153,7 @@ func (h *handling) ratings(ctx context.Context) error {
 
 // watch makes the sender an observer of a game, or stops it.
 func (h *handling) watch(ctx context.Context, c parser.Command) error {
-	gs, err := h.loadGame(ctx, c.Game)
+	st, err := game.Load(ctx, h.tx, c.Game, h.now)
 	if errors.Is(err, db.ErrNotFound) {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
 		return nil
@@ -104,21 +161,21 @@ func (h *handling) watch(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	if gs.g.Has(h.sender.ID) {
+	if st.Game.Has(h.sender.ID) {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.OwnGame, GameID: c.Game})
 		return nil
 	}
 	var changed bool
 	if c.Kind == parser.Observe {
-		changed, err = h.tx.AddObserver(ctx, gs.g.ID, h.sender.ID)
+		changed, err = h.tx.AddObserver(ctx, st.ID(), h.sender.ID)
 	} else {
-		changed, err = h.tx.RemoveObserver(ctx, gs.g.ID, h.sender.ID)
+		changed, err = h.tx.RemoveObserver(ctx, st.ID(), h.sender.ID)
 	}
 	if err != nil {
 		return err
 	}
-	h.answer(templates.Observing{Game: gs.template(), On: c.Kind == parser.Observe, Changed: changed})
-	h.note(fmt.Sprintf("%s %d", c.Kind, gs.g.ID))
+	h.answer(templates.Observing{Game: gameWords(&st), On: c.Kind == parser.Observe, Changed: changed})
+	h.note(fmt.Sprintf("%s %d", c.Kind, st.ID()))
 	return nil
 }
 
@@ -136,7 +193,7 @@ func (h *handling) seek(ctx context.Context, c parser.Command) error {
 	}
 	tc := c.TimeControl
 	if tc.Days == 0 {
-		tc = defaultControl
+		tc = game.DefaultControl
 	}
 	mine := db.Seek{Player: h.sender.ID, TimeControl: tc.String(), Rated: !c.Unrated, Created: h.now}
 	answer := templates.Seeking{TimeControl: mine.TimeControl, Unrated: c.Unrated}
@@ -149,7 +206,7 @@ func (h *handling) seek(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	if answer.Started, err = h.startSeekGame(ctx, match, mine); err != nil {
+	if answer.Started, err = h.startSeekGame(ctx, match, mine, tc); err != nil {
 		return err
 	}
 	h.answer(answer)
@@ -158,7 +215,7 @@ func (h *handling) seek(ctx context.Context, c parser.Command) error {
 
 // startSeekGame starts a game between the players of two matching seeks,
 // colours drawn at random, and removes both seeks.
-func (h *handling) startSeekGame(ctx context.Context, theirs, mine db.Seek) (int64, error) {
+func (h *handling) startSeekGame(ctx context.Context, theirs, mine db.Seek, tc parser.TimeControl) (int64, error) {
 	for _, p := range []int64{theirs.Player, mine.Player} {
 		if _, err := h.tx.DeleteSeek(ctx, p); err != nil {
 			return 0, err
@@ -168,25 +225,20 @@ func (h *handling) startSeekGame(ctx context.Context, theirs, mine db.Seek) (int
 	if _, err := h.s.rand.Read(coin[:]); err != nil {
 		return 0, fmt.Errorf("draw colours: %w", err)
 	}
-	white, black := theirs.Player, mine.Player
+	other, err := h.tx.Player(ctx, theirs.Player)
+	if err != nil {
+		return 0, err
+	}
+	terms := game.Terms{White: other, Black: *h.sender, Challenger: other, Control: tc, Unrated: !mine.Rated}
 	if coin[0]&1 == 1 {
-		white, black = black, white
+		terms.White, terms.Black = terms.Black, terms.White
 	}
-	g, err := h.tx.CreateGame(ctx, db.Game{White: white, Black: black, Challenger: theirs.Player, Status: db.Active,
-		Position: rules.StartPosition, TimeControl: mine.TimeControl, Rated: mine.Rated}, h.now)
+	st, evs, err := game.Start(ctx, h.tx, terms, h.now)
 	if err != nil {
 		return 0, err
 	}
-	gs, err := h.gameState(ctx, g)
-	if err != nil {
-		return 0, err
-	}
-	gs.startClocks()
-	if err := h.tx.UpdateGame(ctx, gs.g, h.now); err != nil {
-		return 0, err
-	}
-	h.note(fmt.Sprintf("seek matched: game %d", g.ID))
-	return g.ID, h.announce(ctx, &gs, templates.BoardData{Event: templates.Started}, nil, nil, false)
+	h.note(fmt.Sprintf("seek matched: game %d", st.ID()))
+	return st.ID(), h.tell(ctx, evs, nil)
 }
 
 // notify sets how the sender hears of moves (M18).
@@ -202,5 +254,44 @@ func (h *handling) notify(ctx context.Context, c parser.Command) error {
 	*h.sender = p
 	h.answer(templates.NotifySet{Mode: c.Notice.String()})
 	h.note("notify " + c.Notice.String())
+	return nil
+}
+
+// vacation starts the sender's vacation, at once, or ends it: their
+// clocks stop in every game meanwhile, and their opponents are told.
+func (h *handling) vacation(ctx context.Context, c parser.Command) error {
+	var r *game.Refusal
+	if c.Off {
+		p, err := game.EndVacation(ctx, h.tx, *h.sender, h.now)
+		if errors.As(err, &r) {
+			h.fail(templates.Error{Line: c.Line, Problem: templates.NotOnVacation})
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		*h.sender = p
+		h.answer(templates.VacationSet{Off: true, Left: p.VacationLeft})
+		h.note("vacation off")
+		return nil
+	}
+	p, n, evs, err := game.StartVacation(ctx, h.tx, *h.sender, c.Days, h.now)
+	switch {
+	case errors.As(err, &r) && r.Problem == game.OnVacation:
+		h.fail(templates.Error{Line: c.Line, Problem: templates.OnVacation, Detail: r.Until.UTC().Format("2006-01-02 15:04 UTC")})
+		return nil
+	case errors.As(err, &r):
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoVacation, Detail: templates.Duration(r.Left)})
+		return nil
+	case err != nil:
+		return err
+	}
+	*h.sender = p
+	h.rated(evs)
+	if err := h.tell(ctx, evs, nil); err != nil {
+		return err
+	}
+	h.answer(templates.VacationSet{Until: p.VacationUntil, Left: p.VacationLeft, Games: n})
+	h.note(fmt.Sprintf("vacation %d", c.Days))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/mailer"
 )
 
@@ -208,19 +209,10 @@ func TestVacationOffAndAccrual(t *testing.T) {
 	h.clock.Advance(24 * time.Hour)
 	h.sendProven("alice", "vacation off")
 	wantText(t, only(t, h.deliver(), "alice"), "Your vacation is over", "Vacation left: 9 days")
-	if g := h.game(1); !g.ClockStart.Equal(h.clock.Now()) || g.WhiteLeft != 3*day {
+	if g := h.game(1); !g.ClockStart.Equal(h.clock.Now()) || g.WhiteLeft != 3*game.Day {
 		t.Errorf("after vacation off: clock start %v, white left %v; want now and 3 days", g.ClockStart, g.WhiteLeft)
 	}
 
-	p := db.Player{VacationLeft: 10 * day, VacationAccrued: h.clock.Now()}
-	accrue(&p, h.clock.Now().Add(year/2))
-	if p.VacationLeft != 25*day {
-		t.Errorf("accrue(half a year) = %v, want 25 days", p.VacationLeft)
-	}
-	accrue(&p, h.clock.Now().Add(year))
-	if p.VacationLeft != maxVacation {
-		t.Errorf("accrue(a year) = %v, want the cap %v", p.VacationLeft, maxVacation)
-	}
 }
 
 func TestGamesByUrgency(t *testing.T) {
@@ -250,15 +242,15 @@ func TestMoveToPlayerOnVacation(t *testing.T) {
 	h.sendProven("alice", "move congo 1 b2-b3")
 	h.sendProven("alice", "vacation 3") // bob is to move: his clock runs on
 	h.deliver()
-	h.clock.Advance(day)
+	h.clock.Advance(game.Day)
 	h.sendProven("bob", "move congo 1 b6-b5")
 	wantText(t, only(t, h.deliver(), "alice"), "alice: 3 days left (on vacation until 2025-03-04 12:00 UTC)")
-	until := h.clock.Now().Add(2 * day)
+	until := h.clock.Now().Add(2 * game.Day)
 	if g := h.game(1); !g.ClockStart.Equal(until) {
 		t.Errorf("alice's clock starts at %v, want the end of her vacation %v", g.ClockStart, until)
 	}
 	// Her time runs out three days after the vacation, not before.
-	h.clock.Advance(2*day + 3*day - time.Minute)
+	h.clock.Advance(2*game.Day + 3*game.Day - time.Minute)
 	h.tick()
 	for _, m := range h.deliver() {
 		wantNoText(t, m, "ran out of time")
@@ -275,7 +267,7 @@ func TestVacationAfterTimeRanOut(t *testing.T) {
 	h.sendProven("alice", "move congo 1 b2-b3")
 	h.deliver()
 	// bob's 3 days run out before the clock loop looks; then he leaves.
-	h.clock.Advance(3*day + time.Hour)
+	h.clock.Advance(3*game.Day + time.Hour)
 	h.sendProven("bob", "vacation 5")
 	if g := h.game(1); g.Status == db.Active {
 		t.Fatalf("game still active after vacation with time run out: clock start %v, black left %v", g.ClockStart, g.BlackLeft)

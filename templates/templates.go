@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/congobymail/congo/rules"
 )
 
 //go:embed *.tmpl *.html
@@ -47,29 +49,16 @@ const (
 	Aborted    State = "aborted" // removed without result
 )
 
-// Reason is why a game ended. The zero value means none.
-type Reason string
-
-const (
-	LionCaptured Reason = "lion captured" // R15
-	NoLegalMove  Reason = "no legal move" // R16
-	BareLions    Reason = "bare lions"    // R17
-	Resigned     Reason = "resigned"
-	Agreed       Reason = "agreed"  // a draw agreed by both players
-	TimeOut      Reason = "time"    // the loser ran out of time
-	AbortedGame  Reason = "aborted" // the game was aborted
-)
-
 // Game names a game and says where it stands.
 type Game struct {
 	ID         int64
 	White      string // handles
 	Black      string
 	State      State
-	ToMove     string // handle of the player to move, when Playing
-	Winner     string // handle of the winner, when Won
-	Reason     Reason // when Won or Drawn
-	MoveNumber int    // the number of the move to make (R21)
+	ToMove     string       // handle of the player to move, when Playing
+	Winner     string       // handle of the winner, when Won
+	Reason     rules.Reason // when Won, Drawn or Aborted
+	MoveNumber int          // the number of the move to make (R21)
 
 	WhiteRating int // ratings, rounded
 	BlackRating int

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -39,13 +41,13 @@ func (m mail) String() string {
 
 func TestGolden(t *testing.T) {
 	won := playing
-	won.State, won.ToMove, won.Winner, won.Reason = Won, "", "alice", LionCaptured
+	won.State, won.ToMove, won.Winner, won.Reason = Won, "", "alice", rules.LionCaptured
 	resigned := won
-	resigned.Winner, resigned.Reason = "bob", Resigned
+	resigned.Winner, resigned.Reason = "bob", rules.Resigned
 	over := won
 	over.ID = 43
 	drawn := playing
-	drawn.State, drawn.ToMove, drawn.Reason = Drawn, "", BareLions
+	drawn.State, drawn.ToMove, drawn.Reason = Drawn, "", rules.BareLions
 	started := playing
 	started.ToMove = "alice"
 	challenge := Game{ID: 42, White: "alice", Black: "bob", State: Challenged}
@@ -59,10 +61,10 @@ func TestGolden(t *testing.T) {
 	onVacation := clocked
 	onVacation.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 40 * time.Hour, Vacation: until}}
 	agreed := drawn
-	agreed.Reason = Agreed
+	agreed.Reason = rules.Agreed
 	timeOut := won
-	timeOut.Reason = TimeOut
-	aborted := Game{ID: 42, White: "alice", Black: "bob", State: Aborted, Reason: AbortedGame}
+	timeOut.Reason = rules.OutOfTime
+	aborted := Game{ID: 42, White: "alice", Black: "bob", State: Aborted, Reason: rules.Aborted}
 
 	tests := []struct {
 		name   string
@@ -175,8 +177,8 @@ func TestGolden(t *testing.T) {
 				TheirMove: []Game{{ID: 5, White: "dave", Black: "alice", State: Playing, ToMove: "dave", MoveNumber: 4}},
 				Sent:      []Game{{ID: 8, White: "alice", Black: "erin", State: Challenged}},
 				Finished: []Game{
-					{ID: 1, White: "alice", Black: "bob", State: Won, Winner: "bob", Reason: Resigned},
-					{ID: 2, White: "bob", Black: "alice", State: Drawn, Reason: BareLions},
+					{ID: 1, White: "alice", Black: "bob", State: Won, Winner: "bob", Reason: rules.Resigned},
+					{ID: 2, White: "bob", Black: "alice", State: Drawn, Reason: rules.BareLions},
 				},
 			}}})
 		}},
@@ -378,8 +380,8 @@ func TestSubject(t *testing.T) {
 		want string
 	}{
 		{Game{ID: 42, White: "alice", Black: "bob", State: Playing, ToMove: "bob"}, "Congo game 42: alice vs bob - bob to move"},
-		{Game{ID: 42, White: "alice", Black: "bob", State: Won, Winner: "alice", Reason: LionCaptured}, "Congo game 42: alice vs bob - alice wins"},
-		{Game{ID: 42, White: "alice", Black: "bob", State: Drawn, Reason: BareLions}, "Congo game 42: alice vs bob - draw"},
+		{Game{ID: 42, White: "alice", Black: "bob", State: Won, Winner: "alice", Reason: rules.LionCaptured}, "Congo game 42: alice vs bob - alice wins"},
+		{Game{ID: 42, White: "alice", Black: "bob", State: Drawn, Reason: rules.BareLions}, "Congo game 42: alice vs bob - draw"},
 		{Game{ID: 7, White: "bob", Black: "alice", State: Challenged}, "Congo game 7: bob vs alice - challenge"},
 		{Game{ID: 7, White: "bob", Black: "alice", State: Declined}, "Congo game 7: bob vs alice - declined"},
 	}

@@ -17,8 +17,8 @@ import (
 // on the database of -db, while the daemon may be running. The players
 // concerned are mailed by the daemon's outbox within a minute.
 func runAdmin(ctx context.Context, cfg *config, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
-	a, ok := parser.ParseAdmin(strings.Join(args, " "))
-	if !ok || a.Kind == parser.NoAdmin {
+	a, e, ok := parser.ParseAdmin(strings.Join(args, " "))
+	if !ok || e.Problem != parser.NoProblem {
 		fmt.Fprintln(stderr, "usage: congod [-config FILE] admin ban HANDLE | unban HANDLE | adjourn ID | resume ID | adjudicate ID white|black|draw")
 		return errUsage
 	}

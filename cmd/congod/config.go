@@ -19,9 +19,9 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/robot"
-	"github.com/congobymail/congo/server"
 )
 
 // config holds every setting of congod. Each is a flag, an environment
@@ -95,7 +95,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.quarantine, "quarantine", mailer.DefaultQuarantine, "mailbox that a mail is set aside in when handling it failed -max-tries times (created when missing)")
 	fs.IntVar(&c.maxTries, "max-tries", mailer.DefaultMaxTries, "failed tries of one mail before it is set aside in the -quarantine mailbox")
 	fs.Int64Var(&c.maxSize, "max-size", mailer.DefaultMaxSize, "most bytes read of one mail; of a larger one only its start (header and text, not attachments)")
-	fs.IntVar(&c.maxReplies, "max-replies-per-hour", server.DefaultMaxRepliesPerHour, "most answers to one address in an hour (counting every mail queued to it); -1 for no cap")
+	fs.IntVar(&c.maxReplies, "max-replies-per-hour", outbox.DefaultMaxPerHour, "most answers to one address in an hour (counting every mail queued to it); -1 for no cap")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass (or dkim=pass for the From domain)")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
 )
 
@@ -36,8 +37,13 @@ func newHostile(t *testing.T, maxReplies int) *hostile {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org",
-		Logger: slog.New(slog.DiscardHandler), MaxRepliesPerHour: maxReplies})
+	logger := slog.New(slog.DiscardHandler)
+	ob, err := outbox.New(outbox.Config{DB: store, From: "congo@example.org", Hostname: "example.org",
+		Logger: logger, MaxPerHour: maxReplies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org", Logger: logger, Outbox: ob})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +226,7 @@ func TestHostileLargeMail(t *testing.T) {
 		raw := fmt.Sprintf("From: flood@example.net\r\nTo: congo@example.org\r\nSubject: flood\r\nMessage-ID: <flood%d@client.example.net>\r\n\r\nhelp\r\n", i)
 		answers += len(h.handle([]byte(raw)))
 	}
-	if answers != server.DefaultMaxRepliesPerHour {
-		t.Errorf("1,000 mails from one sender got %d answers, want %d (the cap)", answers, server.DefaultMaxRepliesPerHour)
+	if answers != outbox.DefaultMaxPerHour {
+		t.Errorf("1,000 mails from one sender got %d answers, want %d (the cap)", answers, outbox.DefaultMaxPerHour)
 	}
 }

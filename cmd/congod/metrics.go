@@ -15,6 +15,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
 )
 
@@ -86,7 +87,7 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 	return m
 }
 
-// MailHandled counts a handled mail; it makes monitor a server.Observer.
+// MailHandled counts a handled mail; it makes monitor a server.Metrics.
 func (m *monitor) MailHandled(h server.Handled) {
 	m.handled.WithLabelValues(string(h.Outcome)).Inc()
 	for _, k := range h.Commands {
@@ -138,12 +139,12 @@ func boolValue(b bool) float64 {
 }
 
 // sender wraps the SMTP sender and counts what it does.
-func (m *monitor) sender(s server.Sender) server.Sender {
+func (m *monitor) sender(s outbox.Sender) outbox.Sender {
 	return countingSender{s: s, m: m}
 }
 
 type countingSender struct {
-	s server.Sender
+	s outbox.Sender
 	m *monitor
 }
 

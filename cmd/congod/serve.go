@@ -12,20 +12,29 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
 )
 
-// shutdownGrace bounds how long the loops may take to finish the mail in
-// hand once a stop is asked for (M10 allows five seconds in all).
+// shutdownGrace bounds how long the stages of a stop may take in all
+// (M10 allows five seconds).
 const shutdownGrace = 4 * time.Second
 
 // serverClock is the time the server goes by (game clocks, reminders,
 // digests); nil for the system clock. Tests set it.
 var serverClock func() time.Time
 
+// A loop is one of the daemon's goroutines: it runs until its context
+// ends.
+type loop struct {
+	name string
+	run  func(context.Context) error
+}
+
 // serve runs the daemon: the IMAP loop feeds the server, the outbox loop
-// sends what the server queued. It returns when ctx is done and both loops
-// have stopped.
+// sends what the server queued, the clock and robot loops do what is due.
+// It returns when ctx is done and every loop has stopped, in stages (see
+// runStages), or when a loop fails.
 func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	tlsConfig, err := cfg.tlsConfig()
 	if err != nil {
@@ -35,7 +44,12 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	closeStore := true // false while a loop may still use it
+	defer func() {
+		if closeStore {
+			store.Close()
+		}
+	}()
 	sentLog, err := db.OpenSentLog(cfg.dbPath + "-sent")
 	if err != nil {
 		return err
@@ -66,18 +80,29 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if hostname == "" {
 		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
 	}
+	ob, err := outbox.New(outbox.Config{
+		DB:         store,
+		From:       strings.ToLower(cfg.address),
+		Hostname:   hostname,
+		SentLog:    sentLog,
+		MaxPerHour: cfg.maxReplies,
+		Now:        serverClock,
+		Logger:     logger,
+	})
+	if err != nil {
+		return err
+	}
 	srv, err := server.New(server.Config{
-		DB:                store,
-		Address:           cfg.address,
-		Hostname:          hostname,
-		TrustAuthServ:     cfg.trustAuthServ,
-		Logger:            logger,
-		Observer:          mon,
-		Operator:          cfg.operator,
-		Now:               serverClock,
-		MaxRepliesPerHour: cfg.maxReplies,
-		Robot:             cfg.robotHandle(),
-		SentLog:           sentLog,
+		DB:            store,
+		Address:       cfg.address,
+		Hostname:      hostname,
+		TrustAuthServ: cfg.trustAuthServ,
+		Logger:        logger,
+		Metrics:       mon,
+		Operator:      cfg.operator,
+		Now:           serverClock,
+		Outbox:        ob,
+		Robot:         cfg.robotHandle(),
 	})
 	if err != nil {
 		return err
@@ -87,14 +112,15 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		return err
 	}
 
-	loops := []struct {
-		name string
-		run  func(context.Context) error
-	}{
-		{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, srv.HandleMails) }},
-		{"outbox", func(ctx context.Context) error { return srv.RunOutbox(ctx, mon.sender(smtp)) }},
-		{"clock", srv.RunClock},
-		{"robot", srv.RunRobot},
+	// The batch in hand is finished whatever the stop: its handler does
+	// not see it (runStages bounds the wait).
+	handle := func(ctx context.Context, ms []*mailer.Incoming) []error {
+		return srv.HandleMails(context.WithoutCancel(ctx), ms)
+	}
+	stages := [][]loop{
+		{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}},
+		{{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(smtp)) }}},
+		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
 	if cfg.httpAddr != "" {
 		ln, err := net.Listen("tcp", cfg.httpAddr)
@@ -107,42 +133,84 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			cfg.httpReady(ln.Addr().String())
 		}
 		h := mon.handler(logger)
-		loops = append(loops, struct {
-			name string
-			run  func(context.Context) error
-		}{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }})
+		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }}})
 	}
 	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
-	// Both loops stop when either fails or ctx is done.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make(chan error, len(loops))
-	var wg sync.WaitGroup
-	for _, l := range loops {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := l.run(ctx)
-			if err != nil && !errors.Is(err, context.Canceled) {
-				err = fmt.Errorf("%s loop: %w", l.name, err)
-				logger.Error("loop stopped", "loop", l.name, "err", err)
-				errs <- err
-			}
-			cancel()
-		}()
+	err = runStages(ctx, stages, shutdownGrace, logger)
+	if errors.Is(err, errLoopsRunning) {
+		closeStore = false // the process ends soon: better than closing under a loop
 	}
-	<-ctx.Done()
-	logger.Info("stopping")
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
+	return err
+}
+
+// errLoopsRunning is returned by runStages when loops did not stop in
+// time.
+var errLoopsRunning = errors.New("loops did not stop in time")
+
+// runStages runs every loop of every stage until ctx is done or a loop
+// fails, then stops them stage by stage, as mox does: the loops of a
+// stage are asked to stop (their context ends) only once every loop of
+// the stages before has returned. So the mail in hand is handled and
+// filed before the outbox stops, the outbox finishes the send under way
+// before the clock and robot stop, and so on; whoever returns, the
+// database is used by none of them once runStages returns nil. The stop
+// takes grace at most: after it runStages returns errLoopsRunning. A
+// loop's error (other than its context's) is returned.
+func runStages(ctx context.Context, stages [][]loop, grace time.Duration, logger *slog.Logger) error {
+	failed := make(chan struct{})
+	var once sync.Once
+	errs := make(chan error, 16)
+	type running struct {
+		cancel context.CancelFunc
+		wg     *sync.WaitGroup
+	}
+	var all []running
+	for _, stage := range stages {
+		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		wg := &sync.WaitGroup{}
+		for _, l := range stage {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := l.run(sctx)
+				if err != nil && !errors.Is(err, context.Canceled) {
+					err = fmt.Errorf("%s loop: %w", l.name, err)
+					logger.Error("loop stopped", "loop", l.name, "err", err)
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+				if sctx.Err() == nil {
+					once.Do(func() { close(failed) }) // a loop ended by itself: stop them all
+				}
+			}()
+		}
+		all = append(all, running{cancel, wg})
+	}
 	select {
-	case <-done:
-	case <-time.After(shutdownGrace):
-		return errors.New("loops did not stop in time")
+	case <-ctx.Done():
+	case <-failed:
 	}
-	close(errs)
-	if err := <-errs; err != nil {
+	logger.Info("stopping")
+	deadline := time.After(grace)
+	for i, r := range all {
+		r.cancel()
+		done := make(chan struct{})
+		go func() { r.wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-deadline:
+			for _, later := range all[i+1:] {
+				later.cancel()
+			}
+			return errLoopsRunning
+		}
+	}
+	select {
+	case err := <-errs:
 		return err
+	default:
 	}
 	logger.Info("stopped")
 	return nil

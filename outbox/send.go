@@ -1,4 +1,4 @@
-package server
+package outbox
 
 import (
 	"context"
@@ -10,13 +10,6 @@ import (
 	"github.com/congobymail/congo/mailer"
 )
 
-// Sender sends one mail. *mailer.SMTP is one.
-type Sender interface {
-	Send(ctx context.Context, from string, to []string, msg []byte) error
-}
-
-var _ Sender = (*mailer.SMTP)(nil)
-
 const (
 	// sendBatch is how many mails one SendDue sends at most.
 	sendBatch = 50
@@ -24,25 +17,29 @@ const (
 	// which doubles with each attempt.
 	firstRetry = time.Minute
 	lastRetry  = time.Hour
-	// outboxPoll is the longest the send loop sleeps.
-	outboxPoll = time.Minute
+	// poll is the longest the send loop sleeps.
+	poll = time.Minute
 	// giveUpAfter is how long a mail is retried before it is given up.
 	giveUpAfter = 5 * 24 * time.Hour
+	// inFlightGrace is how long a send under way may go on once the loop
+	// is asked to stop: the mail is finished, not cut off half-sent.
+	inFlightGrace = 3 * time.Second
 )
 
 // SendDue sends the mails of the outbox that are due and returns how many
 // were sent. A mail that fails for a while is tried again later, with
 // exponential backoff; one that fails permanently, or for longer than
-// giveUpAfter, is recorded as failed. It returns an error when the
-// database fails or ctx is done.
-func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
-	if err := s.applySentLog(ctx); err != nil {
+// giveUpAfter, is recorded as failed. Once ctx is done it sends no other
+// mail, but the one under way is finished (inFlightGrace at most) and
+// recorded. It returns an error when the database fails or ctx is done.
+func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
+	if err := o.applySentLog(ctx); err != nil {
 		return 0, err
 	}
 	var due []db.Mail
-	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+	err := o.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
-		due, err = tx.Due(ctx, s.now(), sendBatch)
+		due, err = tx.Due(ctx, o.now(), sendBatch)
 		return err
 	})
 	if err != nil {
@@ -53,11 +50,11 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		sendErr := send.Send(ctx, m.From, []string{m.To}, m.Raw)
+		sendErr := o.sendOne(ctx, send, m)
 		if sendErr != nil && ctx.Err() != nil {
 			break // cut short by shutdown: the mail stays due
 		}
-		if err := s.recordSend(ctx, m, sendErr); err != nil {
+		if err := o.recordSend(ctx, m, sendErr); err != nil {
 			return sent, err
 		}
 		if sendErr == nil {
@@ -65,19 +62,32 @@ func (s *Server) SendDue(ctx context.Context, send Sender) (int, error) {
 		}
 	}
 	// Carried into the outbox now, so that the loop sees them sent.
-	if err := s.applySentLog(context.WithoutCancel(ctx)); err != nil {
+	if err := o.applySentLog(context.WithoutCancel(ctx)); err != nil {
 		return sent, err
 	}
 	return sent, ctx.Err()
 }
 
+// sendOne sends m, letting the send go on for inFlightGrace once ctx is
+// done.
+func (o *Outbox) sendOne(ctx context.Context, send Sender, m db.Mail) error {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.AfterFunc(inFlightGrace, cancel)
+		context.AfterFunc(sctx, func() { t.Stop() })
+	})
+	defer stop()
+	return send.Send(sctx, m.From, []string{m.To}, m.Raw)
+}
+
 // applySentLog carries the records of the sent log, if any, into the
 // outbox.
-func (s *Server) applySentLog(ctx context.Context) error {
-	if s.sentLog == nil {
+func (o *Outbox) applySentLog(ctx context.Context) error {
+	if o.sentLog == nil {
 		return nil
 	}
-	_, err := s.sentLog.Apply(ctx, s.db)
+	_, err := o.sentLog.Apply(ctx, o.db)
 	return err
 }
 
@@ -86,29 +96,29 @@ func (s *Server) applySentLog(ctx context.Context) error {
 // sent log when it went out and there is one, else in the outbox. The
 // record need not wait for the disk: losing it to a power failure only
 // makes the mail be sent again.
-func (s *Server) recordSend(ctx context.Context, m db.Mail, sendErr error) error {
-	if sendErr == nil && s.sentLog != nil {
-		err := s.sentLog.Record(m, s.now())
+func (o *Outbox) recordSend(ctx context.Context, m db.Mail, sendErr error) error {
+	if sendErr == nil && o.sentLog != nil {
+		err := o.sentLog.Record(m, o.now())
 		if err == nil {
-			s.attemptLog(m).Info("mail sent")
+			o.attemptLog(m).Info("mail sent")
 			return nil
 		}
-		s.log.Error("sent log", "err", err) // the outbox records it instead
+		o.log.Error("sent log", "err", err) // the outbox records it instead
 	}
 	ctx = context.WithoutCancel(ctx)
-	return s.db.TxNoSync(ctx, func(tx *db.Tx) error { return s.recordAttempt(ctx, tx, m, sendErr) })
+	return o.db.TxNoSync(ctx, func(tx *db.Tx) error { return o.recordAttempt(ctx, tx, m, sendErr) })
 }
 
 // attemptLog is the logger for what happened to an attempt to send m.
-func (s *Server) attemptLog(m db.Mail) *slog.Logger {
-	return s.log.With("id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
+func (o *Outbox) attemptLog(m db.Mail) *slog.Logger {
+	return o.log.With("id", m.ID, "message_id", m.MessageID, "to", m.To, "attempts", m.Attempts+1)
 }
 
 // recordAttempt records the outcome of sending m in the outbox: sent, to
 // retry, or failed for good.
-func (s *Server) recordAttempt(ctx context.Context, tx *db.Tx, m db.Mail, sendErr error) error {
-	now := s.now()
-	log := s.attemptLog(m)
+func (o *Outbox) recordAttempt(ctx context.Context, tx *db.Tx, m db.Mail, sendErr error) error {
+	now := o.now()
+	log := o.attemptLog(m)
 	switch {
 	case sendErr == nil:
 		log.Info("mail sent")
@@ -137,10 +147,11 @@ func backoff(attempts int) time.Duration {
 	return d/2 + rand.N(d/2+1)
 }
 
-// RunOutbox sends the outbox until ctx is done, and then returns
-// ctx.Err(). It sends what is due, then sleeps until the next mail is due
-// or HandleMail queues one. Database failures are logged and retried.
-func (s *Server) RunOutbox(ctx context.Context, send Sender) error {
+// Run sends the outbox until ctx is done, and then returns ctx.Err(),
+// once the send under way, if any, is finished and recorded. It sends
+// what is due, then sleeps until the next mail is due or Wake is called.
+// Database failures are logged and retried.
+func (o *Outbox) Run(ctx context.Context, send Sender) error {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -148,34 +159,34 @@ func (s *Server) RunOutbox(ctx context.Context, send Sender) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-timer.C:
-		case <-s.wake:
+		case <-o.wake:
 		}
-		wait, err := s.sendRound(ctx, send)
+		wait, err := o.sendRound(ctx, send)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			s.log.Error("outbox", "err", err)
+			o.log.Error("outbox", "err", err)
 			wait = firstRetry
 		}
-		// Look at least every outboxPoll: mail may be queued by another
-		// process (congod admin), which cannot wake this loop.
-		timer.Reset(min(wait, outboxPoll))
+		// Look at least every poll: mail may be queued by another process
+		// (congod admin), which cannot wake this loop.
+		timer.Reset(min(wait, poll))
 	}
 }
 
 // sendRound sends what is due and returns how long to wait for the next
 // mail to become due: lastRetry when none is waiting (a wake-up comes
 // sooner when mail is queued).
-func (s *Server) sendRound(ctx context.Context, send Sender) (time.Duration, error) {
-	if _, err := s.SendDue(ctx, send); err != nil {
+func (o *Outbox) sendRound(ctx context.Context, send Sender) (time.Duration, error) {
+	if _, err := o.SendDue(ctx, send); err != nil {
 		return 0, err
 	}
 	var (
 		next time.Time
 		ok   bool
 	)
-	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+	err := o.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
 		next, ok, err = tx.NextDue(ctx)
 		return err
@@ -183,5 +194,5 @@ func (s *Server) sendRound(ctx context.Context, send Sender) (time.Duration, err
 	if err != nil || !ok {
 		return lastRetry, err
 	}
-	return max(next.Sub(s.now()), 0), nil
+	return max(next.Sub(o.now()), 0), nil
 }

@@ -1,4 +1,4 @@
-package server
+package outbox
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ func TestOutboxOutage(t *testing.T) {
 	h := newHarness(t)
 	const n = 30
 	for range n {
-		h.send("alice", "help")
+		h.queue("alice")
 	}
 	// Every attempt fails for a while: 4xx, then no connection.
 	var errs []error
@@ -33,7 +33,7 @@ func TestOutboxOutage(t *testing.T) {
 			t.Fatal("the outage ended before the test meant it to")
 		}
 	}
-	h.send("bob", "help") // queued during the outage
+	h.queue("bob") // queued during the outage
 	h.sink.errs = []error{errPermanent}
 	// Back: within the longest backoff (an hour and a half with jitter)
 	// everything goes out.
@@ -47,7 +47,7 @@ func TestOutboxOutage(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, m := range h.sink.take() {
-		seen[h.parse(m).MessageID]++
+		seen[messageID(t, m)]++
 	}
 	for id, c := range seen {
 		if c != 1 {

@@ -10,18 +10,46 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/parser"
-	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/templates"
 )
+
+// work is what one transaction does, for a mail, the clock, the robot or
+// the operator: the changes it makes and the mails they cause, queued at
+// once.
+type work struct {
+	s   *Server
+	tx  *db.Tx
+	now time.Time
+
+	notes  []string // what was done, for the summary
+	queued int      // mails queued
+
+	// earlier are the moves the next board mails show before theirs: a
+	// player's move whose mail waited for the robot's answer.
+	earlier []templates.Move
+	// opening is the robot's level when its first move, as white, is
+	// the first the challenger hears of the game: the next board mail
+	// says that the challenge was accepted too.
+	opening int
+	// roots are the thread roots (M9) set by this work, by game.
+	roots map[int64]string
+}
+
+func (s *Server) newWork(tx *db.Tx, now time.Time) *work {
+	return &work{s: s, tx: tx, now: now}
+}
+
+// note records what was done, for the summary.
+func (w *work) note(s string) {
+	w.notes = append(w.notes, s)
+}
 
 // handling is the work on one incoming mail, inside its transaction.
 // Game events queue their mails at once; everything that answers the
 // sender is gathered into one reply, queued last.
 type handling struct {
-	s    *Server
-	tx   *db.Tx
+	*work
 	mail *mailer.Incoming
-	now  time.Time
 
 	sender  *db.Player // nil while the From address is not registered
 	proven  bool       // the mail proves it comes from sender
@@ -47,25 +75,14 @@ type handling struct {
 	added        map[int64]int
 	cleared      map[int64]int
 
-	// earlier are the moves the next board mails show before theirs: a
-	// player's move whose mail waited for the robot's answer.
-	earlier []templates.Move
-	// opening is the robot's level when its first move, as white, is
-	// the first the challenger hears of the game: the next board mail
-	// says that the challenge was accepted too.
-	opening int
-
-	notes  []string // what was done, for the summary
-	queued int      // mails queued
-
-	kinds   []string // the kinds of the commands run, for the Observer
+	kinds   []string // the kinds of the commands run, for the Metrics
 	banned  bool     // the sender is banned by the operator
 	refused bool     // a command was refused or not understood
 	ignored bool     // the mail is not to be answered
 }
 
-func newHandling(s *Server, tx *db.Tx, m *mailer.Incoming, now time.Time) *handling {
-	return &handling{s: s, tx: tx, mail: m, now: now, proveAt: -1, registerAt: -1,
+func (s *Server) newHandling(tx *db.Tx, m *mailer.Incoming, now time.Time) *handling {
+	return &handling{work: s.newWork(tx, now), mail: m, proveAt: -1, registerAt: -1,
 		added: map[int64]int{}, cleared: map[int64]int{}}
 }
 
@@ -91,13 +108,7 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text := m.Text
-	if h.isOperator() {
-		if text, err = h.operatorLines(ctx, text); err != nil {
-			return "", err
-		}
-	}
-	res := parser.Parse(m.Subject, text, parser.Context{Game: ctxGame})
+	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame, Operator: h.isOperator()})
 	if res.FromSubject {
 		h.comment = strings.TrimSpace(res.Comment)
 	}
@@ -162,102 +173,9 @@ func threadIDs(m *mailer.Incoming) []string {
 	return ids
 }
 
-// run carries out one command, after checking who may give it.
-func (h *handling) run(ctx context.Context, c parser.Command) error {
-	h.kinds = append(h.kinds, c.Kind.String())
-	if h.banned && c.Kind != parser.Help {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.Banned})
-		return nil
-	}
-	if c.Game != 0 && c.Kind != parser.Board {
-		adjourned, err := h.tx.Adjourned(ctx, c.Game)
-		if err != nil && !errors.Is(err, db.ErrNotFound) {
-			return err
-		}
-		if adjourned {
-			h.fail(templates.Error{Line: c.Line, Problem: templates.Adjourned, GameID: c.Game})
-			return nil
-		}
-	}
-	switch c.Kind {
-	case parser.Help:
-		h.answer(templates.Help{Robot: h.s.robot, RobotLevel: robot.DefaultLevel})
-		h.note("help")
-		return nil
-	case parser.Register:
-		return h.register(ctx, c)
-	}
-	if h.sender == nil {
-		h.notRegistered(c)
-		return nil
-	}
-	switch c.Kind {
-	case parser.Games:
-		return h.games(ctx, c)
-	case parser.Board:
-		return h.board(ctx, c)
-	case parser.History:
-		return h.history(ctx, c)
-	case parser.Ratings:
-		return h.ratings(ctx)
-	case parser.Conditional:
-		if !c.Clear {
-			return h.conditional(ctx, c)
-		}
-	}
-	if !h.proven {
-		h.notProven(c)
-		return nil
-	}
-	switch c.Kind {
-	case parser.NewKey:
-		return h.newKey(ctx)
-	case parser.Challenge:
-		return h.challenge(ctx, c)
-	case parser.Accept:
-		return h.accept(ctx, c)
-	case parser.Decline:
-		return h.decline(ctx, c)
-	case parser.Move:
-		return h.move(ctx, c)
-	case parser.Resign:
-		return h.resign(ctx, c)
-	case parser.Draw:
-		return h.draw(ctx, c)
-	case parser.NoDraw:
-		return h.noDraw(ctx, c)
-	case parser.Takeback:
-		return h.takeback(ctx, c)
-	case parser.Abort:
-		return h.abort(ctx, c)
-	case parser.Conditional:
-		return h.conditional(ctx, c)
-	case parser.If:
-		return h.ifLine(ctx, c)
-	case parser.Observe, parser.Unobserve:
-		return h.watch(ctx, c)
-	case parser.Seek:
-		return h.seek(ctx, c)
-	case parser.Notify:
-		return h.notify(ctx, c)
-	case parser.Vacation:
-		return h.vacation(ctx, c)
-	}
-	// A command the parser knows and the server does not: answer it, so
-	// that the mail is not tried again and again.
-	h.s.log.Error("command has no handler", "command", c.Kind.String(), "line", c.Line)
-	h.fail(templates.Error{Line: c.Line, Problem: templates.Unsupported})
-	return nil
-}
-
 // answer adds a section to the reply.
 func (h *handling) answer(s templates.Section) {
 	h.reply = append(h.reply, s)
-}
-
-// note records what was done, for the summary.
-func (h *handling) note(s string) {
-	h.notes = append(h.notes, s)
 }
 
 // fail answers a command that cannot be carried out.
@@ -310,4 +228,31 @@ func (h *handling) finishReply(commands, errs int) {
 		h.answer(templates.NoCommand{})
 		h.note("no command")
 	}
+}
+
+// outcome is how the handling ended, once handle returned without error.
+func (h *handling) outcome() Outcome {
+	switch {
+	case h.ignored:
+		return Ignored
+	case h.refused || len(h.unknown) > 0 || len(h.unproven) > 0:
+		return Refused
+	}
+	return Done
+}
+
+// senderHandle is the sender's handle, or "".
+func (h *handling) senderHandle() string {
+	if h.sender == nil {
+		return ""
+	}
+	return h.sender.Handle
+}
+
+// commentFor returns the sender's words for the opponent, if any.
+func (h *handling) commentFor() *templates.Comment {
+	if h.comment == "" {
+		return nil
+	}
+	return &templates.Comment{By: h.sender.Handle, Text: h.comment}
 }

@@ -1,13 +1,18 @@
-package server
+package outbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
 	"github.com/emersion/go-smtp"
 )
 
@@ -16,22 +21,136 @@ var (
 	errPermanent = &smtp.SMTPError{Code: 550, Message: "no such user"}
 )
 
+// clock is a settable time source.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// sink is a Sender that records what it is given, and fails while it has
+// errors to return.
+type sink struct {
+	mu   sync.Mutex
+	sent [][]byte
+	errs []error // returned by the next Sends, in order
+	got  chan struct{}
+}
+
+func (k *sink) Send(ctx context.Context, from string, to []string, msg []byte) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.errs) > 0 {
+		err := k.errs[0]
+		k.errs = k.errs[1:]
+		return err
+	}
+	k.sent = append(k.sent, bytes.Clone(msg))
+	if k.got != nil {
+		select {
+		case k.got <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+// take returns the mails sent since the last take.
+func (k *sink) take() [][]byte {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	s := k.sent
+	k.sent = nil
+	return s
+}
+
+// harness is an outbox on a fresh database, with a clock and a sink.
+type harness struct {
+	t     *testing.T
+	o     *Outbox
+	db    *db.DB
+	clock *clock
+	sink  *sink
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	return newHarnessWith(t, Config{})
+}
+
+func newHarnessWith(t *testing.T, cfg Config) *harness {
+	t.Helper()
+	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	cfg.DB, cfg.From, cfg.Hostname, cfg.Now = d, "congo@example.org", "example.org", c.Now
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	o, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, o: o, db: d, clock: c, sink: &sink{}}
+}
+
+// queue queues an answer to the player with the given handle, as the
+// server queues the answer to "help", and wakes the send loop.
+func (h *harness) queue(handle string) {
+	h.t.Helper()
+	now := h.clock.Now()
+	err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
+		_, err := h.o.Queue(context.Background(), tx, mailer.Outgoing{From: "congo@example.org",
+			To: handle + "@players.example", Subject: "Re: help", Text: "The manual.\n", Date: now}, 0, now)
+		return err
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.o.Wake()
+}
+
+// messageID is the Message-ID of a raw mail.
+func messageID(t *testing.T, raw []byte) string {
+	t.Helper()
+	m, err := mailer.ParseMessage(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.MessageID
+}
+
 // outboxMail returns the outbox row with the given id.
 func (h *harness) outboxMail(id int64) db.Mail {
 	h.t.Helper()
 	var m db.Mail
-	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+	err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
 		var err error
-		m, err = tx.Mail(ctx, id)
+		m, err = tx.Mail(context.Background(), id)
 		return err
 	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
 	return m
 }
 
 // sendDue runs SendDue and returns how many mails it sent.
 func (h *harness) sendDue() int {
 	h.t.Helper()
-	n, err := h.s.SendDue(context.Background(), h.sink)
+	n, err := h.o.SendDue(context.Background(), h.sink)
 	if err != nil {
 		h.t.Fatalf("SendDue: %v", err)
 	}
@@ -40,7 +159,7 @@ func (h *harness) sendDue() int {
 
 func TestOutboxRetries(t *testing.T) {
 	h := newHarness(t)
-	h.send("alice", "help") // outbox mail 1
+	h.queue("alice") // outbox mail 1
 	h.sink.errs = []error{errTemporary, errors.New("connection refused")}
 
 	start := h.clock.Now()
@@ -80,8 +199,8 @@ func TestOutboxRetries(t *testing.T) {
 	if len(sent) != 1 {
 		t.Fatalf("%d mails reached the server, want 1", len(sent))
 	}
-	if got := h.parse(sent[0]); got.MessageID != m.MessageID {
-		t.Errorf("retried mail has Message-ID %q, want the one composed at first, %q", got.MessageID, m.MessageID)
+	if got := messageID(t, sent[0]); got != m.MessageID {
+		t.Errorf("retried mail has Message-ID %q, want the one composed at first, %q", got, m.MessageID)
 	}
 	if n := h.sendDue(); n != 0 {
 		t.Errorf("SendDue() after sending everything = %d, want 0", n)
@@ -90,8 +209,8 @@ func TestOutboxRetries(t *testing.T) {
 
 func TestOutboxPermanentFailure(t *testing.T) {
 	h := newHarness(t)
-	h.send("alice", "help") // 1: refused
-	h.send("bob", "help")   // 2: sent all the same
+	h.queue("alice") // 1: refused
+	h.queue("bob")   // 2: sent all the same
 	h.sink.errs = []error{errPermanent}
 	if n := h.sendDue(); n != 1 {
 		t.Fatalf("SendDue() = %d, want 1", n)
@@ -110,7 +229,7 @@ func TestOutboxPermanentFailure(t *testing.T) {
 
 func TestOutboxGivesUp(t *testing.T) {
 	h := newHarness(t)
-	h.send("alice", "help")
+	h.queue("alice")
 	for range 200 {
 		h.sink.errs = []error{errTemporary}
 		h.sendDue()
@@ -139,16 +258,16 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-// TestRunOutbox runs the send loop: a mail queued by HandleMail is sent at
-// once, and the loop stops when its context ends.
+// TestRunOutbox runs the send loop: a mail queued is sent at once, and the
+// loop stops when its context ends.
 func TestRunOutbox(t *testing.T) {
 	h := newHarness(t)
 	h.sink.got = make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.s.RunOutbox(ctx, h.sink) }()
+	go func() { done <- h.o.Run(ctx, h.sink) }()
 
-	h.send("alice", "help")
+	h.queue("alice")
 	select {
 	case <-h.sink.got:
 	case <-time.After(10 * time.Second):
@@ -158,10 +277,10 @@ func TestRunOutbox(t *testing.T) {
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
-			t.Errorf("RunOutbox() = %v, want context.Canceled", err)
+			t.Errorf("Run() = %v, want context.Canceled", err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("RunOutbox did not stop")
+		t.Fatal("Run did not stop")
 	}
 	if got := h.sink.take(); len(got) != 1 {
 		t.Errorf("%d mails sent, want 1", len(got))
@@ -178,9 +297,9 @@ func TestOutboxSentLog(t *testing.T) {
 	}
 	defer log.Close()
 	h := newHarnessWith(t, Config{SentLog: log})
-	h.send("alice", "help") // outbox mail 1
-	h.send("bob", "help")   // 2
-	h.send("carol", "help") // 3
+	h.queue("alice") // outbox mail 1
+	h.queue("bob")   // 2
+	h.queue("carol") // 3
 	h.sink.errs = []error{errPermanent}
 
 	if n := h.sendDue(); n != 2 {
@@ -204,7 +323,7 @@ func TestOutboxSentLog(t *testing.T) {
 
 	// A record the process made before it died is applied before the
 	// outbox is read: the mail is not sent again.
-	h.send("dave", "help") // 4
+	h.queue("dave") // 4
 	if err := log.Record(h.outboxMail(4), h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}

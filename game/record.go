@@ -1,55 +1,34 @@
-package server
+package game
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/parser"
-	"github.com/congobymail/congo/templates"
 )
 
 // recordWidth is the longest line of a record's moves.
 const recordWidth = 72
 
-// history sends the record of a game the sender plays in or observes.
-func (h *handling) history(ctx context.Context, c parser.Command) error {
-	gs, ok, err := h.visibleGame(ctx, c)
-	if err != nil || !ok {
-		return err
-	}
-	moves, err := h.tx.Moves(ctx, gs.g.ID)
-	if err != nil {
-		return err
-	}
-	h.answer(templates.Record{GameID: gs.g.ID, Text: h.s.record(gs, moves)})
-	h.note(fmt.Sprintf("history %d", gs.g.ID))
-	if h.replyGame == 0 {
-		h.replyGame = gs.g.ID
-	}
-	return nil
-}
-
-// record writes a game in the record format of README.md: PGN's tag
-// pairs, then the numbered moves in R20 notation, comments in braces, and
-// the result.
-func (s *Server) record(gs gameState, moves []db.Move) string {
-	result := resultToken(gs.g)
+// Record writes a game, with its moves, in the record format of
+// README.md: PGN's tag pairs (Site is site, the server's address), then
+// the numbered moves in R20 notation, comments in braces, and the result.
+func Record(st *State, moves []db.Move, site string) string {
+	result := resultToken(st.Game)
 	var b strings.Builder
 	tag := func(name, value string) {
 		value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
 		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
 	}
-	tag("Event", fmt.Sprintf("Congo game %d", gs.g.ID))
-	tag("Site", s.address)
-	tag("Date", gs.g.Created.UTC().Format("2006.01.02"))
-	tag("White", gs.white.Handle)
-	tag("Black", gs.black.Handle)
+	tag("Event", fmt.Sprintf("Congo game %d", st.Game.ID))
+	tag("Site", site)
+	tag("Date", st.Game.Created.UTC().Format("2006.01.02"))
+	tag("White", st.White.Handle)
+	tag("Black", st.Black.Handle)
 	tag("Result", result)
-	tag("TimeControl", gs.g.TimeControl)
-	if gs.g.Status == db.Finished {
-		tag("Termination", gs.g.Reason)
+	tag("TimeControl", st.Game.TimeControl)
+	if st.Game.Status == db.Finished {
+		tag("Termination", st.Game.Reason.String())
 	}
 	b.WriteByte('\n')
 	var tokens []string

@@ -14,7 +14,7 @@ const (
 	Failed    Outcome = "failed"    // nothing was done; the mail is to be tried again
 )
 
-// Handled tells an Observer about one mail.
+// Handled tells the Metrics about one mail.
 type Handled struct {
 	MessageID string
 	Handle    string   // the sender's handle; empty when not registered
@@ -24,28 +24,8 @@ type Handled struct {
 	Err       error         // why it Failed
 }
 
-// Observer is told about each mail that HandleMail handles, after its
-// transaction; cmd/congod counts them in its metrics. MailHandled must
-// not block.
-type Observer interface {
+// Metrics is told about each mail that HandleMail handles, after its
+// transaction; cmd/congod counts them. MailHandled must not block.
+type Metrics interface {
 	MailHandled(Handled)
-}
-
-// outcome is how the handling ended, once handle returned without error.
-func (h *handling) outcome() Outcome {
-	switch {
-	case h.ignored:
-		return Ignored
-	case h.refused || len(h.unknown) > 0 || len(h.unproven) > 0:
-		return Refused
-	}
-	return Done
-}
-
-// senderHandle is the sender's handle, or "".
-func (h *handling) senderHandle() string {
-	if h.sender == nil {
-		return ""
-	}
-	return h.sender.Handle
 }

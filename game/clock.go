@@ -1,0 +1,238 @@
+package game
+
+import (
+	"context"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/rules"
+)
+
+// Day is a day of a time control.
+const Day = 24 * time.Hour
+
+// DefaultControl is the time control of a challenge or seek that names
+// none: 3 days for every move.
+var DefaultControl = parser.TimeControl{Days: 3}
+
+// AdjournedClock is the start of the mover's clock while a game is
+// adjourned: a time that never comes, so that the clock stands still.
+// Whether a game is adjourned is db.Game.IsAdjourned, not this time:
+// whatever starts or stops clocks (moves, vacations, the robot, the
+// clock loop) leaves adjourned games alone.
+var AdjournedClock = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Control returns a game's time control.
+func Control(g db.Game) parser.TimeControl {
+	tc, ok := parser.ParseTimeControl(g.TimeControl)
+	if !ok {
+		return DefaultControl
+	}
+	return tc
+}
+
+// bank is the most time a player can have: what each side starts with.
+func bank(tc parser.TimeControl) time.Duration {
+	return time.Duration(tc.Days) * Day
+}
+
+// increment is the time added after each move: the whole bank for
+// days=N, I days for bank=D+I.
+func increment(tc parser.TimeControl) time.Duration {
+	if tc.Bank {
+		return time.Duration(tc.Increment) * Day
+	}
+	return bank(tc)
+}
+
+// leftOf points at the stored time left of the player of colour c.
+func (st *State) leftOf(c rules.Color) *time.Duration {
+	if c == rules.White {
+		return &st.Game.WhiteLeft
+	}
+	return &st.Game.BlackLeft
+}
+
+// used is how much of the mover's time is gone at t: nothing before the
+// clock starts (it starts late while the mover is on vacation).
+func used(g db.Game, t time.Time) time.Duration {
+	if t.Before(g.ClockStart) {
+		return 0
+	}
+	return t.Sub(g.ClockStart)
+}
+
+// Deadline is when the player to move runs out of time.
+func (st *State) Deadline() time.Time {
+	return st.Game.ClockStart.Add(*st.leftOf(st.Pos.Turn()))
+}
+
+// startClocks gives both players the full bank and starts White's clock.
+func (st *State) startClocks() {
+	full := bank(Control(st.Game))
+	st.Game.WhiteLeft, st.Game.BlackLeft = full, full
+	st.startTurn()
+}
+
+// startTurn starts the clock of the player to move: now, or when their
+// vacation ends; never while the game is adjourned.
+func (st *State) startTurn() {
+	start := st.Now
+	if until := st.ToMove().VacationUntil; until.After(start) {
+		start = until
+	}
+	if st.Game.IsAdjourned() {
+		start = AdjournedClock
+	}
+	st.Game.ClockStart, st.Game.TurnTime, st.Game.Reminders = start, *st.leftOf(st.Pos.Turn()), 0
+}
+
+// chargeMove takes the time the player to move used off their clock and
+// adds the increment, up to the bank; it returns the time left before
+// the increment. Call it before the move is applied.
+func (st *State) chargeMove() time.Duration {
+	tc := Control(st.Game)
+	left := st.leftOf(st.Pos.Turn())
+	before := *left - used(st.Game, st.Now)
+	*left = max(min(before+increment(tc), bank(tc)), 0)
+	return max(before, 0)
+}
+
+// stopClock charges the player to move the time used so far, so that
+// their clock can stand still from now on.
+func (st *State) stopClock() {
+	left := st.leftOf(st.Pos.Turn())
+	*left = max(*left-used(st.Game, st.Now), 0)
+}
+
+// Clock is the time one player has left.
+type Clock struct {
+	Left     time.Duration
+	Vacation time.Time // the end of the player's vacation; zero when not on vacation
+}
+
+// Clocks returns both players' time left now; ok is false unless the
+// game is being played.
+func (st *State) Clocks() (white, black Clock, ok bool) {
+	if !st.Active() {
+		return Clock{}, Clock{}, false
+	}
+	white = Clock{Left: st.Game.WhiteLeft, Vacation: onVacation(st.White, st.Now)}
+	black = Clock{Left: st.Game.BlackLeft, Vacation: onVacation(st.Black, st.Now)}
+	mover := &white
+	if st.Pos.Turn() == rules.Black {
+		mover = &black
+	}
+	mover.Left = max(mover.Left-used(st.Game, st.Now), 0)
+	return white, black, true
+}
+
+// onVacation returns the end of p's vacation, or zero when p is not on
+// vacation at t.
+func onVacation(p db.Player, t time.Time) time.Time {
+	if p.VacationUntil.After(t) {
+		return p.VacationUntil
+	}
+	return time.Time{}
+}
+
+// reminderPoints are the times left at which the player to move is
+// reminded, the earliest first: when half the time for the move is gone
+// and when final is left, each only when it comes after the turn begins.
+func reminderPoints(turnTime, final time.Duration) []time.Duration {
+	var points []time.Duration
+	if half := turnTime / 2; half > final {
+		points = append(points, half)
+	}
+	if final > 0 && final < turnTime {
+		points = append(points, final)
+	}
+	return points
+}
+
+// reminderDue returns how many reminders are due at t in the game, and
+// when the next one is due (zero for none). No reminder falls before the
+// clock starts, so none comes during a vacation.
+func (st *State) reminderDue(t time.Time, final time.Duration) (due int, next time.Time) {
+	deadline := st.Deadline()
+	for i, p := range reminderPoints(st.Game.TurnTime, final) {
+		at := deadline.Add(-p)
+		if at.Before(st.Game.ClockStart) {
+			at = st.Game.ClockStart
+		}
+		if t.Before(at) {
+			return due, at
+		}
+		due = i + 1
+	}
+	return due, time.Time{}
+}
+
+// ClockNext tells whether the game's clock has something to do at t (a
+// loss on time or a reminder, with the last reminder final before the
+// deadline), and if not, when it next will.
+func (st *State) ClockNext(t time.Time, final time.Duration) (time.Time, bool) {
+	deadline := st.Deadline()
+	if !t.Before(deadline) {
+		return time.Time{}, true
+	}
+	due, next := st.reminderDue(t, final)
+	if due > st.Game.Reminders {
+		return time.Time{}, true
+	}
+	return Earliest(deadline, next), false
+}
+
+// ClockDue ends a game whose player to move ran out of time, or sends
+// the reminder due (final before the deadline for the last); it returns
+// when the game's clock next needs looking at (zero when the game is
+// over).
+func ClockDue(ctx context.Context, tx *db.Tx, st *State, final time.Duration) (time.Time, []Event, error) {
+	deadline := st.Deadline()
+	if !st.Now.Before(deadline) {
+		evs, err := TimeOut(ctx, tx, st)
+		return time.Time{}, evs, err
+	}
+	var evs []Event
+	due, next := st.reminderDue(st.Now, final)
+	if due > st.Game.Reminders {
+		st.Game.Reminders = due
+		if err := st.save(ctx, tx); err != nil {
+			return time.Time{}, nil, err
+		}
+		e := event(Reminded, st, db.Player{})
+		e.Final = due == len(reminderPoints(st.Game.TurnTime, final))
+		evs = append(evs, e)
+	}
+	return Earliest(deadline, next), evs, nil
+}
+
+// TimeOut ends a game lost on time by the player to move.
+func TimeOut(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
+	if err := finish(ctx, tx, st, resultOf(st.Pos.Turn().Other()), rules.OutOfTime); err != nil {
+		return nil, err
+	}
+	if err := st.save(ctx, tx); err != nil {
+		return nil, err
+	}
+	return []Event{event(Ended, st, db.Player{})}, nil
+}
+
+// CheckTime ends an active game whose player to move is out of time, in
+// case the clock loop has not come to it yet: the time is up all the
+// same. It returns the events, none when there is time left.
+func CheckTime(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
+	if st.Active() && !st.Now.Before(st.Deadline()) {
+		return TimeOut(ctx, tx, st)
+	}
+	return nil, nil
+}
+
+// Earliest returns the earlier of two times, a zero time meaning none.
+func Earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,156 @@
+// Package game runs the life of a game of Congo over a database
+// transaction: challenges, moves with their conditional answers, offers,
+// clocks and deadlines, vacations, the end of a game and its rating. Each
+// change returns the Events it caused; what they mean to people, and the
+// mails that tell them, are the server's.
+package game
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/rules"
+)
+
+// State is a game with its players and its position, at a time: Now, the
+// time its clocks are read at and its changes are made at.
+type State struct {
+	Game         db.Game
+	White, Black db.Player
+	Pos          rules.Position
+	Now          time.Time
+	// Rated is set when the game just ended rated: the players hold their
+	// new ratings, and Rated the changes of their rounded ratings.
+	Rated *RatingChange
+}
+
+// RatingChange is how much the rounded ratings of a game's players
+// changed when it ended.
+type RatingChange struct {
+	White, Black int
+}
+
+// Load reads a game with its players, as at now. A missing game is an
+// error that wraps db.ErrNotFound.
+func Load(ctx context.Context, tx *db.Tx, id int64, now time.Time) (State, error) {
+	g, err := tx.Game(ctx, id)
+	if err != nil {
+		return State{}, err
+	}
+	return Of(ctx, tx, g, now)
+}
+
+// Of returns the state of game g, reading its players.
+func Of(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) (State, error) {
+	st := State{Game: g, Now: now}
+	var err error
+	if st.White, err = tx.Player(ctx, g.White); err != nil {
+		return State{}, err
+	}
+	if st.Black, err = tx.Player(ctx, g.Black); err != nil {
+		return State{}, err
+	}
+	if st.Pos, err = rules.ParsePosition(g.Position); err != nil {
+		return State{}, fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	return st, nil
+}
+
+// ID is the game's number.
+func (st *State) ID() int64 { return st.Game.ID }
+
+// Player returns the player of colour c.
+func (st *State) Player(c rules.Color) db.Player {
+	if c == rules.White {
+		return st.White
+	}
+	return st.Black
+}
+
+// ColorOf returns the colour the player plays.
+func (st *State) ColorOf(player int64) rules.Color {
+	if player == st.Game.White {
+		return rules.White
+	}
+	return rules.Black
+}
+
+// Opponent returns the other player of the game.
+func (st *State) Opponent(player int64) db.Player {
+	return st.Player(st.ColorOf(player).Other())
+}
+
+// ToMove returns the player to move.
+func (st *State) ToMove() db.Player { return st.Player(st.Pos.Turn()) }
+
+// Side is the colour player sees the game from: their own, or White for
+// someone who does not play in it.
+func (st *State) Side(player int64) rules.Color {
+	if st.Game.Has(player) {
+		return st.ColorOf(player)
+	}
+	return rules.White
+}
+
+// Active reports whether the game is being played.
+func (st *State) Active() bool { return st.Game.Status == db.Active }
+
+// Ply is the number of the move about to be made at p, counting both
+// sides' moves from 1.
+func Ply(p rules.Position) int {
+	n := 2 * (p.MoveNumber() - 1)
+	if p.Turn() == rules.Black {
+		n++
+	}
+	return n + 1
+}
+
+// resultOf is the stored result of a game won by c.
+func resultOf(c rules.Color) db.Result {
+	if c == rules.White {
+		return db.WhiteWins
+	}
+	return db.BlackWins
+}
+
+// save stores the game.
+func (st *State) save(ctx context.Context, tx *db.Tx) error {
+	return tx.UpdateGame(ctx, st.Game, st.Now)
+}
+
+// PositionAfter is the position of a game after black's move n (M15):
+// the start for 0; ok is false when the game has not come so far.
+func PositionAfter(ctx context.Context, tx *db.Tx, game int64, n int) (rules.Position, bool, error) {
+	if n == 0 {
+		return rules.Start(), true, nil
+	}
+	moves, err := tx.Moves(ctx, game)
+	if err != nil || 2*n > len(moves) {
+		return rules.Position{}, false, err
+	}
+	pos, err := rules.ParsePosition(moves[2*n-1].Position)
+	return pos, err == nil, err
+}
+
+// LastMove returns the last move of a game and what it did, with the
+// player who made it; ok is false at the start.
+func LastMove(ctx context.Context, tx *db.Tx, st *State) (rules.Effects, db.Player, bool, error) {
+	moves, err := tx.Moves(ctx, st.ID())
+	if err != nil || len(moves) == 0 {
+		return rules.Effects{}, db.Player{}, false, err
+	}
+	before := rules.Start()
+	if len(moves) > 1 {
+		if before, err = rules.ParsePosition(moves[len(moves)-2].Position); err != nil {
+			return rules.Effects{}, db.Player{}, false, err
+		}
+	}
+	m, err := before.ParseMove(moves[len(moves)-1].Move)
+	if err != nil {
+		return rules.Effects{}, db.Player{}, false, fmt.Errorf("game %d: last move: %w", st.ID(), err)
+	}
+	_, eff := before.Apply(m)
+	return eff, st.Player(before.Turn()), true, nil
+}

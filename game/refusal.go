@@ -1,0 +1,81 @@
+package game
+
+import (
+	"fmt"
+	"time"
+)
+
+// Problem is why a change to a game is refused. The zero value means
+// none.
+type Problem uint8
+
+const (
+	NoProblem       Problem = iota
+	NotChallenged           // accept/decline of a game that waits for no answer
+	OwnChallenge            // accept/decline by the challenger; Other is the challenged player
+	NotActive               // a move, offer or the like in a game not being played
+	NotYourTurn             // a move when the opponent is to move
+	StaleMoveNumber         // the #N guard is not the number of the move to make
+	IllegalMove             // Detail has the rules' explanation
+	NoOffer                 // declining a draw nobody offered
+	NotYourTakeback         // granting a takeback nobody asked for; Other is the player who may ask
+	NoMoves                 // a takeback before any move
+	TooLate                 // an abort after both sides moved
+	YourMove                // conditional moves when it is the player's own move
+	BadConditional          // conditional moves that cannot be played; Detail says why
+	NoVacation              // more vacation asked than left; Left is what is left
+	NotOnVacation           // ending a vacation that is not being taken
+	OnVacation              // a vacation during a vacation; Until is its end
+	NotAdjourned            // resuming a game that is not adjourned
+	AdjournedAlready        // adjourning a game twice
+)
+
+var problemNames = [...]string{
+	NoProblem:        "no problem",
+	NotChallenged:    "not challenged",
+	OwnChallenge:     "own challenge",
+	NotActive:        "not active",
+	NotYourTurn:      "not your turn",
+	StaleMoveNumber:  "stale move number",
+	IllegalMove:      "illegal move",
+	NoOffer:          "no offer",
+	NotYourTakeback:  "not your takeback",
+	NoMoves:          "no moves",
+	TooLate:          "too late",
+	YourMove:         "your move",
+	BadConditional:   "bad conditional",
+	NoVacation:       "no vacation",
+	NotOnVacation:    "not on vacation",
+	OnVacation:       "on vacation",
+	NotAdjourned:     "not adjourned",
+	AdjournedAlready: "adjourned already",
+}
+
+func (p Problem) String() string {
+	if int(p) < len(problemNames) {
+		return problemNames[p]
+	}
+	return fmt.Sprintf("Problem(%d)", uint8(p))
+}
+
+// Refusal is a change to a game that the game's state does not allow.
+// Nothing was changed.
+type Refusal struct {
+	Problem Problem
+	Detail  string        // what the rules say
+	Other   string        // the handle of the other player concerned, if any
+	Until   time.Time     // the end of the vacation concerned
+	Left    time.Duration // the vacation allowance left
+}
+
+func (r *Refusal) Error() string {
+	if r.Detail != "" {
+		return r.Problem.String() + ": " + r.Detail
+	}
+	return r.Problem.String()
+}
+
+// refuse returns the Refusal for p.
+func refuse(p Problem, detail string) error {
+	return &Refusal{Problem: p, Detail: detail}
+}

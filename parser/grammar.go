@@ -1,0 +1,418 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/congobymail/congo/rules"
+)
+
+// Kind says which command a line is. The zero value means no command.
+type Kind uint8
+
+const (
+	NoKind      Kind = iota
+	Help             // help
+	Register         // register <handle>
+	NewKey           // newkey
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]
+	Accept           // accept congo <id>, or accept in a reply about the game
+	Decline          // decline congo <id>, or decline in a reply about the game
+	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
+	Board            // board congo <id>, or board in a reply about the game
+	Resign           // resign congo <id>, or a bare resign in a reply
+	Games            // games [<handle>]
+	Draw             // draw congo <id>: offer a draw, or accept the opponent's offer
+	NoDraw           // nodraw congo <id>: decline the opponent's offer
+	Takeback         // takeback congo <id>: ask to undo the last move, or grant it
+	Abort            // abort congo <id>: end a game before both sides have moved
+	Conditional      // conditional congo <id> [clear]: show or clear conditional moves
+	If               // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
+	Observe          // observe congo <id>
+	Unobserve        // unobserve congo <id>
+	Seek             // seek congo [days=N|bank=D+I] [unrated], or seek off
+	Notify           // notify each|digest|off
+	History          // history congo <id>
+	Ratings          // ratings
+	Vacation         // vacation <days>, or vacation off
+
+	// The operator's commands, read only in the operator's mail
+	// (Context.Operator).
+	Ban        // ban <handle>
+	Unban      // unban <handle>
+	Adjourn    // adjourn [congo] <id>
+	Resume     // resume [congo] <id>
+	Adjudicate // adjudicate [congo] <id> white|black|draw
+)
+
+// lastKind is the last command kind.
+const lastKind = Adjudicate
+
+// syntax is how a command is written: its word, and how the words after
+// it are read into a Command.
+type syntax struct {
+	word string
+	// game is set for commands about a game: the word "congo" may follow
+	// the command word (move congo 42 b2-b3).
+	game bool
+	// operator is set for the operator's commands, which are commands
+	// only in the operator's mail.
+	operator bool
+	// form is how the command is written, for errors; empty for the
+	// commands that name a game and nothing else ("accept congo <id>").
+	form string
+	// args reads the words after the command word (and "congo") into c,
+	// whose Kind and Line are set; game is the game the mail is about.
+	args func(c *Command, args []string, game int64) Error
+}
+
+// grammar holds every command's syntax. To add a command: a Kind above,
+// its entry here, and its entry in the server's table of commands. (It is
+// set in init, as its readers refer to it for their errors.)
+var grammar [lastKind + 1]syntax
+
+func init() { grammar = syntaxes }
+
+var syntaxes = [...]syntax{
+	Help:        {word: "help", args: noArgs},
+	Register:    {word: "register", args: registerArgs},
+	NewKey:      {word: "newkey", args: noArgs},
+	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]", args: challengeArgs},
+	Accept:      {word: "accept", game: true, args: gameArgs},
+	Decline:     {word: "decline", game: true, args: gameArgs},
+	Move:        {word: "move", game: true, form: "move congo <id> <move>", args: moveArgs},
+	Board:       {word: "board", game: true, form: "board congo <id>[#N]", args: boardArgs},
+	Resign:      {word: "resign", game: true, args: gameArgs},
+	Games:       {word: "games", args: gamesArgs},
+	Draw:        {word: "draw", game: true, args: gameArgs},
+	NoDraw:      {word: "nodraw", game: true, args: gameArgs},
+	Takeback:    {word: "takeback", game: true, args: gameArgs},
+	Abort:       {word: "abort", game: true, args: gameArgs},
+	Conditional: {word: "conditional", game: true, form: "conditional congo <id> [clear]", args: conditionalArgs},
+	If:          {word: "if", args: ifArgs},
+	Observe:     {word: "observe", game: true, args: gameArgs},
+	Unobserve:   {word: "unobserve", game: true, args: gameArgs},
+	Seek:        {word: "seek", game: true, form: "seek congo [days=N|bank=D+I] [unrated]", args: seekArgs},
+	Notify:      {word: "notify", args: notifyArgs},
+	History:     {word: "history", game: true, args: gameArgs},
+	Ratings:     {word: "ratings", args: noArgs},
+	Vacation:    {word: "vacation", args: vacationArgs},
+
+	Ban:        {word: "ban", operator: true, form: "ban <handle>", args: adminHandleArgs},
+	Unban:      {word: "unban", operator: true, form: "unban <handle>", args: adminHandleArgs},
+	Adjourn:    {word: "adjourn", operator: true, form: "adjourn congo <id>", args: adminGameArgs},
+	Resume:     {word: "resume", operator: true, form: "resume congo <id>", args: adminGameArgs},
+	Adjudicate: {word: "adjudicate", operator: true, form: "adjudicate congo <id> white|black|draw", args: adminGameArgs},
+}
+
+// keywords finds a command by its word, lowercased.
+var keywords = func() map[string]Kind {
+	m := map[string]Kind{}
+	for k := Help; k <= lastKind; k++ {
+		m[syntaxes[k].word] = k
+	}
+	return m
+}()
+
+// String returns the command word of k, such as "move", or "none".
+func (k Kind) String() string {
+	switch {
+	case k == NoKind:
+		return "none"
+	case k.Valid():
+		return grammar[k].word
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Valid reports whether k is one of the commands.
+func (k Kind) Valid() bool { return Help <= k && k <= lastKind }
+
+// Operator reports whether k is one of the operator's commands.
+func (k Kind) Operator() bool { return k.Valid() && grammar[k].operator }
+
+// keyword returns the command that w names, in any case, or NoKind.
+func keyword(w string) Kind {
+	if len(w) > len("conditional") {
+		return NoKind
+	}
+	return keywords[strings.ToLower(w)]
+}
+
+// isGameCommand reports whether k acts on a game, so that the game word
+// may follow it.
+func isGameCommand(k Kind) bool { return k.Valid() && grammar[k].game }
+
+// usage returns the form of a command, for errors.
+func usage(k Kind) string {
+	if k.Valid() && grammar[k].form != "" {
+		return grammar[k].form
+	}
+	return k.String() + " congo <id>"
+}
+
+// noArgs reads a command of one word.
+func noArgs(c *Command, args []string, _ int64) Error {
+	if len(args) > 0 {
+		return lineError(c.Line, ExtraWords, "unexpected %s after %s: send just %s", quote(strings.Join(args, " ")), c.Kind, c.Kind)
+	}
+	return Error{}
+}
+
+func gamesArgs(c *Command, args []string, _ int64) Error {
+	if len(args) > 1 {
+		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write games, or games <handle>", quote(strings.Join(args[1:], " ")))
+	}
+	if len(args) == 1 {
+		if !ValidHandle(args[0]) {
+			return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
+		}
+		c.Handle = args[0]
+	}
+	return Error{}
+}
+
+func registerArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 0 {
+		return lineError(c.Line, MissingHandle, "register needs a handle: register <handle>")
+	}
+	h := strings.Join(args, " ")
+	if !ValidHandle(h) {
+		return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(h), handleRule)
+	}
+	c.Handle = h
+	return Error{}
+}
+
+func challengeArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 0 {
+		return lineError(c.Line, MissingHandle, "challenge needs a handle: %s", usage(c.Kind))
+	}
+	if !ValidHandle(args[0]) {
+		return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
+	}
+	c.Handle = args[0]
+	return readOptions(c, args[1:], true)
+}
+
+func seekArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 1 && strings.EqualFold(args[0], "off") {
+		c.Off = true
+		return Error{}
+	}
+	return readOptions(c, args, false)
+}
+
+func notifyArgs(c *Command, args []string, _ int64) Error {
+	if len(args) != 1 {
+		return lineError(c.Line, BadSetting, "notify needs one word: notify each, notify digest or notify off")
+	}
+	switch strings.ToLower(args[0]) {
+	case "each":
+		c.Notice = NoticeEach
+	case "digest":
+		c.Notice = NoticeDigest
+	case "off":
+		c.Notice = NoticeOff
+	default:
+		return lineError(c.Line, BadSetting, "%s is not a setting of notify: write notify each, notify digest or notify off", quote(args[0]))
+	}
+	return Error{}
+}
+
+func vacationArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 1 && strings.EqualFold(args[0], "off") {
+		c.Off = true
+		return Error{}
+	}
+	n, ok := 0, len(args) == 1
+	if ok {
+		n, ok = smallNumber(args[0])
+	}
+	if !ok || n < 1 || n > 365 {
+		return lineError(c.Line, BadSetting, "vacation needs a number of days or off: vacation 7, or vacation off")
+	}
+	c.Days = n
+	return Error{}
+}
+
+func ifArgs(c *Command, args []string, game int64) Error {
+	moves, reason := conditionalMoves(args)
+	if reason != "" {
+		return lineError(c.Line, BadConditional, "%s", reason)
+	}
+	if game == 0 {
+		return lineError(c.Line, MissingGame, "conditional moves need a game: send them in a reply about the game, or below a line conditional congo <id>")
+	}
+	c.Game, c.Moves = game, moves
+	return Error{}
+}
+
+func conditionalArgs(c *Command, args []string, game int64) Error {
+	if n := len(args); n > 0 && strings.EqualFold(args[n-1], "clear") {
+		c.Clear = true
+		args = args[:n-1]
+	}
+	return gameArgs(c, args, game)
+}
+
+func moveArgs(c *Command, args []string, game int64) Error {
+	if len(args) > 0 {
+		if id, ok := parseID(args[0]); ok {
+			c.Game = id
+			args = args[1:]
+		} else if looksLikeID(args[0]) {
+			return lineError(c.Line, BadGame, "%s is not a game number: write %s, for example move congo 42 b2-b3", quote(args[0]), usage(c.Kind))
+		}
+	}
+	if c.Game == 0 {
+		if game == 0 {
+			return lineError(c.Line, MissingGame, "move needs a game number: %s", usage(c.Kind))
+		}
+		c.Game = game
+	}
+	if len(args) == 0 {
+		return lineError(c.Line, MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
+	}
+	move, n, ok := splitMoveNumber(strings.Join(args, " "))
+	switch {
+	case !ok:
+		return lineError(c.Line, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+	case move == "":
+		return lineError(c.Line, MissingMove, "move needs a move before the #: move congo %d b2-b3#%d", c.Game, n)
+	case !isMove(move):
+		return lineError(c.Line, BadMove, "%s is not a move: write it as b2-b3", quote(move))
+	}
+	c.Move, c.MoveNumber = move, n
+	return Error{}
+}
+
+// gameArgs reads the rest of a command that names a game, or applies to
+// the game the mail is about: args is the game number or nothing.
+func gameArgs(c *Command, args []string, game int64) Error {
+	k := c.Kind
+	if len(args) == 0 {
+		if game == 0 {
+			return lineError(c.Line, MissingGame, "%s needs a game number: %s", k, usage(k))
+		}
+		c.Game = game
+		return Error{}
+	}
+	id, ok := parseID(args[0])
+	if !ok {
+		return lineError(c.Line, BadGame, "%s is not a game number: write %s, for example %s congo 42", quote(args[0]), usage(k), k)
+	}
+	c.Game = id
+	if len(args) > 1 {
+		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), usage(k))
+	}
+	return Error{}
+}
+
+// boardArgs reads the rest of board: a game, and a move number after "#"
+// (M15), as in "board congo 42#3" or "board congo 42 #3". A lone "#42" is
+// a game number, as for every game command.
+func boardArgs(c *Command, args []string, game int64) Error {
+	switch {
+	case len(args) == 2 && strings.HasPrefix(args[1], "#"):
+		return boardAt(c, args[:1], args[1][1:], game)
+	case len(args) == 1 && strings.LastIndexByte(args[0], '#') > 0:
+		i := strings.LastIndexByte(args[0], '#')
+		return boardAt(c, []string{args[0][:i]}, args[0][i+1:], game)
+	}
+	return gameArgs(c, args, game)
+}
+
+// boardAt reads the move number of board.
+func boardAt(c *Command, args []string, at string, game int64) Error {
+	n, ok := smallNumber(at)
+	if !ok {
+		return lineError(c.Line, BadMoveNumber, "the number after # must be a move number from 0 up: board congo 42#3")
+	}
+	c.Past, c.At = true, n
+	return gameArgs(c, args, game)
+}
+
+// adminUsage is the list of the operator's commands, for errors.
+const adminUsage = "ban <handle>, unban <handle>, adjourn congo <id>, resume congo <id>, adjudicate congo <id> white|black|draw"
+
+// adminHandleArgs reads the handle of ban and unban: one word, as written
+// (whether a player has it is the server's to say).
+func adminHandleArgs(c *Command, args []string, _ int64) Error {
+	if len(args) != 1 {
+		return lineError(c.Line, BadAdmin, "not understood: %s", adminUsage)
+	}
+	c.Handle = args[0]
+	return Error{}
+}
+
+// adminGameArgs reads the game of adjourn, resume and adjudicate, and the
+// result adjudicate names.
+func adminGameArgs(c *Command, args []string, _ int64) Error {
+	if len(args) > 0 && isGameWord(args[0]) {
+		args = args[1:]
+	}
+	want := 1
+	if c.Kind == Adjudicate {
+		want = 2
+	}
+	var ok bool
+	if len(args) == want {
+		c.Game, ok = parseID(args[0])
+	}
+	if ok && c.Kind == Adjudicate {
+		switch r := strings.ToLower(args[1]); r {
+		case "white", "black", "draw":
+			c.Result = r
+		default:
+			ok = false
+		}
+	}
+	if !ok {
+		c.Game = 0
+		return lineError(c.Line, BadAdmin, "not understood: %s", adminUsage)
+	}
+	return Error{}
+}
+
+// readOptions reads the options of a challenge or a seek, in any order
+// (M11): a colour (for a challenge), a time control, unrated, and the
+// robot's level (for a challenge).
+func readOptions(c *Command, args []string, colour bool) Error {
+	form := usage(Seek)
+	if colour {
+		form = usage(Challenge)
+	}
+	colourSeen := false
+	for i, w := range args {
+		var seen bool
+		switch {
+		case colour && strings.EqualFold(w, "white"):
+			seen, colourSeen, c.Colour = colourSeen, true, rules.White
+		case colour && strings.EqualFold(w, "black"):
+			seen, colourSeen, c.Colour = colourSeen, true, rules.Black
+		case strings.EqualFold(w, "unrated"):
+			seen, c.Unrated = c.Unrated, true
+		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
+			n, ok := smallNumber(w[6:])
+			if !ok || n < MinLevel || n > MaxLevel {
+				return lineError(c.Line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
+			}
+			seen, c.Level = c.Level != 0, n
+		case strings.Contains(w, "="):
+			tc, ok := ParseTimeControl(w)
+			if !ok {
+				return lineError(c.Line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
+			}
+			seen, c.TimeControl = c.TimeControl.Days != 0, tc
+		case i == 0 && colour:
+			return lineError(c.Line, BadColour, "%s is not a colour or an option: write %s", quote(w), form)
+		default:
+			return lineError(c.Line, ExtraWords, "unexpected %s: write %s", quote(strings.Join(args[i:], " ")), form)
+		}
+		if seen {
+			return lineError(c.Line, ExtraWords, "%s repeats an option: write %s", quote(w), form)
+		}
+	}
+	return Error{}
+}

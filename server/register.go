@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
+	"github.com/congobymail/congo/templates"
+)
+
+// help answers with the manual.
+func (h *handling) help(ctx context.Context, c parser.Command) error {
+	h.answer(templates.Help{Robot: h.s.robot, RobotLevel: robot.DefaultLevel})
+	h.note("help")
+	return nil
+}
+
+// register registers the sender, or reminds a registered sender of their
+// handle and personal address.
+func (h *handling) register(ctx context.Context, c parser.Command) error {
+	if h.sender != nil {
+		r := templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true}
+		if !strings.EqualFold(c.Handle, h.sender.Handle) {
+			r.Asked = c.Handle
+		}
+		h.answer(r)
+		h.note("register: already " + h.sender.Handle)
+		return nil
+	}
+	if !parser.ValidHandle(c.Handle) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.BadHandle, Handle: c.Handle})
+		return nil
+	}
+	secret, err := h.s.newSecret()
+	if err != nil {
+		return err
+	}
+	p, err := h.tx.CreatePlayer(ctx, c.Handle, h.mail.From, secret, h.now)
+	if errors.Is(err, db.ErrHandleTaken) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.HandleTaken, Handle: c.Handle})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.sender = &p
+	h.answer(templates.Registered{Handle: p.Handle, Personal: h.s.personal(p)})
+	h.note("register " + p.Handle)
+	return nil
+}
+
+// newKey gives the sender a new secret; the old one stops working.
+func (h *handling) newKey(ctx context.Context, c parser.Command) error {
+	secret, err := h.s.newSecret()
+	if err != nil {
+		return err
+	}
+	if err := h.tx.SetSecret(ctx, h.sender.ID, secret); err != nil {
+		return err
+	}
+	h.sender.Secret = secret
+	h.answer(templates.NewKey{Personal: h.s.personal(*h.sender)})
+	h.note("newkey")
+	return nil
+}

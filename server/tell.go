@@ -1,0 +1,182 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/templates"
+)
+
+// tell sends the mails that the events of one change to a game cause,
+// each event told to those it concerns as it happened (the game as it
+// was just after it): a board mail to both players and the observers
+// for most, a reminder to the player to move, a vacation to the
+// opponent. comment is the words a player wrote with the change, which go
+// to the other player with the events that player caused. The end of a
+// game that a move caused is told with the move.
+func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Comment) error {
+	for i, e := range evs {
+		if e.Fault != nil {
+			w.s.log.Error("game", "game", e.Fault.Game, "err", e.Fault)
+		}
+		var by *db.Player
+		if e.By.ID != 0 {
+			by = &e.By
+		}
+		c := comment
+		if c != nil && (by == nil || by.Handle != c.By) {
+			c = nil // the words go with what their writer did
+		}
+		st := e.Game
+		if st.Game.ThreadRoot == "" {
+			st.Game.ThreadRoot = w.roots[st.ID()] // an earlier event's mail started the thread
+		}
+		var err error
+		switch e.Kind {
+		case game.Moved:
+			w.note(fmt.Sprintf("move %d %s", st.ID(), e.Move.Move))
+			words := moveWords(e.By.Handle, *e.Move)
+			words.Conditional = e.Conditional
+			err = w.announce(ctx, &st, templates.BoardData{Move: words}, by, c, true)
+		case game.Ended:
+			if i > 0 && evs[i-1].Kind == game.Moved {
+				continue // told with the move
+			}
+			data := templates.BoardData{}
+			switch {
+			case st.Game.Reason == rules.OutOfTime:
+				w.note("time out")
+				w.s.log.Info("lost on time", "game", st.ID(), "player", st.ToMove().Handle)
+			case st.Game.Reason == rules.Resigned && by != nil && w.s.isRobot(*by):
+				data = templates.BoardData{Event: templates.RobotResigned, By: by.Handle}
+			}
+			err = w.announce(ctx, &st, data, by, c, false)
+		case game.Accepted:
+			err = w.announce(ctx, &st, templates.BoardData{Accepted: true}, by, c, false)
+		case game.Started:
+			err = w.announce(ctx, &st, templates.BoardData{Event: templates.Started}, nil, nil, false)
+		case game.DrawOffered:
+			err = w.announce(ctx, &st, templates.BoardData{Event: templates.DrawOffered, By: e.By.Handle}, by, c, false)
+		case game.DrawDeclined:
+			err = w.announce(ctx, &st, templates.BoardData{Event: templates.DrawDeclined, By: e.By.Handle}, by, c, false)
+		case game.TakebackAsked:
+			err = w.announce(ctx, &st, templates.BoardData{Event: templates.TakebackAsked, By: e.By.Handle}, by, c, false)
+		case game.TakebackDone:
+			err = w.announce(ctx, &st, templates.BoardData{Event: templates.TakebackDone, By: e.By.Handle}, by, c, false)
+		case game.Reminded:
+			err = w.remind(ctx, &st, e.Final)
+		case game.VacationStarted:
+			err = w.vacationNotice(ctx, &st, e.By)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// announce sends the board to both players, each from their side, and to
+// the observers, with what data says happened. actor, when not nil, is
+// the player who caused it: the comment goes to the other. A perMove
+// mail does not go to a player other than actor who asked for no mail
+// per move (M18), unless the game is over. The first mail of a game
+// without a thread starts it (M9). When the robot is to move, the mails
+// about a move wait for its answer, and then show both moves.
+func (w *work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, comment *templates.Comment, perMove bool) error {
+	if perMove && w.robotWaits(st) {
+		return nil // the robot's answer brings the move (RobotStep)
+	}
+	data.Game = gameWords(st)
+	data.Earlier, w.earlier = w.earlier, nil
+	if w.opening > 0 {
+		// The robot's first move is the first mail of the game: it goes
+		// out whatever the challenger's notify setting, as the answer
+		// to a challenge does.
+		data.Accepted, data.Level, data.By = true, w.opening, w.s.robot
+		w.opening, perMove = 0, false
+	}
+	players := []db.Player{st.White, st.Black}
+	if actor != nil && actor.ID == st.Game.White {
+		players = []db.Player{st.Black, st.White}
+	}
+	observers, err := w.tx.Observers(ctx, st.ID())
+	if err != nil {
+		return err
+	}
+	for i, to := range slices.Concat(players, observers) {
+		isActor := actor != nil && to.ID == actor.ID
+		if perMove && !isActor && st.Active() && to.Notify != db.NotifyEach && to.Notify != "" {
+			continue
+		}
+		data.To, data.Comment = to.Handle, nil
+		if !isActor && i < len(players) {
+			data.Comment = comment
+		}
+		data.Board = boardView(st.Pos, st.Side(to.ID))
+		if err := w.boardMail(ctx, st, to, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remind tells the player to move how much time is left.
+func (w *work) remind(ctx context.Context, st *game.State, final bool) error {
+	to := st.ToMove()
+	data := templates.BoardData{Game: gameWords(st), To: to.Handle, Event: templates.Reminder,
+		Until: st.Deadline(), Board: boardView(st.Pos, st.Pos.Turn()), Final: final}
+	return w.boardMail(ctx, st, to, data)
+}
+
+// vacationNotice tells p's opponent in st that p went on vacation.
+func (w *work) vacationNotice(ctx context.Context, st *game.State, p db.Player) error {
+	opp := st.Opponent(p.ID)
+	data := templates.BoardData{Game: gameWords(st), Event: templates.VacationStarted, By: p.Handle, Until: p.VacationUntil,
+		To: opp.Handle, Board: boardView(st.Pos, st.ColorOf(opp.ID))}
+	return w.boardMail(ctx, st, opp, data)
+}
+
+// boardMail sends one board mail about st, in the game's thread, with
+// its HTML alternative (M12); the first mail of a game starts the thread.
+func (w *work) boardMail(ctx context.Context, st *game.State, to db.Player, data templates.BoardData) error {
+	subject, body, html, err := templates.BoardMail(data)
+	if err != nil {
+		return err
+	}
+	id, err := w.gameMail(ctx, to, st.Game, subject, body, html)
+	if err != nil {
+		return err
+	}
+	if st.Game.ThreadRoot == "" && id != "" {
+		if err := w.setThreadRoot(ctx, st.ID(), id); err != nil {
+			return err
+		}
+		st.Game.ThreadRoot = id
+	}
+	return nil
+}
+
+// setThreadRoot records the first mail of a game's thread (M9), for the
+// events told after it too.
+func (w *work) setThreadRoot(ctx context.Context, game int64, id string) error {
+	g, err := w.tx.Game(ctx, game)
+	if err != nil {
+		return err
+	}
+	g.ThreadRoot = id
+	if w.roots == nil {
+		w.roots = map[int64]string{}
+	}
+	w.roots[game] = id
+	return w.tx.UpdateGame(ctx, g, w.now)
+}
+
+// robotWaits reports whether the board mails about a move in st wait for
+// the robot's answer: it is the robot's move.
+func (w *work) robotWaits(st *game.State) bool {
+	return st.Active() && w.s.isRobot(st.ToMove())
+}
