@@ -1,3 +1,6 @@
+// Package mailer reads commands from an IMAP mailbox and sends answers by
+// SMTP: the IMAP and SMTP sessions; package mailmsg parses and composes the
+// mails.
 package mailer
 
 import (
@@ -16,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 )
@@ -76,7 +80,8 @@ type InboxConfig struct {
 	// MaxSize is the most bytes fetched of one message, default
 	// DefaultMaxSize. Of a larger message only its first MaxSize bytes are
 	// fetched (a partial FETCH) and parsed: the header and usually the text,
-	// but not the attachments after it. Incoming.Truncated is then set.
+	// but not the attachments after it. mailmsg.Incoming.Truncated is then
+	// set.
 	MaxSize int64
 
 	// Timeout is how long the server may take to answer one command
@@ -197,7 +202,7 @@ func positive[T int | int64 | time.Duration](v, def T) T {
 // A BatchHandler handles mails in the order given and returns one error
 // per mail (nil: handled, and the mail may be filed away); len(result) ==
 // len(ms).
-type BatchHandler func(ctx context.Context, ms []*Incoming) []error
+type BatchHandler func(ctx context.Context, ms []*mailmsg.Incoming) []error
 
 // Run reads the mailbox until ctx is done, then returns ctx's error. It is
 // RunBatch with a handler that calls handle for each mail of a batch in
@@ -232,8 +237,8 @@ type BatchHandler func(ctx context.Context, ms []*Incoming) []error
 // message, and files the messages it handled (briefly) before it returns.
 // Mail handled but not yet filed when the process dies (at most a batch)
 // is offered again after a restart: handle must know it by its Message-ID.
-func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Incoming) error) error {
-	return b.RunBatch(ctx, func(ctx context.Context, ms []*Incoming) []error {
+func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *mailmsg.Incoming) error) error {
+	return b.RunBatch(ctx, func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		errs := make([]error, len(ms))
 		for i, m := range ms {
 			if ctx.Err() != nil {

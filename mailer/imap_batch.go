@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 )
@@ -108,7 +109,7 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 // that could not even be parsed fails without being handed over.
 func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler, mails []fetched) error {
 	uids := make([]imap.UID, len(mails))
-	var ms []*Incoming
+	var ms []*mailmsg.Incoming
 	for i, m := range mails {
 		uids[i] = m.uid
 		if m.parseErr == nil {
@@ -228,7 +229,7 @@ func (b *Inbox) plan(ctx context.Context, cn *conn, uids []imap.UID) ([][]imap.U
 // fetched is a message read by fetch.
 type fetched struct {
 	uid      imap.UID
-	in       *Incoming
+	in       *mailmsg.Incoming
 	tries    int   // failed tries recorded in its keywords
 	inBatch  bool  // the process died while a batch with it was handled
 	alone    bool  // the process died while it was handled alone
@@ -322,15 +323,15 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 	return mails, nil
 }
 
-// parseSafely is ParseMessage, with a panic (a bug, hostile mail) turned
+// parseSafely is mailmsg.Parse, with a panic (a bug, hostile mail) turned
 // into a value: the mail then fails like one its handler failed.
-func parseSafely(raw []byte) (in *Incoming, panicked any, err error) {
+func parseSafely(raw []byte) (in *mailmsg.Incoming, panicked any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			in, panicked, err = &Incoming{}, r, nil
+			in, panicked, err = &mailmsg.Incoming{}, r, nil
 		}
 	}()
-	in, err = ParseMessage(raw)
+	in, err = mailmsg.Parse(raw)
 	return in, nil, err
 }
 
@@ -338,7 +339,7 @@ func parseSafely(raw []byte) (in *Incoming, panicked any, err error) {
 // panics on several mails, it hands each of them to handle alone, so that
 // the panic is charged to the mail that causes it: a panic is then that
 // mail's error.
-func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) []error {
+func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*mailmsg.Incoming) []error {
 	errs, p := tryBatch(ctx, handle, ms)
 	if p == nil {
 		return errs
@@ -365,7 +366,7 @@ func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*Incomi
 
 // tryBatch calls handle, returning what it panicked with, if it did. A
 // result of the wrong length is an error for every mail.
-func tryBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) (errs []error, panicked any) {
+func tryBatch(ctx context.Context, handle BatchHandler, ms []*mailmsg.Incoming) (errs []error, panicked any) {
 	defer func() {
 		if r := recover(); r != nil {
 			errs, panicked = nil, r
@@ -536,7 +537,7 @@ func (b *Inbox) fileFailed(st *inboxState, uids []imap.UID, err error) error {
 }
 
 // callHandle calls handle, turning a panic into an error.
-func callHandle(ctx context.Context, handle func(context.Context, *Incoming) error, in *Incoming) (err error) {
+func callHandle(ctx context.Context, handle func(context.Context, *mailmsg.Incoming) error, in *mailmsg.Incoming) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-msgauth/authres"
 )
 
@@ -32,7 +32,7 @@ func (s *Server) newSecret() (string, error) {
 // proves reports whether mail m proves that it comes from player p: it
 // was sent to p's personal address, or a trusted receiving server found
 // its From domain authentic.
-func (s *Server) proves(m *mailer.Incoming, p db.Player) bool {
+func (s *Server) proves(m *mailmsg.Incoming, p db.Player) bool {
 	// A mail with several From addresses names no one sender for sure.
 	if m.FromCount > 1 {
 		return false
@@ -43,7 +43,7 @@ func (s *Server) proves(m *mailer.Incoming, p db.Player) bool {
 // sentToPersonal reports whether one of the mail's recipients is p's
 // personal address. The secret is compared ignoring case, in constant
 // time.
-func (s *Server) sentToPersonal(m *mailer.Incoming, p db.Player) bool {
+func (s *Server) sentToPersonal(m *mailmsg.Incoming, p db.Player) bool {
 	want := []byte(strings.ToLower(p.Secret))
 	found := false
 	for _, r := range m.Recipients {
@@ -65,7 +65,7 @@ func (s *Server) sentToPersonal(m *mailer.Incoming, p db.Player) bool {
 // authenticated reports whether the topmost Authentication-Results header
 // of the trusted server says the mail passed DMARC, or DKIM for the
 // domain of its From.
-func (s *Server) authenticated(m *mailer.Incoming) bool {
+func (s *Server) authenticated(m *mailmsg.Incoming) bool {
 	if s.trustAuthServ == "" {
 		return false
 	}

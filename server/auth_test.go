@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // TestUnprovenCommandsAreNotApplied sends every command that changes
@@ -114,9 +114,9 @@ func TestPersonalAddressHeaders(t *testing.T) {
 				"Subject: a challenge\r\n" +
 				"\r\n" +
 				"challenge congo bob\r\n"
-			m, err := mailer.ParseMessage([]byte(raw))
+			m, err := mailmsg.Parse([]byte(raw))
 			if err != nil {
-				t.Fatalf("ParseMessage: %v", err)
+				t.Fatalf("mailmsg.Parse: %v", err)
 			}
 			h.handle(m)
 			mails := h.deliver()
@@ -176,7 +176,7 @@ func TestAuthenticationResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := &Server{trustAuthServ: tt.trust}
-		m := &mailer.Incoming{From: tt.from, AuthResults: tt.headers}
+		m := &mailmsg.Incoming{From: tt.from, AuthResults: tt.headers}
 		if got := s.authenticated(m); got != tt.want {
 			t.Errorf("%s: authenticated(From %s, %q) with trusted %q = %v, want %v", tt.name, tt.from, tt.headers, tt.trust, got, tt.want)
 		}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/templates"
@@ -20,7 +20,7 @@ import (
 type handling struct {
 	s    *Server
 	tx   *db.Tx
-	mail *mailer.Incoming
+	mail *mailmsg.Incoming
 	now  time.Time
 
 	sender  *db.Player // nil while the From address is not registered
@@ -64,7 +64,7 @@ type handling struct {
 	ignored bool     // the mail is not to be answered
 }
 
-func newHandling(s *Server, tx *db.Tx, m *mailer.Incoming, now time.Time) *handling {
+func newHandling(s *Server, tx *db.Tx, m *mailmsg.Incoming, now time.Time) *handling {
 	return &handling{s: s, tx: tx, mail: m, now: now, proveAt: -1, registerAt: -1,
 		added: map[int64]int{}, cleared: map[int64]int{}}
 }
@@ -154,7 +154,7 @@ const maxThreadIDs = 20
 // threadIDs lists the Message-IDs a mail answers, the closest first: its
 // first In-Reply-To ids and its last References, maxThreadIDs of each
 // at most.
-func threadIDs(m *mailer.Incoming) []string {
+func threadIDs(m *mailmsg.Incoming) []string {
 	ids := append([]string(nil), m.InReplyTo[:min(len(m.InReplyTo), maxThreadIDs)]...)
 	for i := len(m.References) - 1; i >= max(len(m.References)-maxThreadIDs, 0); i-- {
 		ids = append(ids, m.References[i])

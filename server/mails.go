@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -30,8 +30,8 @@ func (h *handling) gameMail(ctx context.Context, to db.Player, g db.Game, subjec
 
 // mailTo is a mail to a player, whose replies go to the player's personal
 // address.
-func (h *handling) mailTo(to db.Player, subject, body string) mailer.Outgoing {
-	return mailer.Outgoing{
+func (h *handling) mailTo(to db.Player, subject, body string) mailmsg.Outgoing {
+	return mailmsg.Outgoing{
 		From:    h.s.address,
 		ReplyTo: h.s.personal(to),
 		To:      to.Address,
@@ -53,7 +53,7 @@ func (h *handling) sendReply(ctx context.Context) error {
 		return err
 	}
 	// M5: a registered player is answered at the registered address only.
-	o := mailer.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
+	o := mailmsg.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
 	if h.sender != nil {
 		o = h.mailTo(*h.sender, subject, body)
 	}
@@ -104,7 +104,7 @@ func (h *handling) threadRoot(ctx context.Context, game int64) (string, error) {
 // replyReferences is the References of a reply to m: m's own, then m's
 // Message-ID, with the root of the game's thread first when m did not
 // name it.
-func replyReferences(m *mailer.Incoming, root string) []string {
+func replyReferences(m *mailmsg.Incoming, root string) []string {
 	var refs []string
 	for _, id := range append(append([]string(nil), m.References...), m.MessageID) {
 		if validID(id) {
@@ -143,11 +143,11 @@ func validID(id string) bool {
 // game it is about (0 for none), all in the mail's transaction, so that
 // every retry sends the same bytes. Mail to the robot is not queued, and
 // its Message-ID is "".
-func (h *handling) enqueue(ctx context.Context, o mailer.Outgoing, game int64) (string, error) {
+func (h *handling) enqueue(ctx context.Context, o mailmsg.Outgoing, game int64) (string, error) {
 	if isRobotAddress(o.To) {
 		return "", nil // the robot reads no mail
 	}
-	raw, id, err := mailer.Compose(o, h.s.hostname)
+	raw, id, err := mailmsg.Compose(o, h.s.hostname)
 	if err != nil {
 		return "", err
 	}

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 func TestHistoryAndPastBoards(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
-	h.handle(func() *mailer.Incoming {
+	h.handle(func() *mailmsg.Incoming {
 		m := h.mail("alice", "move congo 1 d2-e3", "Good luck, {bob}!")
 		m.Recipients = []string{h.personal("alice")}
 		return m

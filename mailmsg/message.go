@@ -1,6 +1,6 @@
-// Package mailer reads commands from an IMAP mailbox and sends answers by
-// SMTP: connections, MIME parsing and composing, and threading headers.
-package mailer
+// Package mailmsg parses and composes mail messages: MIME, charsets,
+// threading headers; pure, no I/O.
+package mailmsg
 
 import "time"
 
@@ -38,8 +38,8 @@ type Incoming struct {
 	Size int // bytes of the raw message
 
 	// Truncated is true when only the start of the mail was read: the
-	// message was larger than InboxConfig.MaxSize, or its text was longer
-	// than MaxText.
+	// message was larger than mailer.InboxConfig.MaxSize, or its text was
+	// longer than MaxText.
 	Truncated bool
 }
 
