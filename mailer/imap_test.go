@@ -180,8 +180,8 @@ func TestInboxHandlesMailOnceAndFilesIt(t *testing.T) {
 		if m.From != "alice@example.org" || m.Text != "move congo 42 b2-b3\n" || m.Truncated {
 			t.Errorf("mail %d = From %q, Text %q, Truncated %v; want alice's move, whole", i, m.From, m.Text, m.Truncated)
 		}
-		if !slices.Contains(m.Recipients, "congo@pbm.example.net") {
-			t.Errorf("mail %d Recipients = %q, want congo@pbm.example.net among them", i, m.Recipients)
+		if !slices.Contains(m.HeaderRecipients, "congo@pbm.example.net") {
+			t.Errorf("mail %d HeaderRecipients = %q, want congo@pbm.example.net among them", i, m.HeaderRecipients)
 		}
 	}
 	processed := mailbox(t, sys, "Processed")

@@ -106,17 +106,17 @@ func TestComposeRoundTrip(t *testing.T) {
 				wantWhy = "Auto-Submitted auto-replied"
 			}
 			want := &mailmsg.Incoming{
-				MessageID:  id,
-				From:       tt.out.From,
-				FromCount:  1,
-				Recipients: []string{tt.out.To},
-				Subject:    tt.out.Subject,
-				InReplyTo:  tt.out.InReplyTo,
-				References: tt.out.References,
-				Date:       tt.out.Date,
-				Text:       tt.wantText,
-				AutoReply:  true, // our own mails must never be answered
-				Why:        wantWhy,
+				MessageID:        id,
+				From:             tt.out.From,
+				FromCount:        1,
+				HeaderRecipients: []string{tt.out.To},
+				Subject:          tt.out.Subject,
+				InReplyTo:        tt.out.InReplyTo,
+				References:       tt.out.References,
+				Date:             tt.out.Date,
+				Text:             tt.wantText,
+				AutoReply:        true, // our own mails must never be answered
+				Why:              wantWhy,
 			}
 			for _, d := range diffIncoming(in, want) {
 				t.Errorf("Parse(Compose(%s)).%s", tt.name, d)

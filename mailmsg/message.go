@@ -11,12 +11,17 @@ type Incoming struct {
 	UIDValidity uint32
 	UID         uint32
 
-	MessageID  string   // without angle brackets; empty when missing
-	From       string   // the address of the first From, lowercased as a whole (M6); empty when missing or unparsable
-	FromName   string   // display name of the From, if any
-	FromCount  int      // number of addresses in From headers (0, 1 or more)
-	ReturnPath string   // as written, "<>" for bounces; empty when missing
-	Recipients []string // lowercased addresses from To, Cc, Delivered-To and X-Original-To, each once
+	MessageID  string // without angle brackets; empty when missing
+	From       string // the address of the first From, lowercased as a whole (M6); empty when missing or unparsable
+	FromName   string // display name of the From, if any
+	FromCount  int    // number of addresses in From headers (0, 1 or more)
+	ReturnPath string // as written, "<>" for bounces; empty when missing
+
+	// HeaderRecipients are the addresses in the To, Cc, Delivered-To and
+	// X-Original-To header fields, lowercased, each once: what the header
+	// says, not the envelope recipients of the SMTP transaction.
+	HeaderRecipients []string
+
 	Subject    string   // decoded (RFC 2047), unfolded
 	InReplyTo  []string // message ids, without angle brackets
 	References []string // message ids, without angle brackets

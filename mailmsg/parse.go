@@ -108,7 +108,7 @@ func readHeader(in *Incoming, h *mail.Header) {
 				addr := strings.ToLower(a.Address)
 				if !seen[addr] {
 					seen[addr] = true
-					in.Recipients = append(in.Recipients, addr)
+					in.HeaderRecipients = append(in.HeaderRecipients, addr)
 				}
 			}
 		}

@@ -38,7 +38,7 @@ func diffIncoming(got, want *mailmsg.Incoming) []string {
 		d = append(d, fmt.Sprintf("FromCount = %d, want %d", got.FromCount, want.FromCount))
 	}
 	str("ReturnPath", got.ReturnPath, want.ReturnPath)
-	strs("Recipients", got.Recipients, want.Recipients)
+	strs("HeaderRecipients", got.HeaderRecipients, want.HeaderRecipients)
 	str("Subject", got.Subject, want.Subject)
 	strs("InReplyTo", got.InReplyTo, want.InReplyTo)
 	strs("References", got.References, want.References)
@@ -68,17 +68,17 @@ func TestParse(t *testing.T) {
 		{
 			file: "plain.eml",
 			want: mailmsg.Incoming{
-				MessageID:  "CAF7a1b2c3@mail.example.org",
-				From:       "alice@example.org",
-				FromName:   "Alice Liddell",
-				FromCount:  1,
-				ReturnPath: "<Alice@Example.org>",
-				Recipients: []string{"congo+k3x9q2@pbm.example.net", "bob@example.com", "carol@example.com"},
-				Subject:    "Re: Congo game 42: your move",
-				InReplyTo:  []string{"game42.move3@pbm.example.net"},
-				References: []string{"game42.start@pbm.example.net", "game42.move3@pbm.example.net"},
-				Date:       time.Date(2025, 6, 14, 8, 2, 11, 0, time.UTC),
-				Text:       "move congo 42 b2-b3\n\nAlice\n",
+				MessageID:        "CAF7a1b2c3@mail.example.org",
+				From:             "alice@example.org",
+				FromName:         "Alice Liddell",
+				FromCount:        1,
+				ReturnPath:       "<Alice@Example.org>",
+				HeaderRecipients: []string{"congo+k3x9q2@pbm.example.net", "bob@example.com", "carol@example.com"},
+				Subject:          "Re: Congo game 42: your move",
+				InReplyTo:        []string{"game42.move3@pbm.example.net"},
+				References:       []string{"game42.start@pbm.example.net", "game42.move3@pbm.example.net"},
+				Date:             time.Date(2025, 6, 14, 8, 2, 11, 0, time.UTC),
+				Text:             "move congo 42 b2-b3\n\nAlice\n",
 				AuthResults: []string{
 					"mx.pbm.example.net; dkim=pass header.d=example.org; spf=pass smtp.mailfrom=example.org",
 					"mx.pbm.example.net; dmarc=pass header.from=example.org",
@@ -89,7 +89,7 @@ func TestParse(t *testing.T) {
 			file: "qp.eml",
 			want: mailmsg.Incoming{
 				MessageID: "qp.1@example.com", From: "bob@example.com", FromCount: 1,
-				Recipients: to, Subject: "challenge — bitte",
+				HeaderRecipients: to, Subject: "challenge — bitte",
 				Date: time.Date(2025, 6, 15, 8, 0, 0, 0, time.UTC),
 				Text: "challenge congo alice white days=3\nGrüße aus Köln, this line is long enough that it needs a soft line break to stay short.\n",
 			},
@@ -98,35 +98,35 @@ func TestParse(t *testing.T) {
 			file: "base64.eml",
 			want: mailmsg.Incoming{
 				MessageID: "b64@example.de", From: "dora@example.de", FromCount: 1,
-				Recipients: to, Subject: "board", Text: "board congo 42\n\nDanke schön!\n",
+				HeaderRecipients: to, Subject: "board", Text: "board congo 42\n\nDanke schön!\n",
 			},
 		},
 		{
 			file: "latin1.eml",
 			want: mailmsg.Incoming{
 				MessageID: "latin1@example.fr", From: "rene@example.fr", FromName: "René Dupré", FromCount: 1,
-				Recipients: to, Subject: "Partie terminée?", Text: "resign congo 42\nTrès déçu.\n",
+				HeaderRecipients: to, Subject: "Partie terminée?", Text: "resign congo 42\nTrès déçu.\n",
 			},
 		},
 		{
 			file: "cp1252.eml",
 			want: mailmsg.Incoming{
 				MessageID: "cp1252@example.co.uk", From: "ed@example.co.uk", FromName: "Ed", FromCount: 1,
-				Recipients: to, Subject: "“games” €", Text: "games\nThat’s € 5 – cheap.\n",
+				HeaderRecipients: to, Subject: "“games” €", Text: "games\nThat’s € 5 – cheap.\n",
 			},
 		},
 		{
 			file: "undeclared-8bit.eml",
 			want: mailmsg.Incoming{
 				MessageID: "8bit@example.org", From: "quinn@example.org", FromCount: 1,
-				Recipients: to, Subject: "games", Text: "games à la carte\n",
+				HeaderRecipients: to, Subject: "games", Text: "games à la carte\n",
 			},
 		},
 		{
 			file: "html-only.eml",
 			want: mailmsg.Incoming{
 				MessageID: "html@example.net", From: "fay@example.net", FromName: "Fay", FromCount: 1,
-				Recipients: to, Subject: "Re: Congo game 42",
+				HeaderRecipients: to, Subject: "Re: Congo game 42",
 				Text: "move congo 42 c2-c3\nb6-b5 & more\n\nSecond paragraph with spaces.\n\n" +
 					"On Sat, Congo wrote:\n\n> Your move in game 42.\n> Position: abc\n>\n> > nested quote\n\n" +
 					"- one\n- two\n\na b\nc d\n\n  G M E\n  P P P\n",
@@ -136,21 +136,21 @@ func TestParse(t *testing.T) {
 			file: "alternative.eml",
 			want: mailmsg.Incoming{
 				MessageID: "alt@example.org", From: "gus@example.org", FromCount: 1,
-				Recipients: to, Subject: "accept", Text: "accept congo 42",
+				HeaderRecipients: to, Subject: "accept", Text: "accept congo 42",
 			},
 		},
 		{
 			file: "mixed.eml",
 			want: mailmsg.Incoming{
 				MessageID: "mixed@example.org", From: "hal@example.org", FromCount: 1,
-				Recipients: to, Subject: "games with attachment", Text: "games",
+				HeaderRecipients: to, Subject: "games with attachment", Text: "games",
 			},
 		},
 		{
 			file: "crlf.eml",
 			want: mailmsg.Incoming{
 				MessageID: "crlf@example.org", From: "olga@example.org", FromName: "Olga", FromCount: 1,
-				Recipients: to, Subject: "board", Text: "board congo 42\nsecond line ",
+				HeaderRecipients: to, Subject: "board", Text: "board congo 42\nsecond line ",
 			},
 		},
 		{
@@ -158,7 +158,7 @@ func TestParse(t *testing.T) {
 			want: mailmsg.Incoming{
 				MessageID: "bounce1@mx.example.org", From: "mailer-daemon@mx.example.org",
 				FromName: "Mail Delivery System", FromCount: 1, ReturnPath: "<>",
-				Recipients: to, Subject: "Undelivered Mail Returned to Sender",
+				HeaderRecipients: to, Subject: "Undelivered Mail Returned to Sender",
 				Text: "This is the mail system at host mx.example.org.\n" +
 					"I'm sorry to have to inform you that your message could not\n" +
 					"be delivered to one or more recipients.",
@@ -169,7 +169,7 @@ func TestParse(t *testing.T) {
 			file: "bounce-postmaster.eml",
 			want: mailmsg.Incoming{
 				MessageID: "pm1@example.com", From: "postmaster@example.com", FromCount: 1,
-				ReturnPath: "<postmaster@example.com>", Recipients: to, Subject: "Delivery failure",
+				ReturnPath: "<postmaster@example.com>", HeaderRecipients: to, Subject: "Delivery failure",
 				Text: "Your mail could not be delivered.\n", AutoReply: true, Why: "sender postmaster",
 			},
 		},
@@ -177,7 +177,7 @@ func TestParse(t *testing.T) {
 			file: "report.eml",
 			want: mailmsg.Incoming{
 				MessageID: "rep2@example.com", From: "reports@example.com", FromCount: 1,
-				ReturnPath: "<reports@example.com>", Recipients: to,
+				ReturnPath: "<reports@example.com>", HeaderRecipients: to,
 				Subject:   "Delivery Status Notification (Failure)",
 				Text:      "Delivery to the following recipient failed permanently.",
 				AutoReply: true, Why: "Content-Type multipart/report",
@@ -187,7 +187,7 @@ func TestParse(t *testing.T) {
 			file: "vacation.eml",
 			want: mailmsg.Incoming{
 				MessageID: "vac1@example.org", From: "ivy@example.org", FromName: "Ivy", FromCount: 1,
-				ReturnPath: "<ivy@example.org>", Recipients: to,
+				ReturnPath: "<ivy@example.org>", HeaderRecipients: to,
 				Subject: "Out of office: Congo game 42: your move", Text: "I am away until Monday.\n",
 				AutoReply: true, Why: "Auto-Submitted auto-replied",
 			},
@@ -196,14 +196,14 @@ func TestParse(t *testing.T) {
 			file: "autosubmitted-no.eml",
 			want: mailmsg.Incoming{
 				MessageID: "asno@example.org", From: "jim@example.org", FromCount: 1,
-				Recipients: to, Subject: "help", Text: "help\n",
+				HeaderRecipients: to, Subject: "help", Text: "help\n",
 			},
 		},
 		{
 			file: "precedence.eml",
 			want: mailmsg.Incoming{
 				MessageID: "bulk1@example.org", From: "news@example.org", FromCount: 1,
-				Recipients: to, Subject: "Weekly news", Text: "news\n",
+				HeaderRecipients: to, Subject: "Weekly news", Text: "news\n",
 				AutoReply: true, Why: "Precedence bulk",
 			},
 		},
@@ -211,7 +211,7 @@ func TestParse(t *testing.T) {
 			file: "list.eml",
 			want: mailmsg.Incoming{
 				MessageID: "list1@example.org", From: "kim@example.org", FromName: "Kim", FromCount: 1,
-				ReturnPath: "<games-bounces@lists.example.org>", Recipients: []string{"games@lists.example.org"},
+				ReturnPath: "<games-bounces@lists.example.org>", HeaderRecipients: []string{"games@lists.example.org"},
 				Subject: "[games] anyone for congo?", Text: "challenge congo kim\n",
 				AutoReply: true, Why: "List-Id",
 			},
@@ -219,21 +219,21 @@ func TestParse(t *testing.T) {
 		{
 			file: "no-from.eml",
 			want: mailmsg.Incoming{
-				MessageID: "nofrom@example.org", Recipients: to, Subject: "help", Text: "help\n",
+				MessageID: "nofrom@example.org", HeaderRecipients: to, Subject: "help", Text: "help\n",
 			},
 		},
 		{
 			file: "two-from.eml",
 			want: mailmsg.Incoming{
 				MessageID: "twofrom@example.org", From: "lee@example.org", FromName: "Lee", FromCount: 2,
-				Recipients: to, Subject: "games", Text: "games\n",
+				HeaderRecipients: to, Subject: "games", Text: "games\n",
 			},
 		},
 		{
 			file: "unknown-charset.eml",
 			want: mailmsg.Incoming{
 				MessageID: "klingon@example.org", From: "ned@example.org", FromCount: 1,
-				Recipients: to, Subject: "=?x-klingon?Q?Qapla=27?=",
+				HeaderRecipients: to, Subject: "=?x-klingon?Q?Qapla=27?=",
 				Text: "move congo 42 a2-a3\n\uFFFD tlhIngan Hol\n",
 			},
 			wantErr: true,
@@ -242,7 +242,7 @@ func TestParse(t *testing.T) {
 			file: "bad-qp.eml",
 			want: mailmsg.Incoming{
 				MessageID: "badqp@example.org", From: "pat@example.org", FromCount: 1,
-				Recipients: to, Subject: "broken", Text: "move congo 42 d2-d3\nété ok\na NUL",
+				HeaderRecipients: to, Subject: "broken", Text: "move congo 42 d2-d3\nété ok\na NUL",
 			},
 			wantErr: true,
 		},
@@ -250,7 +250,7 @@ func TestParse(t *testing.T) {
 			file: "bad-base64.eml",
 			want: mailmsg.Incoming{
 				MessageID: "badb64@example.org", From: "pat@example.org", FromCount: 1,
-				Recipients: to, Subject: "broken base64", Text: "games\nboard congo 42\n",
+				HeaderRecipients: to, Subject: "broken base64", Text: "games\nboard congo 42\n",
 			},
 			wantErr: true,
 		},
@@ -258,7 +258,7 @@ func TestParse(t *testing.T) {
 			file: "mbox-from.eml",
 			want: mailmsg.Incoming{
 				MessageID: "mbox@example.org", From: "pat@example.org", FromName: "Pat", FromCount: 1,
-				Recipients: to, Subject: "games", Text: "games\n",
+				HeaderRecipients: to, Subject: "games", Text: "games\n",
 			},
 			wantErr: true,
 		},

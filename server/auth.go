@@ -40,13 +40,13 @@ func (s *Server) proves(m *mailmsg.Incoming, p db.Player) bool {
 	return s.sentToPersonal(m, p) || s.authenticated(m)
 }
 
-// sentToPersonal reports whether one of the mail's recipients is p's
-// personal address. The secret is compared ignoring case, in constant
+// sentToPersonal reports whether one of the mail's header recipients is
+// p's personal address. The secret is compared ignoring case, in constant
 // time.
 func (s *Server) sentToPersonal(m *mailmsg.Incoming, p db.Player) bool {
 	want := []byte(strings.ToLower(p.Secret))
 	found := false
-	for _, r := range m.Recipients {
+	for _, r := range m.HeaderRecipients {
 		local, domain, ok := cutAddress(r)
 		if !ok || !strings.EqualFold(domain, s.domain) {
 			continue

@@ -48,7 +48,7 @@ func TestUnprovenCommandsAreNotApplied(t *testing.T) {
 			before := h.snapshot()
 
 			m := h.mail(from, "", body)
-			m.Recipients = []string{ourAddress, "congo+" + strings.Repeat("a", secretLen) + "@example.org"}
+			m.HeaderRecipients = []string{ourAddress, "congo+" + strings.Repeat("a", secretLen) + "@example.org"}
 			h.handle(m)
 
 			mails := h.deliver()
@@ -201,7 +201,7 @@ func TestSeveralFromProveNothing(t *testing.T) {
 	h.register("alice", "bob")
 	m := h.mail("alice", "", "challenge congo bob")
 	m.FromCount = 2
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
 	h.handle(m)
 	for _, r := range h.deliver() {

@@ -135,15 +135,15 @@ func addr(handle string) string {
 func (h *harness) mail(from, subject, body string) *mailmsg.Incoming {
 	h.n++
 	return &mailmsg.Incoming{
-		UIDValidity: 1,
-		UID:         uint32(h.n),
-		MessageID:   fmt.Sprintf("m%d@%s", h.n, players),
-		From:        addr(from),
-		FromCount:   1,
-		Recipients:  []string{ourAddress},
-		Subject:     subject,
-		Text:        body,
-		Date:        h.clock.Now(),
+		UIDValidity:      1,
+		UID:              uint32(h.n),
+		MessageID:        fmt.Sprintf("m%d@%s", h.n, players),
+		From:             addr(from),
+		FromCount:        1,
+		HeaderRecipients: []string{ourAddress},
+		Subject:          subject,
+		Text:             body,
+		Date:             h.clock.Now(),
 	}
 }
 
@@ -174,7 +174,7 @@ func (h *harness) sendProven(from, body string) {
 func (h *harness) provenMail(from, body string) *mailmsg.Incoming {
 	h.t.Helper()
 	m := h.mail(from, "", body)
-	m.Recipients = []string{h.personal(from)}
+	m.HeaderRecipients = []string{h.personal(from)}
 	return m
 }
 
@@ -183,7 +183,7 @@ func (h *harness) provenMail(from, body string) *mailmsg.Incoming {
 func (h *harness) reply(to received, body string) {
 	h.t.Helper()
 	m := h.mail(strings.TrimSuffix(to.To, "@"+players), "Re: "+to.Subject, body)
-	m.Recipients = []string{to.ReplyTo}
+	m.HeaderRecipients = []string{to.ReplyTo}
 	m.InReplyTo = []string{to.MessageID}
 	m.References = append(append([]string(nil), to.References...), to.MessageID)
 	h.handle(m)

@@ -63,7 +63,7 @@ func TestSubjectCommandCarriesComment(t *testing.T) {
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	m := h.mail("alice", "move congo 1 b2-b3", "Your turn, bob!\n\nAlice")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	mails := h.deliver()
 	wantText(t, only(t, mails, "bob"), "alice: b2-b3", "alice says:", "Your turn, bob!")
@@ -75,7 +75,7 @@ func TestDuplicateMail(t *testing.T) {
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	m := h.mail("alice", "", "move congo 1 b2-b3")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	again := *m
 	again.UID += 100 // the same mail, seen again at another place
@@ -86,7 +86,7 @@ func TestDuplicateMail(t *testing.T) {
 
 	// Without a Message-ID, UIDVALIDITY and UID recognise it.
 	m = h.mail("bob", "", "move congo 1 b6-b5")
-	m.Recipients, m.MessageID = []string{h.personal("bob")}, ""
+	m.HeaderRecipients, m.MessageID = []string{h.personal("bob")}, ""
 	h.handle(m)
 	h.handle(m)
 	if mails := h.deliver(); len(mails) != 2 {
@@ -194,7 +194,7 @@ func TestConcurrentDuplicate(t *testing.T) {
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	m := h.mail("alice", "", "move congo 1 b2-b3")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	errs := make(chan error, 4)
 	for range cap(errs) {
 		go func() { errs <- h.s.HandleMail(context.Background(), m) }()
@@ -232,7 +232,7 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 	h.register("alice", "bob")
 	id := h.startGame("alice", "bob")
 	m := h.mail("alice", "resign", "move congo 1 b2-b6")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	answer := only(t, h.deliver(), "alice")
 	if strings.Contains(strings.ToLower(answer.Subject), "resign") {

@@ -15,7 +15,7 @@ func TestHistoryAndPastBoards(t *testing.T) {
 	h.startGame("alice", "bob")
 	h.handle(func() *mailmsg.Incoming {
 		m := h.mail("alice", "move congo 1 d2-e3", "Good luck, {bob}!")
-		m.Recipients = []string{h.personal("alice")}
+		m.HeaderRecipients = []string{h.personal("alice")}
 		return m
 	}())
 	h.sendProven("bob", "move congo 1 d6-c5")

@@ -213,7 +213,7 @@ func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 		t.Helper()
 		seq++
 		m := &mailmsg.Incoming{MessageID: fmt.Sprintf("seed%d@test", seq), From: from,
-			Recipients: []string{to}, Subject: "seed", Text: text}
+			HeaderRecipients: []string{to}, Subject: "seed", Text: text}
 		if err := srv.HandleMail(ctx, m); err != nil {
 			t.Fatalf("seed %q: %v", text, err)
 		}
