@@ -23,4 +23,3 @@ func TestReminderPoints(t *testing.T) {
 		}
 	}
 }
-

@@ -10,24 +10,24 @@ import (
 type Problem uint8
 
 const (
-	NoProblem       Problem = iota
-	NotChallenged           // accept/decline of a game that waits for no answer
-	OwnChallenge            // accept/decline by the challenger; Other is the challenged player
-	NotActive               // a move, offer or the like in a game not being played
-	NotYourTurn             // a move when the opponent is to move
-	StaleMoveNumber         // the #N guard is not the number of the move to make
-	IllegalMove             // Detail has the rules' explanation
-	NoOffer                 // declining a draw nobody offered
-	NotYourTakeback         // granting a takeback nobody asked for; Other is the player who may ask
-	NoMoves                 // a takeback before any move
-	TooLate                 // an abort after both sides moved
-	YourMove                // conditional moves when it is the player's own move
-	BadConditional          // conditional moves that cannot be played; Detail says why
-	NoVacation              // more vacation asked than left; Left is what is left
-	NotOnVacation           // ending a vacation that is not being taken
-	OnVacation              // a vacation during a vacation; Until is its end
-	NotAdjourned            // resuming a game that is not adjourned
-	AdjournedAlready        // adjourning a game twice
+	NoProblem        Problem = iota
+	NotChallenged            // accept/decline of a game that waits for no answer
+	OwnChallenge             // accept/decline by the challenger; Other is the challenged player
+	NotActive                // a move, offer or the like in a game not being played
+	NotYourTurn              // a move when the opponent is to move
+	StaleMoveNumber          // the #N guard is not the number of the move to make
+	IllegalMove              // Detail has the rules' explanation
+	NoOffer                  // declining a draw nobody offered
+	NotYourTakeback          // granting a takeback nobody asked for; Other is the player who may ask
+	NoMoves                  // a takeback before any move
+	TooLate                  // an abort after both sides moved
+	YourMove                 // conditional moves when it is the player's own move
+	BadConditional           // conditional moves that cannot be played; Detail says why
+	NoVacation               // more vacation asked than left; Left is what is left
+	NotOnVacation            // ending a vacation that is not being taken
+	OnVacation               // a vacation during a vacation; Until is its end
+	NotAdjourned             // resuming a game that is not adjourned
+	AdjournedAlready         // adjourning a game twice
 )
 
 var problemNames = [...]string{

@@ -12,30 +12,31 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 )
 
 // batches records the batches given to a BatchHandler.
 type batches struct {
 	mu    sync.Mutex
-	calls [][]*mailer.Incoming
+	calls [][]*mailmsg.Incoming
 }
 
-func (b *batches) add(ms []*mailer.Incoming) {
+func (b *batches) add(ms []*mailmsg.Incoming) {
 	b.mu.Lock()
 	b.calls = append(b.calls, slices.Clone(ms))
 	b.mu.Unlock()
 }
 
-func (b *batches) all() [][]*mailer.Incoming {
+func (b *batches) all() [][]*mailmsg.Incoming {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return slices.Clone(b.calls)
 }
 
 // mails returns the mails of every batch, in the order given.
-func (b *batches) mails() []*mailer.Incoming {
-	var all []*mailer.Incoming
+func (b *batches) mails() []*mailmsg.Incoming {
+	var all []*mailmsg.Incoming
 	for _, ms := range b.all() {
 		all = append(all, ms...)
 	}
@@ -71,7 +72,7 @@ func morePolls(t *testing.T, inbox *mailer.Inbox) {
 }
 
 // nilErrors is a BatchHandler's result when every mail was handled.
-func nilErrors(ms []*mailer.Incoming) []error { return make([]error, len(ms)) }
+func nilErrors(ms []*mailmsg.Incoming) []error { return make([]error, len(ms)) }
 
 func hasFlag(flags []imap.Flag, f imap.Flag) bool {
 	return slices.ContainsFunc(flags, func(g imap.Flag) bool { return strings.EqualFold(string(g), string(f)) })
@@ -98,7 +99,7 @@ func TestInboxHandlesBacklogInBatches(t *testing.T) {
 			}
 			var b batches
 			inbox, _, _ := runInboxBatch(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 50 * time.Millisecond},
-				func(_ context.Context, ms []*mailer.Incoming) []error {
+				func(_ context.Context, ms []*mailmsg.Incoming) []error {
 					b.add(ms)
 					return nilErrors(ms)
 				})
@@ -151,7 +152,7 @@ func TestInboxBatchOfOne(t *testing.T) {
 	}
 	var b batches
 	runInboxBatch(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Batch: 1},
-		func(_ context.Context, ms []*mailer.Incoming) []error {
+		func(_ context.Context, ms []*mailmsg.Incoming) []error {
 			b.add(ms)
 			return nilErrors(ms)
 		})
@@ -171,7 +172,7 @@ func TestInboxBatchPartialFailure(t *testing.T) {
 	}
 	var b batches
 	inbox, _, _ := runInboxBatch(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Batch: 5, MaxTries: 3, Poll: 50 * time.Millisecond},
-		func(_ context.Context, ms []*mailer.Incoming) []error {
+		func(_ context.Context, ms []*mailmsg.Incoming) []error {
 			b.add(ms)
 			errs := make([]error, len(ms))
 			for i, m := range ms {
@@ -189,14 +190,14 @@ func TestInboxBatchPartialFailure(t *testing.T) {
 	}
 	var processed []string
 	for _, m := range mailbox(t, sys, "Processed") {
-		in, _ := mailer.ParseMessage(m.Raw)
+		in, _ := mailmsg.Parse(m.Raw)
 		processed = append(processed, in.Subject)
 	}
 	if want := []string{"mail 1", "mail 2", "mail 4", "mail 5"}; !slices.Equal(processed, want) {
 		t.Errorf("Processed holds %q, want %q", processed, want)
 	}
 	q := mailbox(t, sys, "Quarantine")
-	if in, _ := mailer.ParseMessage(q[0].Raw); in.Subject != "mail 3" || !hasFlag(q[0].Flags, "$CongoTry2") {
+	if in, _ := mailmsg.Parse(q[0].Raw); in.Subject != "mail 3" || !hasFlag(q[0].Flags, "$CongoTry2") {
 		t.Errorf("Quarantine holds %q flagged %v, want \"mail 3\" flagged $CongoTry2", in.Subject, q[0].Flags)
 	}
 	if n := len(mailbox(t, sys, "INBOX")); n != 0 {
@@ -218,8 +219,8 @@ func TestInboxBatchPanic(t *testing.T) {
 		poison batches // the batches that panicked
 	)
 	inbox, _, _ := runInboxBatch(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), MaxTries: 3, Poll: 50 * time.Millisecond},
-		func(_ context.Context, ms []*mailer.Incoming) []error {
-			if slices.ContainsFunc(ms, func(m *mailer.Incoming) bool { return m.Subject == "poison" }) {
+		func(_ context.Context, ms []*mailmsg.Incoming) []error {
+			if slices.ContainsFunc(ms, func(m *mailmsg.Incoming) bool { return m.Subject == "poison" }) {
 				poison.add(ms)
 				panic("index out of range")
 			}
@@ -256,7 +257,7 @@ func TestInboxBatchByteBound(t *testing.T) {
 	}
 	var b batches
 	runInboxBatch(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), MaxSize: maxSize},
-		func(_ context.Context, ms []*mailer.Incoming) []error {
+		func(_ context.Context, ms []*mailmsg.Incoming) []error {
 			b.add(ms)
 			return nilErrors(ms)
 		})
@@ -296,7 +297,7 @@ func TestInboxBatchCancel(t *testing.T) {
 		started := make(chan struct{})
 		var b batches
 		_, cancel, done := runInboxBatch(t, mailer.InboxConfig{URL: sys.IMAPURL("congo")},
-			func(ctx context.Context, ms []*mailer.Incoming) []error {
+			func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 				b.add(ms)
 				close(started)
 				<-ctx.Done()
@@ -320,7 +321,7 @@ func TestInboxBatchCancel(t *testing.T) {
 		started := make(chan struct{})
 		var h handled
 		cancel, done := runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo")},
-			func(ctx context.Context, m *mailer.Incoming) error {
+			func(ctx context.Context, m *mailmsg.Incoming) error {
 				h.add(m)
 				if m.UID == 1 {
 					close(started)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 )
 
@@ -35,7 +36,7 @@ func TestInboxChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inbox.RunBatch(context.Background(), func(_ context.Context, ms []*mailer.Incoming) []error {
+	inbox.RunBatch(context.Background(), func(_ context.Context, ms []*mailmsg.Incoming) []error {
 		for _, m := range ms {
 			if m.Subject == "poison" {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -166,7 +167,7 @@ func TestInboxDeathFlags(t *testing.T) {
 	}
 	var h handled
 	runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 50 * time.Millisecond, MaxTries: 2},
-		func(_ context.Context, m *mailer.Incoming) error {
+		func(_ context.Context, m *mailmsg.Incoming) error {
 			h.add(m)
 			return nil
 		})

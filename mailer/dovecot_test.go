@@ -13,6 +13,7 @@ import (
 
 	"github.com/congobymail/congo/internal/dovecottest"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 )
@@ -97,7 +98,7 @@ func (d *dovecot) mailbox(t *testing.T, name string) []stored {
 	}
 	var l []stored
 	for _, b := range bufs {
-		in, _ := mailer.ParseMessage(b.BodySection[0].Bytes)
+		in, _ := mailmsg.Parse(b.BodySection[0].Bytes)
 		l = append(l, stored{in.Subject, slices.Contains(b.Flags, imap.FlagSeen)})
 	}
 	return l
@@ -110,7 +111,7 @@ func TestInboxDovecot(t *testing.T) {
 	d.appendRaw(t, big)
 	var h handled
 	runInbox(t, mailer.InboxConfig{URL: d.url(), Poll: time.Minute, MaxSize: 4096},
-		func(_ context.Context, m *mailer.Incoming) error {
+		func(_ context.Context, m *mailmsg.Incoming) error {
 			h.add(m)
 			return nil
 		})
@@ -146,7 +147,7 @@ func TestInboxDovecotWithoutMoveOrIdle(t *testing.T) {
 			d.appendMail(t, "someone's deleted mail", imap.FlagSeen, imap.FlagDeleted)
 			var h handled
 			runInbox(t, mailer.InboxConfig{URL: d.url(), Poll: 200 * time.Millisecond},
-				func(_ context.Context, m *mailer.Incoming) error {
+				func(_ context.Context, m *mailmsg.Incoming) error {
 					h.add(m)
 					return nil
 				})
@@ -172,7 +173,7 @@ func TestInboxDovecotRestarts(t *testing.T) {
 	d := startDovecot(t, "")
 	var h handled
 	runInbox(t, mailer.InboxConfig{URL: d.url(), Poll: time.Minute, Timeout: time.Second, Backoff: 50 * time.Millisecond},
-		func(_ context.Context, m *mailer.Incoming) error {
+		func(_ context.Context, m *mailmsg.Incoming) error {
 			h.add(m)
 			return nil
 		})
@@ -241,7 +242,7 @@ func TestInboxDovecotBatches(t *testing.T) {
 	}
 	var b batches
 	runInboxBatch(t, mailer.InboxConfig{URL: d.url(), Poll: time.Minute, MaxSize: 512 << 10},
-		func(_ context.Context, ms []*mailer.Incoming) []error {
+		func(_ context.Context, ms []*mailmsg.Incoming) []error {
 			b.add(ms)
 			return nilErrors(ms)
 		})

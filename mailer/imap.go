@@ -1,7 +1,9 @@
+// Package mailer reads commands from an IMAP mailbox and sends answers by
+// SMTP: the IMAP and SMTP sessions; package mailmsg parses and composes the
+// mails.
 package mailer
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -12,12 +14,10 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // Defaults of InboxConfig.
@@ -76,7 +76,8 @@ type InboxConfig struct {
 	// MaxSize is the most bytes fetched of one message, default
 	// DefaultMaxSize. Of a larger message only its first MaxSize bytes are
 	// fetched (a partial FETCH) and parsed: the header and usually the text,
-	// but not the attachments after it. Incoming.Truncated is then set.
+	// but not the attachments after it. mailmsg.Incoming.Truncated is then
+	// set.
 	MaxSize int64
 
 	// Timeout is how long the server may take to answer one command
@@ -197,7 +198,7 @@ func positive[T int | int64 | time.Duration](v, def T) T {
 // A BatchHandler handles mails in the order given and returns one error
 // per mail (nil: handled, and the mail may be filed away); len(result) ==
 // len(ms).
-type BatchHandler func(ctx context.Context, ms []*Incoming) []error
+type BatchHandler func(ctx context.Context, ms []*mailmsg.Incoming) []error
 
 // Run reads the mailbox until ctx is done, then returns ctx's error. It is
 // RunBatch with a handler that calls handle for each mail of a batch in
@@ -232,8 +233,8 @@ type BatchHandler func(ctx context.Context, ms []*Incoming) []error
 // message, and files the messages it handled (briefly) before it returns.
 // Mail handled but not yet filed when the process dies (at most a batch)
 // is offered again after a restart: handle must know it by its Message-ID.
-func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *Incoming) error) error {
-	return b.RunBatch(ctx, func(ctx context.Context, ms []*Incoming) []error {
+func (b *Inbox) Run(ctx context.Context, handle func(ctx context.Context, m *mailmsg.Incoming) error) error {
+	return b.RunBatch(ctx, func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		errs := make([]error, len(ms))
 		for i, m := range ms {
 			if ctx.Err() != nil {
@@ -304,276 +305,4 @@ type inboxState struct {
 	// whether handling it failed.
 	lastUID    imap.UID
 	lastFailed bool
-}
-
-// conn is one IMAP connection with a watchdog on every command.
-type conn struct {
-	c          *imapclient.Client
-	timeout    time.Duration
-	timedOut   atomic.Bool
-	caps       imap.CapSet
-	processed  bool // whether the processed mailbox exists
-	quarantine bool // whether the quarantine mailbox exists
-	bye        *byeWatch
-}
-
-// do runs f, one exchange with the server. When the server takes longer
-// than the timeout, or ctx ends first, the connection is closed, which
-// makes f return.
-func (cn *conn) do(ctx context.Context, what string, f func() error) error {
-	t := time.AfterFunc(cn.timeout, func() {
-		cn.timedOut.Store(true)
-		cn.c.Close()
-	})
-	stop := context.AfterFunc(ctx, func() { cn.c.Close() })
-	err := f()
-	t.Stop()
-	stop()
-	switch {
-	case cn.timedOut.Load():
-		return fmt.Errorf("imap %s: no answer within %v", what, cn.timeout)
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil:
-		return fmt.Errorf("imap %s: %w", what, err)
-	}
-	return nil
-}
-
-// session runs one connection until it fails or ctx is done. scanned
-// reports whether it got through the mailbox at least once.
-func (b *Inbox) session(ctx context.Context, st *inboxState, handle BatchHandler) (scanned bool, err error) {
-	wake := make(chan struct{}, 1)
-	bye := &byeWatch{bye: make(chan struct{})}
-	cn, err := b.dial(ctx, &imapclient.Options{
-		TLSConfig:   b.tlsConfig,
-		DebugWriter: bye,
-		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
-			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
-				if d.NumMessages != nil {
-					select {
-					case wake <- struct{}{}:
-					default:
-					}
-				}
-			},
-		},
-	})
-	if err != nil {
-		return false, err
-	}
-	defer cn.c.Close()
-	cn.bye = bye
-
-	if err := cn.do(ctx, "greeting", cn.c.WaitGreeting); err != nil {
-		return false, err
-	}
-	if err := cn.do(ctx, "login", func() error { return cn.c.Login(b.user, b.password).Wait() }); err != nil {
-		return false, err
-	}
-	if err := cn.do(ctx, "capability", func() error {
-		cn.caps = cn.c.Caps()
-		if cn.caps == nil {
-			return errors.New("no capabilities")
-		}
-		return nil
-	}); err != nil {
-		return false, err
-	}
-	if cn.processed, err = b.ensureMailbox(ctx, cn, b.processed); err != nil {
-		return false, err
-	}
-	if cn.quarantine, err = b.ensureMailbox(ctx, cn, b.quarantine); err != nil {
-		return false, err
-	}
-	var data *imap.SelectData
-	if err := cn.do(ctx, "select "+b.mailbox, func() (err error) {
-		data, err = cn.c.Select(b.mailbox, nil).Wait()
-		return err
-	}); err != nil {
-		return false, err
-	}
-	if data.UIDValidity != st.uidValidity {
-		st.uidValidity = data.UIDValidity
-		clear(st.pending)
-		clear(st.unfiled)
-		clear(st.tries)
-		clear(st.charged)
-	}
-	b.log.Info("imap connected", "addr", b.addr, "user", b.user, "mailbox", b.mailbox,
-		"messages", data.NumMessages, "idle", cn.caps.Has(imap.CapIdle),
-		"move", cn.caps.Has(imap.CapMove), "uidplus", cn.caps.Has(imap.CapUIDPlus))
-	b.status.connected.Store(true)
-	defer b.status.connected.Store(false)
-
-	for {
-		select {
-		case <-wake:
-		default:
-		}
-		if err := b.scan(ctx, cn, st, handle); err != nil {
-			return scanned, err
-		}
-		scanned = true
-		if err := b.wait(ctx, cn, wake); err != nil {
-			return scanned, err
-		}
-	}
-}
-
-// dial connects and sets up TLS; ctx bounds the TCP connection and the TLS
-// handshake.
-func (b *Inbox) dial(ctx context.Context, opts *imapclient.Options) (*conn, error) {
-	dctx, cancel := context.WithTimeout(ctx, b.timeout)
-	defer cancel()
-	var d net.Dialer
-	nc, err := d.DialContext(dctx, "tcp", b.addr)
-	if err != nil {
-		return nil, fmt.Errorf("imap dial: %w", err)
-	}
-	cn := &conn{timeout: b.timeout}
-	switch b.sec {
-	case plainText:
-		cn.c = imapclient.New(nc, opts)
-	case implicitTLS:
-		tc := tls.Client(nc, b.tlsConfig)
-		if err := tc.HandshakeContext(dctx); err != nil {
-			nc.Close()
-			return nil, fmt.Errorf("imap tls: %w", err)
-		}
-		cn.c = imapclient.New(tc, opts)
-	case startTLS:
-		// NewStartTLS reads the greeting and runs STARTTLS: bound it as the
-		// watchdog of conn.do would.
-		stop := context.AfterFunc(dctx, func() { nc.Close() })
-		c, err := imapclient.NewStartTLS(nc, opts)
-		if !stop() || err != nil {
-			nc.Close()
-			return nil, fmt.Errorf("imap starttls: %w", cmp.Or(err, dctx.Err()))
-		}
-		cn.c = c
-	}
-	return cn, nil
-}
-
-// ensureMailbox creates a mailbox (the processed or the quarantine one)
-// when it is missing, and reports whether it exists. When the processed
-// mailbox cannot be created, handled mail is only flagged \Seen (M7).
-func (b *Inbox) ensureMailbox(ctx context.Context, cn *conn, name string) (bool, error) {
-	exists := func() (bool, error) {
-		var found bool
-		err := cn.do(ctx, "list", func() error {
-			list, err := cn.c.List("", name, nil).Collect()
-			found = len(list) > 0
-			return err
-		})
-		return found, err
-	}
-	found, err := exists()
-	if err != nil || found {
-		return found, err
-	}
-	err = cn.do(ctx, "create "+name, func() error { return cn.c.Create(name, nil).Wait() })
-	var ie *imap.Error
-	switch {
-	case err == nil:
-		b.log.Info("imap mailbox created", "mailbox", name)
-		return true, nil
-	case !errors.As(err, &ie):
-		return false, err
-	case ie.Code == imap.ResponseCodeAlreadyExists:
-		return true, nil
-	}
-	// Refused: perhaps created meanwhile, perhaps not allowed.
-	if found, err = exists(); err != nil || found {
-		return found, err
-	}
-	b.log.Warn("imap cannot create the mailbox; mail for it stays, flagged \\Seen", "mailbox", name, "err", ie)
-	return false, nil
-}
-
-// wait returns when new mail may have come: on a new message announced
-// during IDLE, or after Poll.
-func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error {
-	t := time.NewTimer(b.poll)
-	defer t.Stop()
-	cn.bye.arm(true)
-	defer cn.bye.arm(false)
-	var idle *imapclient.IdleCommand
-	if cn.caps.Has(imap.CapIdle) {
-		if err := cn.do(ctx, "idle", func() (err error) {
-			idle, err = cn.c.Idle()
-			return err
-		}); err != nil {
-			return err
-		}
-	} else {
-		wake = nil // new mail is announced only during IDLE: poll
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-cn.c.Closed():
-		return errors.New("imap: connection closed by the server")
-	case <-cn.bye.bye:
-		return errServerBye
-	case <-wake:
-	case <-t.C:
-	}
-	if idle == nil {
-		return nil
-	}
-	return cn.do(ctx, "idle done", func() error {
-		if err := idle.Close(); err != nil {
-			return err
-		}
-		return idle.Wait()
-	})
-}
-
-// refused reports whether err is the server's refusal of a command, as
-// opposed to a broken connection.
-func refused(err error) bool {
-	var ie *imap.Error
-	return errors.As(err, &ie) || errors.Is(err, errNothingCopied)
-}
-
-// errServerBye is an untagged BYE while waiting: the server is shutting
-// down and will not close the connection at once.
-var errServerBye = errors.New("imap: the server said BYE")
-
-// byeWatch sees the bytes of an IMAP connection, both ways (it is the
-// client's DebugWriter), and notices an untagged BYE while armed: go-imap
-// does not act on one, and a server that shuts down may wait for the
-// client to hang up. It is armed only while waiting for new mail, when no
-// message text (which could hold such a line) is on the wire.
-type byeWatch struct {
-	mu    sync.Mutex
-	armed bool
-	tail  []byte // the last bytes seen, for a line split between writes
-	bye   chan struct{}
-	once  sync.Once
-}
-
-func (w *byeWatch) arm(on bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.armed = on
-	w.tail = w.tail[:0]
-}
-
-func (w *byeWatch) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.armed {
-		return len(p), nil
-	}
-	w.tail = append(w.tail, p...)
-	if bytes.HasPrefix(w.tail, []byte("* BYE")) || bytes.Contains(w.tail, []byte("\n* BYE")) {
-		w.once.Do(func() { close(w.bye) })
-	}
-	if len(w.tail) > 8 {
-		w.tail = append(w.tail[:0], w.tail[len(w.tail)-8:]...)
-	}
-	return len(p), nil
 }

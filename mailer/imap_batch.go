@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 )
@@ -108,7 +109,7 @@ func (b *Inbox) scan(ctx context.Context, cn *conn, st *inboxState, handle Batch
 // that could not even be parsed fails without being handed over.
 func (b *Inbox) handleRun(ctx context.Context, cn *conn, st *inboxState, handle BatchHandler, mails []fetched) error {
 	uids := make([]imap.UID, len(mails))
-	var ms []*Incoming
+	var ms []*mailmsg.Incoming
 	for i, m := range mails {
 		uids[i] = m.uid
 		if m.parseErr == nil {
@@ -228,7 +229,7 @@ func (b *Inbox) plan(ctx context.Context, cn *conn, uids []imap.UID) ([][]imap.U
 // fetched is a message read by fetch.
 type fetched struct {
 	uid      imap.UID
-	in       *Incoming
+	in       *mailmsg.Incoming
 	tries    int   // failed tries recorded in its keywords
 	inBatch  bool  // the process died while a batch with it was handled
 	alone    bool  // the process died while it was handled alone
@@ -322,15 +323,15 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 	return mails, nil
 }
 
-// parseSafely is ParseMessage, with a panic (a bug, hostile mail) turned
+// parseSafely is mailmsg.Parse, with a panic (a bug, hostile mail) turned
 // into a value: the mail then fails like one its handler failed.
-func parseSafely(raw []byte) (in *Incoming, panicked any, err error) {
+func parseSafely(raw []byte) (in *mailmsg.Incoming, panicked any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			in, panicked, err = &Incoming{}, r, nil
+			in, panicked, err = &mailmsg.Incoming{}, r, nil
 		}
 	}()
-	in, err = ParseMessage(raw)
+	in, err = mailmsg.Parse(raw)
 	return in, nil, err
 }
 
@@ -338,7 +339,7 @@ func parseSafely(raw []byte) (in *Incoming, panicked any, err error) {
 // panics on several mails, it hands each of them to handle alone, so that
 // the panic is charged to the mail that causes it: a panic is then that
 // mail's error.
-func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) []error {
+func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*mailmsg.Incoming) []error {
 	errs, p := tryBatch(ctx, handle, ms)
 	if p == nil {
 		return errs
@@ -365,7 +366,7 @@ func (b *Inbox) callBatch(ctx context.Context, handle BatchHandler, ms []*Incomi
 
 // tryBatch calls handle, returning what it panicked with, if it did. A
 // result of the wrong length is an error for every mail.
-func tryBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) (errs []error, panicked any) {
+func tryBatch(ctx context.Context, handle BatchHandler, ms []*mailmsg.Incoming) (errs []error, panicked any) {
 	defer func() {
 		if r := recover(); r != nil {
 			errs, panicked = nil, r
@@ -379,164 +380,8 @@ func tryBatch(ctx context.Context, handle BatchHandler, ms []*Incoming) (errs []
 	return errs, nil
 }
 
-// settle takes in the results of handling mails, in UID order: the
-// handled ones are filed together, then each failure is counted (failed).
-// When ctx is done it files what was handled and returns, counting no
-// failure.
-func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fetched, errs []error) error {
-	var done []imap.UID
-	for i, m := range mails {
-		if errs[i] == nil {
-			b.log.Debug("mail handled", "uid", m.uid, "message_id", m.in.MessageID)
-			delete(st.tries, m.uid)
-			delete(st.charged, m.uid)
-			st.pending[m.uid] = true
-			done = append(done, m.uid)
-		}
-	}
-	if len(done) > 0 {
-		if err := b.file(ctx, cn, st, done); err != nil {
-			return err
-		}
-	}
-	if len(done) < len(mails) {
-		var failed []imap.UID
-		for i, m := range mails {
-			if errs[i] != nil {
-				failed = append(failed, m.uid)
-			}
-		}
-		if err := b.unflag(ctx, cn, failed); err != nil {
-			return err
-		}
-	}
-	for i, m := range mails {
-		if errs[i] == nil {
-			st.lastUID, st.lastFailed = m.uid, false
-			continue
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err := b.failed(ctx, cn, st, m.uid, m.in, max(m.tries, st.tries[m.uid]), errs[i]); err != nil {
-			return err
-		}
-		delete(st.charged, m.uid)
-	}
-	return nil
-}
-
-// file marks handled messages: \Seen, then moved to the processed
-// mailbox, each step one command for all of them. It works on after ctx
-// is done, for a short while, so that handled mail is not handled again
-// after a restart. Once the messages are filed (or left \Seen where they
-// cannot be moved) they are no longer pending.
-func (b *Inbox) file(ctx context.Context, cn *conn, st *inboxState, uids []imap.UID) error {
-	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	defer context.AfterFunc(ctx, func() { time.AfterFunc(shutdownGrace, cancel) })()
-
-	set := imap.UIDSetNum(uids...)
-	if err := cn.do(fctx, "store \\Seen", func() error {
-		return cn.c.Store(set, &imap.StoreFlags{
-			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen, flagDone},
-		}, nil).Close()
-	}); err != nil {
-		return err
-	}
-	if cn.processed {
-		left, err := b.move(fctx, cn, uids, b.processed)
-		if err := b.fileFailed(st, left, err); err != nil {
-			return err
-		}
-	}
-	for _, uid := range uids {
-		delete(st.pending, uid)
-	}
-	return nil
-}
-
-// move moves messages (ascending UIDs) to another mailbox: with MOVE when
-// offered, else with COPY and, where UIDPLUS allows expunging just them,
-// UID EXPUNGE. It returns the messages left in the mailbox: without
-// UIDPLUS all of them, copied, with a nil error; otherwise those not moved
-// and why. A refusal by the server is an *imap.Error or errNothingCopied.
-func (b *Inbox) move(fctx context.Context, cn *conn, uids []imap.UID, mailbox string) (left []imap.UID, err error) {
-	set := imap.UIDSetNum(uids...)
-	if cn.caps.Has(imap.CapMove) {
-		err := cn.do(fctx, "move", func() error {
-			_, err := cn.c.Move(set, mailbox).Wait()
-			return err
-		})
-		if err != nil {
-			return uids, err
-		}
-		return nil, nil
-	}
-	// Client.Move would fall back to COPY + STORE + EXPUNGE, which may
-	// expunge other messages: do it step by step, and only where UIDPLUS
-	// lets the expunge name these messages alone.
-	var copied *imap.CopyData
-	if err := cn.do(fctx, "copy", func() (err error) {
-		copied, err = cn.c.Copy(set, mailbox).Wait()
-		return err
-	}); err != nil {
-		return uids, err
-	}
-	if !cn.caps.Has(imap.CapUIDPlus) {
-		return uids, nil
-	}
-	// Expunge only what the server says it copied.
-	var done []imap.UID
-	for _, uid := range uids {
-		if copied.SourceUIDs.Contains(uid) {
-			done = append(done, uid)
-		} else {
-			left = append(left, uid)
-		}
-	}
-	if len(done) == 0 {
-		return uids, errNothingCopied
-	}
-	set = imap.UIDSetNum(done...)
-	if err := cn.do(fctx, "store \\Deleted", func() error {
-		return cn.c.Store(set, &imap.StoreFlags{
-			Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted},
-		}, nil).Close()
-	}); err != nil {
-		return uids, err
-	}
-	if err := cn.do(fctx, "uid expunge", func() error { return cn.c.UIDExpunge(set).Close() }); err != nil {
-		return uids, err
-	}
-	if len(left) > 0 {
-		return left, errNothingCopied
-	}
-	return nil, nil
-}
-
-// errNothingCopied is a COPY answered OK whose COPYUID lacks a message.
-var errNothingCopied = errors.New("imap copy: the server did not copy the message")
-
-// fileFailed sorts a failure to move messages that are already \Seen: a
-// refusal by the server leaves them in place (they will not be handled
-// again), anything else ends the connection.
-func (b *Inbox) fileFailed(st *inboxState, uids []imap.UID, err error) error {
-	if err == nil {
-		return nil // moved, or copied and the originals stay \Seen (no UIDPLUS)
-	}
-	if !refused(err) {
-		return err
-	}
-	for _, uid := range uids {
-		st.unfiled[uid] = true
-		b.log.Warn("mail handled but not moved; it stays, flagged \\Seen", "uid", uid, "mailbox", b.processed, "err", err)
-	}
-	return nil
-}
-
 // callHandle calls handle, turning a panic into an error.
-func callHandle(ctx context.Context, handle func(context.Context, *Incoming) error, in *Incoming) (err error) {
+func callHandle(ctx context.Context, handle func(context.Context, *mailmsg.Incoming) error, in *mailmsg.Incoming) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -28,16 +30,16 @@ import (
 // handled records the mails given to a handler.
 type handled struct {
 	mu   sync.Mutex
-	mail []*mailer.Incoming
+	mail []*mailmsg.Incoming
 }
 
-func (h *handled) add(m *mailer.Incoming) {
+func (h *handled) add(m *mailmsg.Incoming) {
 	h.mu.Lock()
 	h.mail = append(h.mail, m)
 	h.mu.Unlock()
 }
 
-func (h *handled) all() []*mailer.Incoming {
+func (h *handled) all() []*mailmsg.Incoming {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return slices.Clone(h.mail)
@@ -88,7 +90,7 @@ func deliver(t *testing.T, sys *loopback.System, subject string) {
 
 // runInbox runs an Inbox on cfg until the test ends; it returns the
 // cancel function and the channel Run's result arrives on.
-func runInbox(t *testing.T, cfg mailer.InboxConfig, handle func(context.Context, *mailer.Incoming) error) (context.CancelFunc, <-chan error) {
+func runInbox(t *testing.T, cfg mailer.InboxConfig, handle func(context.Context, *mailmsg.Incoming) error) (context.CancelFunc, <-chan error) {
 	t.Helper()
 	_, cancel, done := startInbox(t, cfg, func(ctx context.Context, inbox *mailer.Inbox) error { return inbox.Run(ctx, handle) })
 	return cancel, done
@@ -157,7 +159,7 @@ func TestInboxHandlesMailOnceAndFilesIt(t *testing.T) {
 	cancel, done := runInbox(t, mailer.InboxConfig{
 		URL:  sys.IMAPURL("congo"),
 		Poll: time.Minute, // new mail must come by IDLE, not by polling
-	}, func(_ context.Context, m *mailer.Incoming) error {
+	}, func(_ context.Context, m *mailmsg.Incoming) error {
 		h.add(m)
 		return nil
 	})
@@ -178,8 +180,8 @@ func TestInboxHandlesMailOnceAndFilesIt(t *testing.T) {
 		if m.From != "alice@example.org" || m.Text != "move congo 42 b2-b3\n" || m.Truncated {
 			t.Errorf("mail %d = From %q, Text %q, Truncated %v; want alice's move, whole", i, m.From, m.Text, m.Truncated)
 		}
-		if !slices.Contains(m.Recipients, "congo@pbm.example.net") {
-			t.Errorf("mail %d Recipients = %q, want congo@pbm.example.net among them", i, m.Recipients)
+		if !slices.Contains(m.HeaderRecipients, "congo@pbm.example.net") {
+			t.Errorf("mail %d HeaderRecipients = %q, want congo@pbm.example.net among them", i, m.HeaderRecipients)
 		}
 	}
 	processed := mailbox(t, sys, "Processed")
@@ -222,7 +224,7 @@ func TestInboxRetriesFailedMail(t *testing.T) {
 	runInbox(t, mailer.InboxConfig{
 		URL:  sys.IMAPURL("congo"),
 		Poll: 200 * time.Millisecond,
-	}, func(_ context.Context, m *mailer.Incoming) error {
+	}, func(_ context.Context, m *mailmsg.Incoming) error {
 		h.add(m)
 		if m.Subject == "fails once" && fails.Add(1) == 1 {
 			return errors.New("database is locked")
@@ -282,7 +284,7 @@ func TestInboxWithoutMove(t *testing.T) {
 			deliver(t, sys, "command")
 			var h handled
 			runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: time.Minute},
-				func(_ context.Context, m *mailer.Incoming) error {
+				func(_ context.Context, m *mailmsg.Incoming) error {
 					h.add(m)
 					return nil
 				})
@@ -294,7 +296,7 @@ func TestInboxWithoutMove(t *testing.T) {
 			}
 			var inbox []string
 			for _, m := range mailbox(t, sys, "INBOX") {
-				in, _ := mailer.ParseMessage(m.Raw)
+				in, _ := mailmsg.Parse(m.Raw)
 				inbox = append(inbox, in.Subject)
 				if !slices.Contains(m.Flags, imap.FlagSeen) {
 					t.Errorf("INBOX message %q flags %v, want \\Seen", in.Subject, m.Flags)
@@ -304,11 +306,34 @@ func TestInboxWithoutMove(t *testing.T) {
 				t.Errorf("INBOX holds %q, want %q", inbox, tt.wantInbox)
 			}
 			p := mailbox(t, sys, "Processed")[0]
-			if in, _ := mailer.ParseMessage(p.Raw); in.Subject != "command" || !slices.Contains(p.Flags, imap.FlagSeen) {
+			if in, _ := mailmsg.Parse(p.Raw); in.Subject != "command" || !slices.Contains(p.Flags, imap.FlagSeen) {
 				t.Errorf("Processed holds %q with flags %v, want \"command\", \\Seen", in.Subject, p.Flags)
 			}
 		})
 	}
+}
+
+// mailWithAttachment returns a mail with a text and an attachment of n
+// bytes, the text first or last. mailmsg's tests have the same helper.
+func mailWithAttachment(n int, textFirst bool) []byte {
+	const text = "--B\r\nContent-Type: text/plain\r\n\r\nboard congo 42\r\n"
+	var b bytes.Buffer
+	b.WriteString("From: rae@example.org\r\nTo: congo@pbm.example.net\r\nSubject: big\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n")
+	if textFirst {
+		b.WriteString(text)
+	}
+	b.WriteString("--B\r\nContent-Type: video/mp4\r\nContent-Transfer-Encoding: base64\r\n\r\n")
+	line := base64.StdEncoding.EncodeToString(make([]byte, 57))
+	for b.Len() < n {
+		b.WriteString(line)
+		b.WriteString("\r\n")
+	}
+	if !textFirst {
+		b.WriteString(text)
+	}
+	b.WriteString("--B--\r\n")
+	return b.Bytes()
 }
 
 func TestInboxTruncatesLargeMail(t *testing.T) {
@@ -319,7 +344,7 @@ func TestInboxTruncatesLargeMail(t *testing.T) {
 	}
 	var h handled
 	runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), MaxSize: 4096},
-		func(_ context.Context, m *mailer.Incoming) error {
+		func(_ context.Context, m *mailmsg.Incoming) error {
 			h.add(m)
 			return nil
 		})
@@ -338,7 +363,7 @@ func TestInboxTruncatesLargeMail(t *testing.T) {
 
 func TestInboxPassesOnBrokenMail(t *testing.T) {
 	sys := startSystem(t, loopback.Config{})
-	raw, err := os.ReadFile(filepath.Join("testdata", "unknown-charset.eml"))
+	raw, err := os.ReadFile(filepath.Join("..", "mailmsg", "testdata", "unknown-charset.eml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +379,7 @@ func TestInboxPassesOnBrokenMail(t *testing.T) {
 	}
 	var h handled
 	runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo")},
-		func(_ context.Context, m *mailer.Incoming) error {
+		func(_ context.Context, m *mailmsg.Incoming) error {
 			h.add(m)
 			return nil
 		})
@@ -375,7 +400,7 @@ func TestInboxFinishesHandleOnCancel(t *testing.T) {
 	started := make(chan struct{})
 	var finished atomic.Bool
 	cancel, done := runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo")},
-		func(ctx context.Context, m *mailer.Incoming) error {
+		func(ctx context.Context, m *mailmsg.Incoming) error {
 			close(started)
 			<-ctx.Done()
 			time.Sleep(100 * time.Millisecond) // finishing the transaction
@@ -508,7 +533,7 @@ func TestInboxReconnects(t *testing.T) {
 		Poll:    300 * time.Millisecond,
 		Timeout: 300 * time.Millisecond,
 		Backoff: 20 * time.Millisecond,
-	}, func(_ context.Context, m *mailer.Incoming) error {
+	}, func(_ context.Context, m *mailmsg.Incoming) error {
 		h.add(m)
 		return nil
 	})
@@ -544,7 +569,7 @@ func TestInboxRetriesConnecting(t *testing.T) {
 	runInbox(t, mailer.InboxConfig{
 		URL:     "imap://congo:pw@" + addr + "/INBOX",
 		Backoff: 20 * time.Millisecond,
-	}, func(_ context.Context, m *mailer.Incoming) error {
+	}, func(_ context.Context, m *mailmsg.Incoming) error {
 		h.add(m)
 		return nil
 	})
@@ -631,7 +656,7 @@ func TestInboxTLS(t *testing.T) {
 			runInbox(t, mailer.InboxConfig{
 				URL: tt.scheme + "://congo:pw@" + addr + "/INBOX",
 				TLS: &tls.Config{RootCAs: pool},
-			}, func(_ context.Context, m *mailer.Incoming) error {
+			}, func(_ context.Context, m *mailmsg.Incoming) error {
 				h.add(m)
 				return nil
 			})

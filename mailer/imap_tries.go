@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 )
 
@@ -74,7 +75,7 @@ func triesOf(flags []imap.Flag) int {
 // failed records that handling a message failed, tries times before.
 // After MaxTries counted failures the message is set aside. It returns an
 // error only when the connection fails.
-func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.UID, in *Incoming, tries int, herr error) error {
+func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.UID, in *mailmsg.Incoming, tries int, herr error) error {
 	count := !st.lastFailed || st.lastUID == uid
 	st.lastUID, st.lastFailed = uid, true
 	log := b.log.With("uid", uid, "message_id", in.MessageID, "err", herr)

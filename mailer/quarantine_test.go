@@ -12,6 +12,7 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-imap/v2"
 )
 
@@ -39,7 +40,7 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 					hold  atomic.Bool // no third try before the restart
 				)
 				hold.Store(true)
-				handle := func(ctx context.Context, m *mailer.Incoming) error {
+				handle := func(ctx context.Context, m *mailmsg.Incoming) error {
 					if m.Subject == "poison" {
 						if hold.Load() && tries.Load() == 2 {
 							<-ctx.Done()
@@ -71,7 +72,7 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 				// After the restart, a batch handler that fails (or panics)
 				// as handle does: the count goes on from the keyword.
 				hold.Store(false)
-				inbox, _, _ := runInboxBatch(t, cfg, func(ctx context.Context, ms []*mailer.Incoming) []error {
+				inbox, _, _ := runInboxBatch(t, cfg, func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 					errs := make([]error, len(ms))
 					for i, m := range ms {
 						errs[i] = handle(ctx, m)
@@ -107,7 +108,7 @@ func TestInboxDoesNotQuarantineWhenAllFail(t *testing.T) {
 	var down atomic.Bool
 	down.Store(true)
 	runInbox(t, mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: 20 * time.Millisecond, MaxTries: 2},
-		func(context.Context, *mailer.Incoming) error {
+		func(context.Context, *mailmsg.Incoming) error {
 			calls.Add(1)
 			if down.Load() {
 				return errors.New("database is locked")

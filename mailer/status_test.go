@@ -8,6 +8,7 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // TestInboxStatus follows Status through a session and its loss.
@@ -22,7 +23,7 @@ func TestInboxStatus(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- inbox.Run(ctx, func(context.Context, *mailer.Incoming) error { return nil }) }()
+	go func() { done <- inbox.Run(ctx, func(context.Context, *mailmsg.Incoming) error { return nil }) }()
 	defer func() {
 		cancel()
 		select {

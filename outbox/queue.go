@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // Undeliverable reports whether addr is an address no mail is queued to:
@@ -25,11 +25,11 @@ func Undeliverable(addr string) bool {
 // that every retry sends the same bytes and replies to it are known. It
 // returns the Message-ID; "" for mail to an address never mailed (the
 // robot's), which is not queued.
-func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m mailer.Outgoing, game int64, now time.Time) (string, error) {
+func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m mailmsg.Outgoing, game int64, now time.Time) (string, error) {
 	if Undeliverable(m.To) {
 		return "", nil
 	}
-	raw, id, err := mailer.Compose(m, o.hostname)
+	raw, id, err := mailmsg.Compose(m, o.hostname)
 	if err != nil {
 		return "", err
 	}

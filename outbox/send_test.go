@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
 	"github.com/emersion/go-smtp"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 var (
@@ -112,7 +113,7 @@ func (h *harness) queue(handle string) {
 	h.t.Helper()
 	now := h.clock.Now()
 	err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
-		_, err := h.o.Queue(context.Background(), tx, mailer.Outgoing{From: "congo@example.org",
+		_, err := h.o.Queue(context.Background(), tx, mailmsg.Outgoing{From: "congo@example.org",
 			To: handle + "@players.example", Subject: "Re: help", Text: "The manual.\n", Date: now}, 0, now)
 		return err
 	})
@@ -125,7 +126,7 @@ func (h *harness) queue(handle string) {
 // messageID is the Message-ID of a raw mail.
 func messageID(t *testing.T, raw []byte) string {
 	t.Helper()
-	m, err := mailer.ParseMessage(raw)
+	m, err := mailmsg.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

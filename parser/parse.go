@@ -337,7 +337,7 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
-// stripSubject returns the first line of subject (the mailer unfolds it
+// stripSubject returns the first line of subject (mailmsg unfolds it
 // into one) without its reply and forward prefixes and "[...]" tags,
 // trimmed.
 func stripSubject(subject string) string {

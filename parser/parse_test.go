@@ -233,7 +233,7 @@ func TestParseBody(t *testing.T) {
 	}
 }
 
-// TestParseHTMLText checks a body as the mailer makes it from an HTML-only
+// TestParseHTMLText checks a body as mailmsg makes it from an HTML-only
 // reply: non-breaking spaces, blank lines, and the quoted mail as "> ".
 func TestParseHTMLText(t *testing.T) {
 	body := "\u00a0\n\nb2-b3\u00a0#2\u00a0\n\u00a0\n\nmove\u00a0congo\u00a043 c3xd4\n\n" +

@@ -7,9 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
 	"github.com/emersion/go-msgauth/authres"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // secretLen is the length of a personal address secret: 26 base32
@@ -32,7 +33,7 @@ func (s *Server) newSecret() (string, error) {
 // proves reports whether mail m proves that it comes from player p: it
 // was sent to p's personal address, or a trusted receiving server found
 // its From domain authentic.
-func (s *Server) proves(m *mailer.Incoming, p db.Player) bool {
+func (s *Server) proves(m *mailmsg.Incoming, p db.Player) bool {
 	// A mail with several From addresses names no one sender for sure.
 	if m.FromCount > 1 {
 		return false
@@ -40,13 +41,13 @@ func (s *Server) proves(m *mailer.Incoming, p db.Player) bool {
 	return s.sentToPersonal(m, p) || s.authenticated(m)
 }
 
-// sentToPersonal reports whether one of the mail's recipients is p's
-// personal address. The secret is compared ignoring case, in constant
+// sentToPersonal reports whether one of the mail's header recipients is
+// p's personal address. The secret is compared ignoring case, in constant
 // time.
-func (s *Server) sentToPersonal(m *mailer.Incoming, p db.Player) bool {
+func (s *Server) sentToPersonal(m *mailmsg.Incoming, p db.Player) bool {
 	want := []byte(strings.ToLower(p.Secret))
 	found := false
-	for _, r := range m.Recipients {
+	for _, r := range m.HeaderRecipients {
 		local, domain, ok := cutAddress(r)
 		if !ok || !strings.EqualFold(domain, s.domain) {
 			continue
@@ -65,7 +66,7 @@ func (s *Server) sentToPersonal(m *mailer.Incoming, p db.Player) bool {
 // authenticated reports whether the topmost Authentication-Results header
 // of the trusted server says the mail passed DMARC, or DKIM for the
 // domain of its From.
-func (s *Server) authenticated(m *mailer.Incoming) bool {
+func (s *Server) authenticated(m *mailmsg.Incoming) bool {
 	if s.trustAuthServ == "" {
 		return false
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // TestUnprovenCommandsAreNotApplied sends every command that changes
@@ -48,7 +48,7 @@ func TestUnprovenCommandsAreNotApplied(t *testing.T) {
 			before := h.snapshot()
 
 			m := h.mail(from, "", body)
-			m.Recipients = []string{ourAddress, "congo+" + strings.Repeat("a", secretLen) + "@example.org"}
+			m.HeaderRecipients = []string{ourAddress, "congo+" + strings.Repeat("a", secretLen) + "@example.org"}
 			h.handle(m)
 
 			mails := h.deliver()
@@ -114,9 +114,9 @@ func TestPersonalAddressHeaders(t *testing.T) {
 				"Subject: a challenge\r\n" +
 				"\r\n" +
 				"challenge congo bob\r\n"
-			m, err := mailer.ParseMessage([]byte(raw))
+			m, err := mailmsg.Parse([]byte(raw))
 			if err != nil {
-				t.Fatalf("ParseMessage: %v", err)
+				t.Fatalf("mailmsg.Parse: %v", err)
 			}
 			h.handle(m)
 			mails := h.deliver()
@@ -176,7 +176,7 @@ func TestAuthenticationResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := &Server{trustAuthServ: tt.trust}
-		m := &mailer.Incoming{From: tt.from, AuthResults: tt.headers}
+		m := &mailmsg.Incoming{From: tt.from, AuthResults: tt.headers}
 		if got := s.authenticated(m); got != tt.want {
 			t.Errorf("%s: authenticated(From %s, %q) with trusted %q = %v, want %v", tt.name, tt.from, tt.headers, tt.trust, got, tt.want)
 		}
@@ -201,7 +201,7 @@ func TestSeveralFromProveNothing(t *testing.T) {
 	h.register("alice", "bob")
 	m := h.mail("alice", "", "challenge congo bob")
 	m.FromCount = 2
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
 	h.handle(m)
 	for _, r := range h.deliver() {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/templates"
 )
@@ -49,7 +49,7 @@ func (w *work) note(s string) {
 // sender is gathered into one reply, queued last.
 type handling struct {
 	*work
-	mail *mailer.Incoming
+	mail *mailmsg.Incoming
 
 	sender  *db.Player // nil while the From address is not registered
 	proven  bool       // the mail proves it comes from sender
@@ -81,7 +81,7 @@ type handling struct {
 	ignored bool     // the mail is not to be answered
 }
 
-func (s *Server) newHandling(tx *db.Tx, m *mailer.Incoming, now time.Time) *handling {
+func (s *Server) newHandling(tx *db.Tx, m *mailmsg.Incoming, now time.Time) *handling {
 	return &handling{work: s.newWork(tx, now), mail: m, proveAt: -1, registerAt: -1,
 		added: map[int64]int{}, cleared: map[int64]int{}}
 }
@@ -165,7 +165,7 @@ const maxThreadIDs = 20
 // threadIDs lists the Message-IDs a mail answers, the closest first: its
 // first In-Reply-To ids and its last References, maxThreadIDs of each
 // at most.
-func threadIDs(m *mailer.Incoming) []string {
+func threadIDs(m *mailmsg.Incoming) []string {
 	ids := append([]string(nil), m.InReplyTo[:min(len(m.InReplyTo), maxThreadIDs)]...)
 	for i := len(m.References) - 1; i >= max(len(m.References)-maxThreadIDs, 0); i-- {
 		ids = append(ids, m.References[i])

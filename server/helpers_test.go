@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 )
 
@@ -85,7 +85,7 @@ func (k *sink) take() []sentMail {
 
 // received is a mail the server sent, as a player's mail program sees it.
 type received struct {
-	*mailer.Incoming
+	*mailmsg.Incoming
 	To      string // the envelope recipient
 	ReplyTo string
 	Header  netmail.Header
@@ -99,8 +99,8 @@ type harness struct {
 	dbPath string
 	clock  *clock
 	sink   *sink
-	n      int              // mails sent to the server so far
-	last   *mailer.Incoming // the last mail handled
+	n      int               // mails sent to the server so far
+	last   *mailmsg.Incoming // the last mail handled
 }
 
 func newHarness(t *testing.T) *harness {
@@ -146,23 +146,23 @@ func addr(handle string) string {
 
 // mail builds an incoming mail from handle's address to the server's
 // address; edit changes it further.
-func (h *harness) mail(from, subject, body string) *mailer.Incoming {
+func (h *harness) mail(from, subject, body string) *mailmsg.Incoming {
 	h.n++
-	return &mailer.Incoming{
-		UIDValidity: 1,
-		UID:         uint32(h.n),
-		MessageID:   fmt.Sprintf("m%d@%s", h.n, players),
-		From:        addr(from),
-		FromCount:   1,
-		Recipients:  []string{ourAddress},
-		Subject:     subject,
-		Text:        body,
-		Date:        h.clock.Now(),
+	return &mailmsg.Incoming{
+		UIDValidity:      1,
+		UID:              uint32(h.n),
+		MessageID:        fmt.Sprintf("m%d@%s", h.n, players),
+		From:             addr(from),
+		FromCount:        1,
+		HeaderRecipients: []string{ourAddress},
+		Subject:          subject,
+		Text:             body,
+		Date:             h.clock.Now(),
 	}
 }
 
 // handle gives m to the server and fails the test if it fails.
-func (h *harness) handle(m *mailer.Incoming) {
+func (h *harness) handle(m *mailmsg.Incoming) {
 	h.t.Helper()
 	h.last = m
 	if err := h.s.HandleMail(context.Background(), m); err != nil {
@@ -185,10 +185,10 @@ func (h *harness) sendProven(from, body string) {
 
 // provenMail is a mail with body from a registered player to their
 // personal address.
-func (h *harness) provenMail(from, body string) *mailer.Incoming {
+func (h *harness) provenMail(from, body string) *mailmsg.Incoming {
 	h.t.Helper()
 	m := h.mail(from, "", body)
-	m.Recipients = []string{h.personal(from)}
+	m.HeaderRecipients = []string{h.personal(from)}
 	return m
 }
 
@@ -197,7 +197,7 @@ func (h *harness) provenMail(from, body string) *mailer.Incoming {
 func (h *harness) reply(to received, body string) {
 	h.t.Helper()
 	m := h.mail(strings.TrimSuffix(to.To, "@"+players), "Re: "+to.Subject, body)
-	m.Recipients = []string{to.ReplyTo}
+	m.HeaderRecipients = []string{to.ReplyTo}
 	m.InReplyTo = []string{to.MessageID}
 	m.References = append(append([]string(nil), to.References...), to.MessageID)
 	h.handle(m)
@@ -223,9 +223,9 @@ func (h *harness) parse(s sentMail) received {
 	if s.from != ourAddress || len(s.to) != 1 {
 		h.t.Fatalf("mail sent from %q to %q, want from %q to one address", s.from, s.to, ourAddress)
 	}
-	in, err := mailer.ParseMessage(s.raw)
+	in, err := mailmsg.Parse(s.raw)
 	if err != nil {
-		h.t.Fatalf("ParseMessage: %v\n%s", err, s.raw)
+		h.t.Fatalf("mailmsg.Parse: %v\n%s", err, s.raw)
 	}
 	msg, err := netmail.ReadMessage(bytes.NewReader(s.raw))
 	if err != nil {

@@ -11,10 +11,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
-	"github.com/congobymail/congo/outbox"
 	_ "modernc.org/sqlite" // the "sqlite" driver, to add a trigger
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailmsg"
+	"github.com/congobymail/congo/outbox"
 )
 
 // TestThread plays by plain replies: every mail about the game refers to
@@ -64,7 +65,7 @@ func TestSubjectCommandCarriesComment(t *testing.T) {
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	m := h.mail("alice", "move congo 1 b2-b3", "Your turn, bob!\n\nAlice")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	mails := h.deliver()
 	wantText(t, only(t, mails, "bob"), "alice: b2-b3", "alice says:", "Your turn, bob!")
@@ -76,7 +77,7 @@ func TestDuplicateMail(t *testing.T) {
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	m := h.mail("alice", "", "move congo 1 b2-b3")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	again := *m
 	again.UID += 100 // the same mail, seen again at another place
@@ -87,7 +88,7 @@ func TestDuplicateMail(t *testing.T) {
 
 	// Without a Message-ID, UIDVALIDITY and UID recognise it.
 	m = h.mail("bob", "", "move congo 1 b6-b5")
-	m.Recipients, m.MessageID = []string{h.personal("bob")}, ""
+	m.HeaderRecipients, m.MessageID = []string{h.personal("bob")}, ""
 	h.handle(m)
 	h.handle(m)
 	if mails := h.deliver(); len(mails) != 2 {
@@ -109,13 +110,13 @@ func TestNeverAnswered(t *testing.T) {
 	h.register("alice")
 	tests := []struct {
 		name string
-		edit func(m *mailer.Incoming)
+		edit func(m *mailmsg.Incoming)
 	}{
-		{"auto-reply", func(m *mailer.Incoming) { m.AutoReply, m.Why = true, "Auto-Submitted: auto-replied" }},
-		{"bounce", func(m *mailer.Incoming) { m.AutoReply, m.Why, m.ReturnPath = true, "empty Return-Path", "<>" }},
-		{"our own address", func(m *mailer.Incoming) { m.From = ourAddress }},
-		{"our own plus address", func(m *mailer.Incoming) { m.From = "Congo+abc@Example.org" }},
-		{"no From", func(m *mailer.Incoming) { m.From = "" }},
+		{"auto-reply", func(m *mailmsg.Incoming) { m.AutoReply, m.Why = true, "Auto-Submitted: auto-replied" }},
+		{"bounce", func(m *mailmsg.Incoming) { m.AutoReply, m.Why, m.ReturnPath = true, "empty Return-Path", "<>" }},
+		{"our own address", func(m *mailmsg.Incoming) { m.From = ourAddress }},
+		{"our own plus address", func(m *mailmsg.Incoming) { m.From = "Congo+abc@Example.org" }},
+		{"no From", func(m *mailmsg.Incoming) { m.From = "" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,15 +142,15 @@ func TestNeverAnswered(t *testing.T) {
 func TestReplyReferences(t *testing.T) {
 	tests := []struct {
 		name string
-		m    mailer.Incoming
+		m    mailmsg.Incoming
 		root string
 		want []string
 	}{
-		{"first mail", mailer.Incoming{MessageID: "a@x"}, "", []string{"a@x"}},
-		{"reply", mailer.Incoming{MessageID: "c@x", References: []string{"a@x", "b@x"}}, "a@x", []string{"a@x", "b@x", "c@x"}},
-		{"root added", mailer.Incoming{MessageID: "c@x", References: []string{"b@x"}}, "r@y", []string{"r@y", "b@x", "c@x"}},
-		{"no Message-ID", mailer.Incoming{References: []string{"b@x"}}, "", []string{"b@x"}},
-		{"invalid ids dropped", mailer.Incoming{MessageID: "nonsense", References: []string{"b@x", "with space@x"}}, "", []string{"b@x"}},
+		{"first mail", mailmsg.Incoming{MessageID: "a@x"}, "", []string{"a@x"}},
+		{"reply", mailmsg.Incoming{MessageID: "c@x", References: []string{"a@x", "b@x"}}, "a@x", []string{"a@x", "b@x", "c@x"}},
+		{"root added", mailmsg.Incoming{MessageID: "c@x", References: []string{"b@x"}}, "r@y", []string{"r@y", "b@x", "c@x"}},
+		{"no Message-ID", mailmsg.Incoming{References: []string{"b@x"}}, "", []string{"b@x"}},
+		{"invalid ids dropped", mailmsg.Incoming{MessageID: "nonsense", References: []string{"b@x", "with space@x"}}, "", []string{"b@x"}},
 	}
 	for _, tt := range tests {
 		if got := replyReferences(&tt.m, tt.root); !slices.Equal(got, tt.want) {
@@ -157,7 +158,7 @@ func TestReplyReferences(t *testing.T) {
 		}
 	}
 
-	long := mailer.Incoming{MessageID: "last@x"}
+	long := mailmsg.Incoming{MessageID: "last@x"}
 	for i := range 30 {
 		long.References = append(long.References, idOf(i))
 	}
@@ -195,7 +196,7 @@ func TestConcurrentDuplicate(t *testing.T) {
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	m := h.mail("alice", "", "move congo 1 b2-b3")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	errs := make(chan error, 4)
 	for range cap(errs) {
 		go func() { errs <- h.s.HandleMail(context.Background(), m) }()
@@ -233,7 +234,7 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 	h.register("alice", "bob")
 	id := h.startGame("alice", "bob")
 	m := h.mail("alice", "resign", "move congo 1 b2-b6")
-	m.Recipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	answer := only(t, h.deliver(), "alice")
 	if strings.Contains(strings.ToLower(answer.Subject), "resign") {
@@ -273,7 +274,7 @@ func TestBoardFloodIsCapped(t *testing.T) {
 // TestThreadIDsBounded: a long References header costs a bounded
 // number of lookups, the closest ids first.
 func TestThreadIDsBounded(t *testing.T) {
-	m := &mailer.Incoming{InReplyTo: []string{"reply@x"}}
+	m := &mailmsg.Incoming{InReplyTo: []string{"reply@x"}}
 	for i := range 1000 {
 		m.References = append(m.References, fmt.Sprintf("r%d@x", i))
 	}
@@ -284,7 +285,7 @@ func TestThreadIDsBounded(t *testing.T) {
 	if ids[0] != "reply@x" || ids[1] != "r999@x" || ids[len(ids)-1] != fmt.Sprintf("r%d@x", 1000-maxThreadIDs) {
 		t.Errorf("threadIDs = %q, want In-Reply-To then the last References, closest first", ids)
 	}
-	if ids := threadIDs(&mailer.Incoming{InReplyTo: []string{"a@x"}, References: []string{"b@x", "a@x"}}); !slices.Equal(ids, []string{"a@x", "a@x", "b@x"}) {
+	if ids := threadIDs(&mailmsg.Incoming{InReplyTo: []string{"a@x"}, References: []string{"b@x", "a@x"}}); !slices.Equal(ids, []string{"a@x", "a@x", "b@x"}) {
 		t.Errorf("threadIDs(short) = %q", ids)
 	}
 }
@@ -310,7 +311,7 @@ func TestHandleMailsAlone(t *testing.T) {
 	again := *white
 	again.UID += 100
 	r.broken.Store(true) // a new player's secret cannot be made
-	batch := []*mailer.Incoming{
+	batch := []*mailmsg.Incoming{
 		white,
 		h.mail("carol", "", "register carol"),
 		h.provenMail("bob", fmt.Sprintf("move congo %d b6-b5", id)), // legal only after white's move
@@ -371,7 +372,7 @@ func TestHandleMailsAfterSQLiteRollback(t *testing.T) {
 		BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END`); err != nil {
 		t.Fatal(err)
 	}
-	batch := []*mailer.Incoming{
+	batch := []*mailmsg.Incoming{
 		h.provenMail("alice", fmt.Sprintf("move congo %d b2-b3", id)),
 		h.mail("carol", "", "register carol"),
 		h.provenMail("bob", fmt.Sprintf("move congo %d b6-b5", id)),

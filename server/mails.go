@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -29,8 +29,8 @@ func (w *work) gameMail(ctx context.Context, to db.Player, g db.Game, subject, b
 
 // mailTo is a mail to a player, whose replies go to the player's personal
 // address.
-func (w *work) mailTo(to db.Player, subject, body string) mailer.Outgoing {
-	return mailer.Outgoing{
+func (w *work) mailTo(to db.Player, subject, body string) mailmsg.Outgoing {
+	return mailmsg.Outgoing{
 		From:    w.s.address,
 		ReplyTo: w.s.personal(to),
 		To:      to.Address,
@@ -52,7 +52,7 @@ func (h *handling) sendReply(ctx context.Context) error {
 		return err
 	}
 	// M5: a registered player is answered at the registered address only.
-	o := mailer.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
+	o := mailmsg.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
 	if h.sender != nil {
 		o = h.mailTo(*h.sender, subject, body)
 	}
@@ -99,7 +99,7 @@ func (h *handling) threadRoot(ctx context.Context, game int64) (string, error) {
 // replyReferences is the References of a reply to m: m's own, then m's
 // Message-ID, with the root of the game's thread first when m did not
 // name it.
-func replyReferences(m *mailer.Incoming, root string) []string {
+func replyReferences(m *mailmsg.Incoming, root string) []string {
 	var refs []string
 	for _, id := range append(append([]string(nil), m.References...), m.MessageID) {
 		if validID(id) {
@@ -137,7 +137,7 @@ func validID(id string) bool {
 // enqueue queues a mail about game (0 for none) in the work's
 // transaction, and returns its Message-ID: "" for mail to the robot,
 // which reads none and is not queued.
-func (w *work) enqueue(ctx context.Context, o mailer.Outgoing, game int64) (string, error) {
+func (w *work) enqueue(ctx context.Context, o mailmsg.Outgoing, game int64) (string, error) {
 	id, err := w.s.outbox.Queue(ctx, w.tx, o, game, w.now)
 	if err == nil && id != "" {
 		w.queued++

@@ -143,7 +143,7 @@ func TestNewKey(t *testing.T) {
 
 	// The old address no longer proves anything.
 	m := h.mail("alice", "", "challenge congo bob")
-	m.Recipients = []string{old}
+	m.HeaderRecipients = []string{old}
 	h.handle(m)
 	mails := h.deliver()
 	wantText(t, only(t, mails, "alice"), "did not come to your personal address", fresh)

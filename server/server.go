@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
 )
@@ -163,8 +163,8 @@ func (s *Server) Outbox() *outbox.Outbox { return s.outbox }
 // answered, so that the caller can file it away. An error means that
 // nothing was done (the transaction was rolled back), as when the
 // database is busy or ctx ends: the caller should try again later.
-func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
-	return s.HandleMails(ctx, []*mailer.Incoming{m})[0]
+func (s *Server) HandleMail(ctx context.Context, m *mailmsg.Incoming) error {
+	return s.HandleMails(ctx, []*mailmsg.Incoming{m})[0]
 }
 
 // HandleMails handles mails in the order given, as HandleMail does each,
@@ -175,7 +175,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Incoming) error {
 // whole transaction on a mail's error (a full disk, say), each mail is
 // handled again in a transaction of its own, so that the error is the
 // failing mail's alone. A panic goes on to the caller, with nothing done.
-func (s *Server) HandleMails(ctx context.Context, ms []*mailer.Incoming) []error {
+func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []error {
 	errs := make([]error, len(ms))
 	results := make([]mailResult, len(ms))
 	begun := s.now().UTC()
@@ -244,7 +244,7 @@ type mailResult struct {
 }
 
 // handleIn handles m in tx, unless it was handled before, and records it.
-func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailer.Incoming) (mailResult, error) {
+func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailmsg.Incoming) (mailResult, error) {
 	r := mailResult{start: s.now().UTC()}
 	seen, err := tx.Seen(ctx, m.MessageID, m.UIDValidity, m.UID)
 	if err != nil || seen {

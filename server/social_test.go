@@ -7,16 +7,16 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 func TestHistoryAndPastBoards(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
-	h.handle(func() *mailer.Incoming {
+	h.handle(func() *mailmsg.Incoming {
 		m := h.mail("alice", "move congo 1 d2-e3", "Good luck, {bob}!")
-		m.Recipients = []string{h.personal("alice")}
+		m.HeaderRecipients = []string{h.personal("alice")}
 		return m
 	}())
 	h.sendProven("bob", "move congo 1 d6-c5")

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/server"
 )
@@ -212,8 +212,8 @@ func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 	hand := func(from, to, text string) {
 		t.Helper()
 		seq++
-		m := &mailer.Incoming{MessageID: fmt.Sprintf("seed%d@test", seq), From: from,
-			Recipients: []string{to}, Subject: "seed", Text: text}
+		m := &mailmsg.Incoming{MessageID: fmt.Sprintf("seed%d@test", seq), From: from,
+			HeaderRecipients: []string{to}, Subject: "seed", Text: text}
 		if err := srv.HandleMail(ctx, m); err != nil {
 			t.Fatalf("seed %q: %v", text, err)
 		}
@@ -409,7 +409,7 @@ func TestCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, raw := range msgs {
-		m, _ := mailer.ParseMessage(raw)
+		m, _ := mailmsg.Parse(raw)
 		delivered[m.MessageID]++
 	}
 	queued, err := outboxIDs(store)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // e2eClock is a settable clock for the server's game clocks.
@@ -127,7 +127,7 @@ func TestEndToEndFeatures(t *testing.T) {
 	w.send(alice, alicePA, "", "seek congo days=1 unrated", "")
 	wantContains(t, "seek", w.expect("alice", 1)[0], "waits for a player")
 	w.send(bob, bobPA, "", "seek congo unrated days=1", "")
-	var seekReply, seekBoard *mailer.Incoming
+	var seekReply, seekBoard *mailmsg.Incoming
 	for _, m := range w.expect("bob", 2) {
 		if strings.HasPrefix(m.Subject, "Congo game 2") {
 			seekBoard = m

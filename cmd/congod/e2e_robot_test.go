@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
 )
@@ -23,7 +23,7 @@ var position = regexp.MustCompile(`(?m)^Position: (.+)$`)
 
 // playable returns move when it is legal in the position a board mail
 // shows, or else the first legal move.
-func playable(t *testing.T, board *mailer.Incoming, move string) string {
+func playable(t *testing.T, board *mailmsg.Incoming, move string) string {
 	t.Helper()
 	m := position.FindStringSubmatch(board.Text)
 	if m == nil {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // world is a running daemon against in-process mail servers, with players
@@ -137,7 +137,7 @@ func (w *world) sendRaw(envFrom, to, raw string) {
 }
 
 // expect waits for exactly n new mails in user's INBOX and returns them.
-func (w *world) expect(user string, n int) []*mailer.Incoming {
+func (w *world) expect(user string, n int) []*mailmsg.Incoming {
 	w.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -150,15 +150,15 @@ func (w *world) expect(user string, n int) []*mailer.Incoming {
 			if len(fresh) != n {
 				var subjects []string
 				for _, r := range fresh {
-					m, _ := mailer.ParseMessage(r)
+					m, _ := mailmsg.Parse(r)
 					subjects = append(subjects, m.Subject)
 				}
 				w.t.Fatalf("%s received %d new mails, want %d: %q", user, len(fresh), n, subjects)
 			}
 			w.seen[user] += n
-			var out []*mailer.Incoming
+			var out []*mailmsg.Incoming
 			for _, r := range fresh {
-				m, err := mailer.ParseMessage(r)
+				m, err := mailmsg.Parse(r)
 				if err != nil {
 					w.t.Fatalf("parse mail to %s: %v", user, err)
 				}
@@ -179,12 +179,12 @@ func (w *world) expectNothing(user string) {
 		w.t.Fatal(err)
 	}
 	if extra := len(raws) - w.seen[user]; extra != 0 {
-		m, _ := mailer.ParseMessage(raws[w.seen[user]])
+		m, _ := mailmsg.Parse(raws[w.seen[user]])
 		w.t.Fatalf("%s received %d unexpected mails, first %q:\n%s", user, extra, m.Subject, m.Text)
 	}
 }
 
-func wantContains(t *testing.T, what string, m *mailer.Incoming, subs ...string) {
+func wantContains(t *testing.T, what string, m *mailmsg.Incoming, subs ...string) {
 	t.Helper()
 	for _, s := range subs {
 		if !strings.Contains(m.Text, s) {
@@ -193,7 +193,7 @@ func wantContains(t *testing.T, what string, m *mailer.Incoming, subs ...string)
 	}
 }
 
-func wantSubject(t *testing.T, what string, m *mailer.Incoming, subject string) {
+func wantSubject(t *testing.T, what string, m *mailmsg.Incoming, subject string) {
 	t.Helper()
 	if m.Subject != subject {
 		t.Errorf("%s: Subject = %q, want %q", what, m.Subject, subject)
@@ -202,7 +202,7 @@ func wantSubject(t *testing.T, what string, m *mailer.Incoming, subject string) 
 
 // replyTo is the Reply-To address of a mail the server sent: the player's
 // personal address.
-func (w *world) replyTo(m *mailer.Incoming) string {
+func (w *world) replyTo(m *mailmsg.Incoming) string {
 	w.t.Helper()
 	msg, err := netmail.ReadMessage(bytes.NewReader(w.raw[m.MessageID]))
 	if err != nil {

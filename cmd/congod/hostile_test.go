@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/congobymail/congo/db"
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
 )
@@ -63,9 +63,9 @@ func newHostile(t *testing.T, maxReplies int) *hostile {
 func (h *hostile) handle(raw []byte) []db.Mail {
 	h.t.Helper()
 	ctx := context.Background()
-	m, err := mailer.ParseMessage(raw)
+	m, err := mailmsg.Parse(raw)
 	if m == nil {
-		h.t.Fatalf("ParseMessage returned no message: %v", err)
+		h.t.Fatalf("mailmsg.Parse returned no message: %v", err)
 	}
 	h.uid++
 	m.UIDValidity, m.UID = 1, h.uid
@@ -162,7 +162,7 @@ func (h *hostile) check(what string, out []db.Mail, to, want string) {
 	h.t.Helper()
 	if to == "" {
 		if len(out) != 0 {
-			in, _ := mailer.ParseMessage(out[0].Raw)
+			in, _ := mailmsg.Parse(out[0].Raw)
 			h.t.Errorf("%s: answered to %s (%q), want no answer", what, out[0].To, in.Subject)
 		}
 		return
@@ -171,7 +171,7 @@ func (h *hostile) check(what string, out []db.Mail, to, want string) {
 		h.t.Fatalf("%s: %d mails queued, want 1 answer to %s", what, len(out), to)
 	}
 	m := out[0]
-	in, err := mailer.ParseMessage(m.Raw)
+	in, err := mailmsg.Parse(m.Raw)
 	if err != nil {
 		h.t.Errorf("%s: the answer does not parse: %v", what, err)
 	}

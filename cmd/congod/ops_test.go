@@ -19,7 +19,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
+
 	"github.com/congobymail/congo/mailer/loopback"
 )
 
@@ -247,7 +248,7 @@ func eventually(t *testing.T, what string, check func() string) {
 // playOpening registers alice and bob, plays the challenge and its
 // acceptance, and alice's d2-e3: it returns bob's board and personal
 // address.
-func playOpening(t *testing.T, w *world) (board *mailer.Incoming, bobPA, alicePA string) {
+func playOpening(t *testing.T, w *world) (board *mailmsg.Incoming, bobPA, alicePA string) {
 	t.Helper()
 	const server = "congo@example.org"
 	alice, bob := "alice@example.org", "bob@example.org"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
 )
@@ -114,7 +115,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 
 	// The batch in hand is finished whatever the stop: its handler does
 	// not see it (runStages bounds the wait).
-	handle := func(ctx context.Context, ms []*mailer.Incoming) []error {
+	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		return srv.HandleMails(context.WithoutCancel(ctx), ms)
 	}
 	stages := [][]loop{

@@ -1,4 +1,4 @@
-package mailer_test
+package mailmsg_test
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/emersion/go-message"
 )
 
 // diffIncoming lists the fields in which got differs from want, ignoring
 // UIDValidity, UID and Size.
-func diffIncoming(got, want *mailer.Incoming) []string {
+func diffIncoming(got, want *mailmsg.Incoming) []string {
 	var d []string
 	str := func(name, g, w string) {
 		if g != w {
@@ -38,7 +38,7 @@ func diffIncoming(got, want *mailer.Incoming) []string {
 		d = append(d, fmt.Sprintf("FromCount = %d, want %d", got.FromCount, want.FromCount))
 	}
 	str("ReturnPath", got.ReturnPath, want.ReturnPath)
-	strs("Recipients", got.Recipients, want.Recipients)
+	strs("HeaderRecipients", got.HeaderRecipients, want.HeaderRecipients)
 	str("Subject", got.Subject, want.Subject)
 	strs("InReplyTo", got.InReplyTo, want.InReplyTo)
 	strs("References", got.References, want.References)
@@ -59,26 +59,26 @@ func diffIncoming(got, want *mailer.Incoming) []string {
 
 var to = []string{"congo@pbm.example.net"}
 
-func TestParseMessage(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		file    string
-		want    mailer.Incoming
+		want    mailmsg.Incoming
 		wantErr bool // some of the mail was lost, but the rest is there
 	}{
 		{
 			file: "plain.eml",
-			want: mailer.Incoming{
-				MessageID:  "CAF7a1b2c3@mail.example.org",
-				From:       "alice@example.org",
-				FromName:   "Alice Liddell",
-				FromCount:  1,
-				ReturnPath: "<Alice@Example.org>",
-				Recipients: []string{"congo+k3x9q2@pbm.example.net", "bob@example.com", "carol@example.com"},
-				Subject:    "Re: Congo game 42: your move",
-				InReplyTo:  []string{"game42.move3@pbm.example.net"},
-				References: []string{"game42.start@pbm.example.net", "game42.move3@pbm.example.net"},
-				Date:       time.Date(2025, 6, 14, 8, 2, 11, 0, time.UTC),
-				Text:       "move congo 42 b2-b3\n\nAlice\n",
+			want: mailmsg.Incoming{
+				MessageID:        "CAF7a1b2c3@mail.example.org",
+				From:             "alice@example.org",
+				FromName:         "Alice Liddell",
+				FromCount:        1,
+				ReturnPath:       "<Alice@Example.org>",
+				HeaderRecipients: []string{"congo+k3x9q2@pbm.example.net", "bob@example.com", "carol@example.com"},
+				Subject:          "Re: Congo game 42: your move",
+				InReplyTo:        []string{"game42.move3@pbm.example.net"},
+				References:       []string{"game42.start@pbm.example.net", "game42.move3@pbm.example.net"},
+				Date:             time.Date(2025, 6, 14, 8, 2, 11, 0, time.UTC),
+				Text:             "move congo 42 b2-b3\n\nAlice\n",
 				AuthResults: []string{
 					"mx.pbm.example.net; dkim=pass header.d=example.org; spf=pass smtp.mailfrom=example.org",
 					"mx.pbm.example.net; dmarc=pass header.from=example.org",
@@ -87,46 +87,46 @@ func TestParseMessage(t *testing.T) {
 		},
 		{
 			file: "qp.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "qp.1@example.com", From: "bob@example.com", FromCount: 1,
-				Recipients: to, Subject: "challenge — bitte",
+				HeaderRecipients: to, Subject: "challenge — bitte",
 				Date: time.Date(2025, 6, 15, 8, 0, 0, 0, time.UTC),
 				Text: "challenge congo alice white days=3\nGrüße aus Köln, this line is long enough that it needs a soft line break to stay short.\n",
 			},
 		},
 		{
 			file: "base64.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "b64@example.de", From: "dora@example.de", FromCount: 1,
-				Recipients: to, Subject: "board", Text: "board congo 42\n\nDanke schön!\n",
+				HeaderRecipients: to, Subject: "board", Text: "board congo 42\n\nDanke schön!\n",
 			},
 		},
 		{
 			file: "latin1.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "latin1@example.fr", From: "rene@example.fr", FromName: "René Dupré", FromCount: 1,
-				Recipients: to, Subject: "Partie terminée?", Text: "resign congo 42\nTrès déçu.\n",
+				HeaderRecipients: to, Subject: "Partie terminée?", Text: "resign congo 42\nTrès déçu.\n",
 			},
 		},
 		{
 			file: "cp1252.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "cp1252@example.co.uk", From: "ed@example.co.uk", FromName: "Ed", FromCount: 1,
-				Recipients: to, Subject: "“games” €", Text: "games\nThat’s € 5 – cheap.\n",
+				HeaderRecipients: to, Subject: "“games” €", Text: "games\nThat’s € 5 – cheap.\n",
 			},
 		},
 		{
 			file: "undeclared-8bit.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "8bit@example.org", From: "quinn@example.org", FromCount: 1,
-				Recipients: to, Subject: "games", Text: "games à la carte\n",
+				HeaderRecipients: to, Subject: "games", Text: "games à la carte\n",
 			},
 		},
 		{
 			file: "html-only.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "html@example.net", From: "fay@example.net", FromName: "Fay", FromCount: 1,
-				Recipients: to, Subject: "Re: Congo game 42",
+				HeaderRecipients: to, Subject: "Re: Congo game 42",
 				Text: "move congo 42 c2-c3\nb6-b5 & more\n\nSecond paragraph with spaces.\n\n" +
 					"On Sat, Congo wrote:\n\n> Your move in game 42.\n> Position: abc\n>\n> > nested quote\n\n" +
 					"- one\n- two\n\na b\nc d\n\n  G M E\n  P P P\n",
@@ -134,31 +134,31 @@ func TestParseMessage(t *testing.T) {
 		},
 		{
 			file: "alternative.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "alt@example.org", From: "gus@example.org", FromCount: 1,
-				Recipients: to, Subject: "accept", Text: "accept congo 42",
+				HeaderRecipients: to, Subject: "accept", Text: "accept congo 42",
 			},
 		},
 		{
 			file: "mixed.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "mixed@example.org", From: "hal@example.org", FromCount: 1,
-				Recipients: to, Subject: "games with attachment", Text: "games",
+				HeaderRecipients: to, Subject: "games with attachment", Text: "games",
 			},
 		},
 		{
 			file: "crlf.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "crlf@example.org", From: "olga@example.org", FromName: "Olga", FromCount: 1,
-				Recipients: to, Subject: "board", Text: "board congo 42\nsecond line ",
+				HeaderRecipients: to, Subject: "board", Text: "board congo 42\nsecond line ",
 			},
 		},
 		{
 			file: "bounce.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "bounce1@mx.example.org", From: "mailer-daemon@mx.example.org",
 				FromName: "Mail Delivery System", FromCount: 1, ReturnPath: "<>",
-				Recipients: to, Subject: "Undelivered Mail Returned to Sender",
+				HeaderRecipients: to, Subject: "Undelivered Mail Returned to Sender",
 				Text: "This is the mail system at host mx.example.org.\n" +
 					"I'm sorry to have to inform you that your message could not\n" +
 					"be delivered to one or more recipients.",
@@ -167,17 +167,17 @@ func TestParseMessage(t *testing.T) {
 		},
 		{
 			file: "bounce-postmaster.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "pm1@example.com", From: "postmaster@example.com", FromCount: 1,
-				ReturnPath: "<postmaster@example.com>", Recipients: to, Subject: "Delivery failure",
+				ReturnPath: "<postmaster@example.com>", HeaderRecipients: to, Subject: "Delivery failure",
 				Text: "Your mail could not be delivered.\n", AutoReply: true, Why: "sender postmaster",
 			},
 		},
 		{
 			file: "report.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "rep2@example.com", From: "reports@example.com", FromCount: 1,
-				ReturnPath: "<reports@example.com>", Recipients: to,
+				ReturnPath: "<reports@example.com>", HeaderRecipients: to,
 				Subject:   "Delivery Status Notification (Failure)",
 				Text:      "Delivery to the following recipient failed permanently.",
 				AutoReply: true, Why: "Content-Type multipart/report",
@@ -185,80 +185,80 @@ func TestParseMessage(t *testing.T) {
 		},
 		{
 			file: "vacation.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "vac1@example.org", From: "ivy@example.org", FromName: "Ivy", FromCount: 1,
-				ReturnPath: "<ivy@example.org>", Recipients: to,
+				ReturnPath: "<ivy@example.org>", HeaderRecipients: to,
 				Subject: "Out of office: Congo game 42: your move", Text: "I am away until Monday.\n",
 				AutoReply: true, Why: "Auto-Submitted auto-replied",
 			},
 		},
 		{
 			file: "autosubmitted-no.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "asno@example.org", From: "jim@example.org", FromCount: 1,
-				Recipients: to, Subject: "help", Text: "help\n",
+				HeaderRecipients: to, Subject: "help", Text: "help\n",
 			},
 		},
 		{
 			file: "precedence.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "bulk1@example.org", From: "news@example.org", FromCount: 1,
-				Recipients: to, Subject: "Weekly news", Text: "news\n",
+				HeaderRecipients: to, Subject: "Weekly news", Text: "news\n",
 				AutoReply: true, Why: "Precedence bulk",
 			},
 		},
 		{
 			file: "list.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "list1@example.org", From: "kim@example.org", FromName: "Kim", FromCount: 1,
-				ReturnPath: "<games-bounces@lists.example.org>", Recipients: []string{"games@lists.example.org"},
+				ReturnPath: "<games-bounces@lists.example.org>", HeaderRecipients: []string{"games@lists.example.org"},
 				Subject: "[games] anyone for congo?", Text: "challenge congo kim\n",
 				AutoReply: true, Why: "List-Id",
 			},
 		},
 		{
 			file: "no-from.eml",
-			want: mailer.Incoming{
-				MessageID: "nofrom@example.org", Recipients: to, Subject: "help", Text: "help\n",
+			want: mailmsg.Incoming{
+				MessageID: "nofrom@example.org", HeaderRecipients: to, Subject: "help", Text: "help\n",
 			},
 		},
 		{
 			file: "two-from.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "twofrom@example.org", From: "lee@example.org", FromName: "Lee", FromCount: 2,
-				Recipients: to, Subject: "games", Text: "games\n",
+				HeaderRecipients: to, Subject: "games", Text: "games\n",
 			},
 		},
 		{
 			file: "unknown-charset.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "klingon@example.org", From: "ned@example.org", FromCount: 1,
-				Recipients: to, Subject: "=?x-klingon?Q?Qapla=27?=",
+				HeaderRecipients: to, Subject: "=?x-klingon?Q?Qapla=27?=",
 				Text: "move congo 42 a2-a3\n\uFFFD tlhIngan Hol\n",
 			},
 			wantErr: true,
 		},
 		{
 			file: "bad-qp.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "badqp@example.org", From: "pat@example.org", FromCount: 1,
-				Recipients: to, Subject: "broken", Text: "move congo 42 d2-d3\nété ok\na NUL",
+				HeaderRecipients: to, Subject: "broken", Text: "move congo 42 d2-d3\nété ok\na NUL",
 			},
 			wantErr: true,
 		},
 		{
 			file: "bad-base64.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "badb64@example.org", From: "pat@example.org", FromCount: 1,
-				Recipients: to, Subject: "broken base64", Text: "games\nboard congo 42\n",
+				HeaderRecipients: to, Subject: "broken base64", Text: "games\nboard congo 42\n",
 			},
 			wantErr: true,
 		},
 		{
 			file: "mbox-from.eml",
-			want: mailer.Incoming{
+			want: mailmsg.Incoming{
 				MessageID: "mbox@example.org", From: "pat@example.org", FromName: "Pat", FromCount: 1,
-				Recipients: to, Subject: "games", Text: "games\n",
+				HeaderRecipients: to, Subject: "games", Text: "games\n",
 			},
 			wantErr: true,
 		},
@@ -269,41 +269,41 @@ func TestParseMessage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := mailer.ParseMessage(raw)
+			got, err := mailmsg.Parse(raw)
 			if (err != nil) != tt.wantErr {
-				t.Errorf("ParseMessage(%s) error = %v, want error %v", tt.file, err, tt.wantErr)
+				t.Errorf("Parse(%s) error = %v, want error %v", tt.file, err, tt.wantErr)
 			}
 			if got == nil {
-				t.Fatalf("ParseMessage(%s) = nil", tt.file)
+				t.Fatalf("Parse(%s) = nil", tt.file)
 			}
 			if got.Size != len(raw) {
-				t.Errorf("ParseMessage(%s).Size = %d, want %d", tt.file, got.Size, len(raw))
+				t.Errorf("Parse(%s).Size = %d, want %d", tt.file, got.Size, len(raw))
 			}
 			for _, d := range diffIncoming(got, &tt.want) {
-				t.Errorf("ParseMessage(%s).%s", tt.file, d)
+				t.Errorf("Parse(%s).%s", tt.file, d)
 			}
 		})
 	}
 }
 
-func TestParseMessageUnknownCharsetError(t *testing.T) {
+func TestParseUnknownCharsetError(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "unknown-charset.eml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mailer.ParseMessage(raw); !message.IsUnknownCharset(err) {
-		t.Errorf("ParseMessage(unknown-charset.eml) error = %v, want one that satisfies message.IsUnknownCharset", err)
+	if _, err := mailmsg.Parse(raw); !message.IsUnknownCharset(err) {
+		t.Errorf("Parse(unknown-charset.eml) error = %v, want one that satisfies message.IsUnknownCharset", err)
 	}
 }
 
-func TestParseMessageNoHeader(t *testing.T) {
+func TestParseNoHeader(t *testing.T) {
 	raw := []byte("no header here, just words\n")
-	in, _ := mailer.ParseMessage(raw)
+	in, _ := mailmsg.Parse(raw)
 	if in == nil {
-		t.Fatalf("ParseMessage(%q) = nil", raw)
+		t.Fatalf("Parse(%q) = nil", raw)
 	}
 	if in.From != "" || in.Size != len(raw) {
-		t.Errorf("ParseMessage(%q) = From %q, Size %d; want no From, Size %d", raw, in.From, in.Size, len(raw))
+		t.Errorf("Parse(%q) = From %q, Size %d; want no From, Size %d", raw, in.From, in.Size, len(raw))
 	}
 }
 
@@ -330,7 +330,7 @@ func mailWithAttachment(n int, textFirst bool) []byte {
 	return b.Bytes()
 }
 
-func TestParseMessageBigAttachmentIsSkipped(t *testing.T) {
+func TestParseBigAttachmentIsSkipped(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		raw  []byte
@@ -342,39 +342,39 @@ func TestParseMessageBigAttachmentIsSkipped(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			in, _ := mailer.ParseMessage(tt.raw)
+			in, _ := mailmsg.Parse(tt.raw)
 			runtime.ReadMemStats(&after)
 			if in.Text != "board congo 42" {
-				t.Errorf("ParseMessage(%s).Text = %q, want %q", tt.name, in.Text, "board congo 42")
+				t.Errorf("Parse(%s).Text = %q, want %q", tt.name, in.Text, "board congo 42")
 			}
 			// The attachment must be neither copied nor decoded.
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
-				t.Errorf("ParseMessage(%s) allocated %d bytes, want at most 1 MiB", tt.name, alloc)
+				t.Errorf("Parse(%s) allocated %d bytes, want at most 1 MiB", tt.name, alloc)
 			}
 		})
 	}
 }
 
-func TestParseMessageTextIsCapped(t *testing.T) {
+func TestParseTextIsCapped(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("From: sam@example.org\nContent-Type: text/plain; charset=utf-8\n\n")
 	for i := range 100_000 {
 		fmt.Fprintf(&b, "line %d: é\n", i)
 	}
-	in, err := mailer.ParseMessage([]byte(b.String()))
+	in, err := mailmsg.Parse([]byte(b.String()))
 	if err != nil {
-		t.Fatalf("ParseMessage(100,000 lines) error = %v", err)
+		t.Fatalf("Parse(100,000 lines) error = %v", err)
 	}
-	if len(in.Text) > mailer.MaxText || len(in.Text) < mailer.MaxText-utf8.UTFMax {
-		t.Errorf("len(ParseMessage(100,000 lines).Text) = %d, want about %d", len(in.Text), mailer.MaxText)
+	if len(in.Text) > mailmsg.MaxText || len(in.Text) < mailmsg.MaxText-utf8.UTFMax {
+		t.Errorf("len(Parse(100,000 lines).Text) = %d, want about %d", len(in.Text), mailmsg.MaxText)
 	}
 	if !utf8.ValidString(in.Text) {
-		t.Errorf("ParseMessage(100,000 lines).Text is not valid UTF-8 at its end: %q", in.Text[len(in.Text)-8:])
+		t.Errorf("Parse(100,000 lines).Text is not valid UTF-8 at its end: %q", in.Text[len(in.Text)-8:])
 	}
 	if !strings.HasPrefix(in.Text, "line 0: é\nline 1: é\n") {
-		t.Errorf("ParseMessage(100,000 lines).Text starts %q, want the first lines", in.Text[:32])
+		t.Errorf("Parse(100,000 lines).Text starts %q, want the first lines", in.Text[:32])
 	}
 	if !in.Truncated {
-		t.Errorf("ParseMessage(100,000 lines).Truncated = false, want true")
+		t.Errorf("Parse(100,000 lines).Truncated = false, want true")
 	}
 }

@@ -1,4 +1,4 @@
-package mailer_test
+package mailmsg_test
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 const board = `    a b c d e f g
@@ -27,13 +27,13 @@ func TestComposeRoundTrip(t *testing.T) {
 	date := time.Date(2025, 6, 14, 10, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name     string
-		out      mailer.Outgoing
+		out      mailmsg.Outgoing
 		wantText string // the text as it comes back
 		wantCTE  string
 	}{
 		{
 			name: "ascii board",
-			out: mailer.Outgoing{
+			out: mailmsg.Outgoing{
 				From: "congo@pbm.example.net", To: "alice@example.org", ToName: "alice",
 				ReplyTo: "congo+k3x9q2@pbm.example.net", Subject: "Congo game 42: your move",
 				Text: "Bob played b6-b5.\n\n" + board, MessageID: "game42.move4@pbm.example.net",
@@ -46,7 +46,7 @@ func TestComposeRoundTrip(t *testing.T) {
 		},
 		{
 			name: "non-ascii subject, name and text",
-			out: mailer.Outgoing{
+			out: mailmsg.Outgoing{
 				From: "congo@pbm.example.net", To: "rene@example.fr", ToName: "René Dupré",
 				Subject: "Partie terminée — résultat", Text: "Très bien joué !\r\nÀ bientôt.",
 				Date: date,
@@ -56,7 +56,7 @@ func TestComposeRoundTrip(t *testing.T) {
 		},
 		{
 			name: "a long line and an equals sign",
-			out: mailer.Outgoing{
+			out: mailmsg.Outgoing{
 				From: "congo@pbm.example.net", To: "bob@example.com",
 				Subject: "long", Text: "days=3 " + strings.Repeat("x", 1200) + "\n", Date: date,
 			},
@@ -65,7 +65,7 @@ func TestComposeRoundTrip(t *testing.T) {
 		},
 		{
 			name: "empty text",
-			out: mailer.Outgoing{
+			out: mailmsg.Outgoing{
 				From: "congo@pbm.example.net", To: "bob@example.com", Subject: "empty", Date: date,
 			},
 			wantText: "",
@@ -74,7 +74,7 @@ func TestComposeRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			raw, id, err := mailer.Compose(tt.out, "pbm.example.net")
+			raw, id, err := mailmsg.Compose(tt.out, "pbm.example.net")
 			if err != nil {
 				t.Fatalf("Compose(%+v) error = %v", tt.out, err)
 			}
@@ -97,29 +97,29 @@ func TestComposeRoundTrip(t *testing.T) {
 				t.Errorf("Compose(%s) id = %q, want one @pbm.example.net", tt.name, id)
 			}
 
-			in, err := mailer.ParseMessage(raw)
+			in, err := mailmsg.Parse(raw)
 			if err != nil {
-				t.Fatalf("ParseMessage(Compose(%s)) error = %v", tt.name, err)
+				t.Fatalf("Parse(Compose(%s)) error = %v", tt.name, err)
 			}
 			wantWhy := "Auto-Submitted auto-generated"
 			if len(tt.out.InReplyTo) > 0 {
 				wantWhy = "Auto-Submitted auto-replied"
 			}
-			want := &mailer.Incoming{
-				MessageID:  id,
-				From:       tt.out.From,
-				FromCount:  1,
-				Recipients: []string{tt.out.To},
-				Subject:    tt.out.Subject,
-				InReplyTo:  tt.out.InReplyTo,
-				References: tt.out.References,
-				Date:       tt.out.Date,
-				Text:       tt.wantText,
-				AutoReply:  true, // our own mails must never be answered
-				Why:        wantWhy,
+			want := &mailmsg.Incoming{
+				MessageID:        id,
+				From:             tt.out.From,
+				FromCount:        1,
+				HeaderRecipients: []string{tt.out.To},
+				Subject:          tt.out.Subject,
+				InReplyTo:        tt.out.InReplyTo,
+				References:       tt.out.References,
+				Date:             tt.out.Date,
+				Text:             tt.wantText,
+				AutoReply:        true, // our own mails must never be answered
+				Why:              wantWhy,
 			}
 			for _, d := range diffIncoming(in, want) {
-				t.Errorf("ParseMessage(Compose(%s)).%s", tt.name, d)
+				t.Errorf("Parse(Compose(%s)).%s", tt.name, d)
 			}
 		})
 	}
@@ -153,7 +153,7 @@ func checkWireFormat(t *testing.T, raw []byte) {
 }
 
 func TestComposeHeaders(t *testing.T) {
-	raw, _, err := mailer.Compose(mailer.Outgoing{
+	raw, _, err := mailmsg.Compose(mailmsg.Outgoing{
 		From: "congo@pbm.example.net", To: "alice@example.org", ToName: "alice",
 		ReplyTo: "congo+k3x9q2@pbm.example.net", Subject: "Congo game 42",
 		Text: "x", InReplyTo: []string{"a@b"}, References: []string{"s@b", "a@b"},
@@ -183,34 +183,34 @@ func TestComposeHeaders(t *testing.T) {
 }
 
 func TestComposeRefusesBadInput(t *testing.T) {
-	ok := mailer.Outgoing{From: "congo@pbm.example.net", To: "alice@example.org", Subject: "s", Text: "t"}
+	ok := mailmsg.Outgoing{From: "congo@pbm.example.net", To: "alice@example.org", Subject: "s", Text: "t"}
 	tests := []struct {
 		name   string
-		change func(*mailer.Outgoing)
+		change func(*mailmsg.Outgoing)
 	}{
-		{"no from", func(o *mailer.Outgoing) { o.From = "" }},
-		{"bad from", func(o *mailer.Outgoing) { o.From = "congo" }},
-		{"no to", func(o *mailer.Outgoing) { o.To = "" }},
-		{"header injection in to", func(o *mailer.Outgoing) { o.To = "a@b.c\r\nBcc: x@y.z" }},
-		{"bad reply-to", func(o *mailer.Outgoing) { o.ReplyTo = "not an address" }},
-		{"message id with brackets", func(o *mailer.Outgoing) { o.MessageID = "<a@b>" }},
-		{"message id without @", func(o *mailer.Outgoing) { o.MessageID = "abc" }},
-		{"reference with space", func(o *mailer.Outgoing) { o.References = []string{"a b@c"} }},
+		{"no from", func(o *mailmsg.Outgoing) { o.From = "" }},
+		{"bad from", func(o *mailmsg.Outgoing) { o.From = "congo" }},
+		{"no to", func(o *mailmsg.Outgoing) { o.To = "" }},
+		{"header injection in to", func(o *mailmsg.Outgoing) { o.To = "a@b.c\r\nBcc: x@y.z" }},
+		{"bad reply-to", func(o *mailmsg.Outgoing) { o.ReplyTo = "not an address" }},
+		{"message id with brackets", func(o *mailmsg.Outgoing) { o.MessageID = "<a@b>" }},
+		{"message id without @", func(o *mailmsg.Outgoing) { o.MessageID = "abc" }},
+		{"reference with space", func(o *mailmsg.Outgoing) { o.References = []string{"a b@c"} }},
 	}
 	for _, tt := range tests {
 		o := ok
 		tt.change(&o)
-		if _, _, err := mailer.Compose(o, "h"); err == nil {
+		if _, _, err := mailmsg.Compose(o, "h"); err == nil {
 			t.Errorf("%s: Compose(%+v) error = nil, want an error", tt.name, o)
 		}
 	}
-	if _, _, err := mailer.Compose(ok, "h"); err != nil {
+	if _, _, err := mailmsg.Compose(ok, "h"); err != nil {
 		t.Errorf("Compose(%+v) error = %v, want nil", ok, err)
 	}
 }
 
 func TestComposeSubjectCannotInjectHeaders(t *testing.T) {
-	raw, _, err := mailer.Compose(mailer.Outgoing{
+	raw, _, err := mailmsg.Compose(mailmsg.Outgoing{
 		From: "congo@pbm.example.net", To: "alice@example.org",
 		Subject: "hi\r\nBcc: victim@example.org", ToName: "x\r\nBcc: v@example.org",
 	}, "h")

@@ -1,6 +1,6 @@
-// Package mailer reads commands from an IMAP mailbox and sends answers by
-// SMTP: connections, MIME parsing and composing, and threading headers.
-package mailer
+// Package mailmsg parses and composes mail messages: MIME, charsets,
+// threading headers; pure, no I/O.
+package mailmsg
 
 import "time"
 
@@ -11,12 +11,17 @@ type Incoming struct {
 	UIDValidity uint32
 	UID         uint32
 
-	MessageID  string   // without angle brackets; empty when missing
-	From       string   // the address of the first From, lowercased as a whole (M6); empty when missing or unparsable
-	FromName   string   // display name of the From, if any
-	FromCount  int      // number of addresses in From headers (0, 1 or more)
-	ReturnPath string   // as written, "<>" for bounces; empty when missing
-	Recipients []string // lowercased addresses from To, Cc, Delivered-To and X-Original-To, each once
+	MessageID  string // without angle brackets; empty when missing
+	From       string // the address of the first From, lowercased as a whole (M6); empty when missing or unparsable
+	FromName   string // display name of the From, if any
+	FromCount  int    // number of addresses in From headers (0, 1 or more)
+	ReturnPath string // as written, "<>" for bounces; empty when missing
+
+	// HeaderRecipients are the addresses in the To, Cc, Delivered-To and
+	// X-Original-To header fields, lowercased, each once: what the header
+	// says, not the envelope recipients of the SMTP transaction.
+	HeaderRecipients []string
+
 	Subject    string   // decoded (RFC 2047), unfolded
 	InReplyTo  []string // message ids, without angle brackets
 	References []string // message ids, without angle brackets
@@ -38,8 +43,8 @@ type Incoming struct {
 	Size int // bytes of the raw message
 
 	// Truncated is true when only the start of the mail was read: the
-	// message was larger than InboxConfig.MaxSize, or its text was longer
-	// than MaxText.
+	// message was larger than mailer.InboxConfig.MaxSize, or its text was
+	// longer than MaxText.
 	Truncated bool
 }
 

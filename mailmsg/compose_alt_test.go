@@ -1,4 +1,4 @@
-package mailer_test
+package mailmsg_test
 
 import (
 	"bytes"
@@ -11,32 +11,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 func TestComposeAlternative(t *testing.T) {
 	html := "<!DOCTYPE html>\n<html><body><p>Game 42 — alice vs bob</p>\n<table><tr>" +
 		strings.Repeat("<td style=\"width:40px;background:#7fb8e6\">p</td>", 30) + "</tr></table>\n</body></html>\n"
-	out := mailer.Outgoing{
+	out := mailmsg.Outgoing{
 		From: "congo@pbm.example.net", To: "alice@example.org", ToName: "alice",
 		ReplyTo: "congo+k3x9q2@pbm.example.net", Subject: "Congo game 42: alice vs bob - bob to move",
 		Text: "Bob played b6-b5.\n\n" + board, HTML: html, MessageID: "game42.move4@pbm.example.net",
 		InReplyTo: []string{"game42.start@pbm.example.net"}, References: []string{"game42.start@pbm.example.net"},
 		Date: time.Date(2025, 6, 14, 10, 0, 0, 0, time.UTC),
 	}
-	raw, _, err := mailer.Compose(out, "pbm.example.net")
+	raw, _, err := mailmsg.Compose(out, "pbm.example.net")
 	if err != nil {
 		t.Fatalf("Compose() error = %v", err)
 	}
 	checkWireFormat(t, raw)
 
 	// Plain-text readers get the text part, as before.
-	in, err := mailer.ParseMessage(raw)
+	in, err := mailmsg.Parse(raw)
 	if err != nil {
-		t.Fatalf("ParseMessage(Compose()) error = %v", err)
+		t.Fatalf("Parse(Compose()) error = %v", err)
 	}
 	if in.Text != out.Text || in.Subject != out.Subject || in.MessageID != out.MessageID {
-		t.Errorf("ParseMessage(Compose()) = text %q, subject %q, id %q; want %q, %q, %q",
+		t.Errorf("Parse(Compose()) = text %q, subject %q, id %q; want %q, %q, %q",
 			in.Text, in.Subject, in.MessageID, out.Text, out.Subject, out.MessageID)
 	}
 

@@ -1,4 +1,4 @@
-package mailer
+package mailmsg
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 )
 
 const (
-	// MaxText is the most text ParseMessage keeps from a mail body, in
+	// MaxText is the most text Parse keeps from a mail body, in
 	// bytes of UTF-8. Commands are a few lines; the rest is quotes and
 	// signatures.
 	MaxText = 64 << 10
@@ -32,12 +32,12 @@ const (
 	maxParts = 100
 )
 
-// ParseMessage reads a raw RFC 5322 message into an Incoming.
+// Parse reads a raw RFC 5322 message into an Incoming.
 //
 // It never gives up on a mail: header lines that do not parse are dropped,
 // an unknown charset leaves the text as it was, a broken quoted-printable or
 // base64 body keeps what was decoded before the fault. In those cases
-// ParseMessage returns the Incoming together with an error that says what
+// Parse returns the Incoming together with an error that says what
 // was lost; the Incoming is usable all the same (like mail.CreateReader,
 // whose error may satisfy message.IsUnknownCharset). The returned Incoming
 // is never nil.
@@ -46,7 +46,7 @@ const (
 // when there is none, the first text/html part turned into plain text. It is
 // UTF-8 with LF line ends, without control characters other than tab and
 // newline, and at most MaxText bytes long (Truncated says when it was cut).
-func ParseMessage(raw []byte) (*Incoming, error) {
+func Parse(raw []byte) (*Incoming, error) {
 	in := &Incoming{Size: len(raw)}
 	var errs []error
 
@@ -108,7 +108,7 @@ func readHeader(in *Incoming, h *mail.Header) {
 				addr := strings.ToLower(a.Address)
 				if !seen[addr] {
 					seen[addr] = true
-					in.Recipients = append(in.Recipients, addr)
+					in.HeaderRecipients = append(in.HeaderRecipients, addr)
 				}
 			}
 		}
