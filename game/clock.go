@@ -184,6 +184,38 @@ func (st *State) ClockNext(t time.Time, final time.Duration) (time.Time, bool) {
 	return Earliest(deadline, next), false
 }
 
+// DueClocks reads the games being played, but for adjourned ones (whose
+// clocks stand still), and returns those whose clock has something to do
+// at now (ClockNext with final), and when the next of the others will
+// (zero for none). A game that cannot be read is left out, its error in
+// broken, and next is a minute from now at the latest, to try it again.
+func DueClocks(ctx context.Context, tx *db.Tx, now time.Time, final time.Duration) (due []int64, next time.Time, broken map[int64]error, err error) {
+	games, err := tx.ActiveGames(ctx)
+	if err != nil {
+		return nil, time.Time{}, nil, err
+	}
+	for _, g := range games {
+		if g.IsAdjourned() {
+			continue // its clock stands still: no time out, no reminder
+		}
+		st, err := Of(ctx, tx, g, now)
+		if err != nil {
+			if broken == nil {
+				broken = map[int64]error{}
+			}
+			broken[g.ID] = err
+			next = Earliest(next, now.Add(time.Minute))
+			continue
+		}
+		if at, doNow := st.ClockNext(now, final); doNow {
+			due = append(due, g.ID)
+		} else {
+			next = Earliest(next, at)
+		}
+	}
+	return due, next, broken, nil
+}
+
 // ClockDue ends a game whose player to move ran out of time, or sends
 // the reminder due (final before the deadline for the last); it returns
 // when the game's clock next needs looking at (zero when the game is

@@ -36,7 +36,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	}
 	to.Name = cleanLine(o.ToName)
 	for _, id := range append(append([]string{o.MessageID}, o.InReplyTo...), o.References...) {
-		if id != "" && !validMsgID(id) {
+		if id != "" && !ValidID(id) {
 			return nil, "", fmt.Errorf("compose: invalid message id %q", id)
 		}
 	}
@@ -167,21 +167,6 @@ func plain7bit(text string) bool {
 			if c := line[i]; (c < 0x20 && c != '\t') || c > 0x7e {
 				return false
 			}
-		}
-	}
-	return true
-}
-
-// validMsgID reports whether id can stand between the brackets of a
-// Message-ID: id-left@id-right without white space, brackets or controls.
-func validMsgID(id string) bool {
-	left, right, ok := strings.Cut(id, "@")
-	if !ok || left == "" || right == "" {
-		return false
-	}
-	for _, r := range id {
-		if r <= ' ' || r == '<' || r == '>' || r == 0x7f {
-			return false
 		}
 	}
 	return true

@@ -335,3 +335,43 @@ func TestOutboxSentLog(t *testing.T) {
 		t.Errorf("mail 4 not recorded as sent: %+v", m)
 	}
 }
+
+// slowSender takes its time over each mail, telling when it has begun.
+type slowSender struct {
+	begun   chan struct{}
+	release chan struct{}
+}
+
+func (s slowSender) Send(ctx context.Context, from string, to []string, msg []byte) error {
+	close(s.begun)
+	select {
+	case <-s.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// TestRunFinishesTheSendInFlight: asked to stop while a mail is being
+// sent, the loop lets the send finish and records it, so that the mail is
+// not sent again after a restart.
+func TestRunFinishesTheSendInFlight(t *testing.T) {
+	h := newHarness(t)
+	h.queue("alice")
+	send := slowSender{begun: make(chan struct{}), release: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.o.Run(ctx, send) }()
+	<-send.begun
+	cancel()
+	time.Sleep(50 * time.Millisecond) // the stop is asked for; the send goes on
+	close(send.release)
+	select {
+	case <-done:
+	case <-time.After(inFlightGrace + 5*time.Second):
+		t.Fatal("Run did not stop")
+	}
+	if m := h.outboxMail(1); m.SentAt.IsZero() {
+		t.Errorf("the mail in flight at the stop: %+v, want it sent and recorded", m)
+	}
+}

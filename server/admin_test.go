@@ -22,6 +22,19 @@ func (h *harness) admin(line string) {
 	}
 }
 
+// banned reports whether the player with the handle is banned.
+func (h *harness) banned(handle string) bool {
+	h.t.Helper()
+	var b bool
+	id := h.player(handle).ID
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		b, err = tx.Banned(ctx, id)
+		return err
+	})
+	return b
+}
+
 // wantStandsStill checks that the adjourned game's clock stands still,
 // and that the game is not lost on time however long it waits.
 func (h *harness) wantStandsStill(id int64) {
@@ -83,18 +96,21 @@ func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
 	h, id := adjournedAgainstRobot(t)
 	h.admin("resume congo 1")
 	var (
-		turn  robotTurn
+		turn  robot.Turn
 		found bool
 	)
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
-		var err error
-		turn, found, err = h.s.nextRobotTurn(ctx, tx, nil)
+		me, err := tx.PlayerByHandle(ctx, robot.DefaultHandle)
+		if err != nil {
+			return err
+		}
+		turn, found, err = robot.NextTurn(ctx, tx, me, nil, h.s.log)
 		return err
 	})
-	if !found || turn.game != id {
-		t.Fatalf("nextRobotTurn = %+v, %v; want game %d", turn, found, id)
+	if !found || turn.Game != id {
+		t.Fatalf("NextTurn = %+v, %v; want game %d", turn, found, id)
 	}
-	d, err := robot.Choose(context.Background(), turn.pos, turn.level, robot.Seed(turn.game, game.Ply(turn.pos)), turn.scores)
+	d, err := turn.Choose(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +118,8 @@ func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
 	if err := h.s.robotPlay(context.Background(), turn, d); err != nil {
 		t.Fatal(err)
 	}
-	if g := h.game(id); g.Position != turn.position {
-		t.Errorf("robot moved in a game adjourned while it thought: position %s, was %s", g.Position, turn.position)
+	if g := h.game(id); g.Position != turn.Position {
+		t.Errorf("robot moved in a game adjourned while it thought: position %s, was %s", g.Position, turn.Position)
 	}
 	h.wantStandsStill(id)
 }
@@ -176,20 +192,10 @@ func TestOperatorLinesStopWhereParserStops(t *testing.T) {
 		h := newHarnessWith(t, Config{Operator: addr("oper")})
 		h.register("oper", "bob", "carol")
 		h.sendProven("oper", "ban bob\n\n"+below)
-		banned := func(handle string) bool {
-			var b bool
-			id := h.player(handle).ID
-			h.inTx(func(ctx context.Context, tx *db.Tx) error {
-				var err error
-				b, err = tx.Banned(ctx, id)
-				return err
-			})
-			return b
-		}
-		if !banned("bob") {
+		if !h.banned("bob") {
 			t.Errorf("%q: bob, above, not banned", below)
 		}
-		if banned("carol") {
+		if h.banned("carol") {
 			t.Errorf("%q: carol, below, banned", below)
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/emersion/go-msgauth/authres"
-
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
 )
@@ -38,7 +36,7 @@ func (s *Server) proves(m *mailmsg.Incoming, p db.Player) bool {
 	if m.FromCount > 1 {
 		return false
 	}
-	return s.sentToPersonal(m, p) || s.authenticated(m)
+	return s.sentToPersonal(m, p) || s.trustAuthServ != "" && m.Authenticated(s.trustAuthServ)
 }
 
 // sentToPersonal reports whether one of the mail's header recipients is
@@ -61,60 +59,4 @@ func (s *Server) sentToPersonal(m *mailmsg.Incoming, p db.Player) bool {
 		}
 	}
 	return found && len(want) > 0
-}
-
-// authenticated reports whether the topmost Authentication-Results header
-// of the trusted server says the mail passed DMARC, or DKIM for the
-// domain of its From.
-func (s *Server) authenticated(m *mailmsg.Incoming) bool {
-	if s.trustAuthServ == "" {
-		return false
-	}
-	_, fromDomain, ok := cutAddress(m.From)
-	if !ok {
-		return false
-	}
-	for _, h := range m.AuthResults {
-		id, results, err := authres.Parse(h)
-		if !strings.EqualFold(id, s.trustAuthServ) {
-			continue
-		}
-		if err != nil {
-			return false
-		}
-		return passes(results, fromDomain)
-	}
-	return false
-}
-
-// passes reports whether results hold a DMARC pass, or a DKIM pass whose
-// signing domain or identity is fromDomain.
-func passes(results []authres.Result, fromDomain string) bool {
-	for _, r := range results {
-		switch r := r.(type) {
-		case *authres.DMARCResult:
-			// Without header.from the pass may be for another domain.
-			if r.Value == authres.ResultPass && strings.EqualFold(r.From, fromDomain) {
-				return true
-			}
-		case *authres.DKIMResult:
-			if r.Value != authres.ResultPass {
-				continue
-			}
-			if strings.EqualFold(r.Domain, fromDomain) || strings.EqualFold(domainOf(r.Identifier), fromDomain) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// domainOf returns what follows the last "@" of an address or identity
-// ("@example.org" included), or "" when there is no "@".
-func domainOf(addr string) string {
-	i := strings.LastIndexByte(addr, '@')
-	if i < 0 {
-		return ""
-	}
-	return addr[i+1:]
 }

@@ -127,62 +127,6 @@ func TestPersonalAddressHeaders(t *testing.T) {
 	}
 }
 
-func TestAuthenticationResults(t *testing.T) {
-	tests := []struct {
-		name    string
-		trust   string
-		from    string
-		headers []string
-		want    bool
-	}{
-		{"dmarc pass", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dmarc=pass header.from=players.example"}, true},
-		{"dmarc pass, comment", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; spf=pass smtp.mailfrom=players.example; dmarc=pass (p=none dis=none) header.from=players.example"}, true},
-		{"dmarc pass, authserv-id in another case", "MX.example.org", "alice@players.example",
-			[]string{"mx.EXAMPLE.org; dmarc=pass header.from=players.example"}, true},
-		{"dmarc pass for another domain", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dmarc=pass header.from=evil.example"}, false},
-		{"dmarc pass without header.from", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dmarc=pass"}, false},
-		{"dmarc fail", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dmarc=fail header.from=players.example"}, false},
-		{"dkim pass header.d", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dkim=pass header.d=players.example header.s=sel"}, true},
-		{"dkim pass header.i", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dkim=pass header.i=@players.example"}, true},
-		{"dkim pass for another domain", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; dkim=pass header.d=evil.example"}, false},
-		{"dkim pass for a parent domain", "mx.example.org", "alice@mail.players.example",
-			[]string{"mx.example.org; dkim=pass header.d=players.example"}, false},
-		{"spf pass only", "mx.example.org", "alice@players.example",
-			[]string{"mx.example.org; spf=pass smtp.mailfrom=players.example"}, false},
-		{"untrusted server", "mx.example.org", "alice@players.example",
-			[]string{"evil.example; dmarc=pass header.from=players.example"}, false},
-		{"nothing trusted", "", "alice@players.example",
-			[]string{"mx.example.org; dmarc=pass header.from=players.example"}, false},
-		{"topmost trusted header decides", "mx.example.org", "alice@players.example",
-			[]string{
-				"mx.example.org; dmarc=fail header.from=players.example",
-				"mx.example.org; dmarc=pass header.from=players.example",
-			}, false},
-		{"other servers' headers above are skipped", "mx.example.org", "alice@players.example",
-			[]string{
-				"filter.example.org; dmarc=fail header.from=players.example",
-				"mx.example.org; dmarc=pass header.from=players.example",
-			}, true},
-		{"no headers", "mx.example.org", "alice@players.example", nil, false},
-		{"unparsable", "mx.example.org", "alice@players.example", []string{"mx.example.org 2; dmarc=pass"}, false},
-	}
-	for _, tt := range tests {
-		s := &Server{trustAuthServ: tt.trust}
-		m := &mailmsg.Incoming{From: tt.from, AuthResults: tt.headers}
-		if got := s.authenticated(m); got != tt.want {
-			t.Errorf("%s: authenticated(From %s, %q) with trusted %q = %v, want %v", tt.name, tt.from, tt.headers, tt.trust, got, tt.want)
-		}
-	}
-}
-
 // TestAuthenticatedMailIsObeyed checks that a trusted server's word stands
 // in for the personal address.
 func TestAuthenticatedMailIsObeyed(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -97,14 +98,14 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		return "not answered: no sender address", nil
 	case h.s.isOwn(m.From):
 		return "not answered: from our own address", nil
-	case isRobotAddress(m.From):
+	case robot.IsAddress(m.From):
 		return "not answered: from the robot's address", nil
 	}
 	h.ignored = false
 	if err := h.identify(ctx); err != nil {
 		return "", err
 	}
-	ctxGame, err := h.tx.GameOfMessages(ctx, threadIDs(m)...)
+	ctxGame, err := h.tx.GameOfMessages(ctx, m.Answers()...)
 	if err != nil {
 		return "", err
 	}
@@ -154,23 +155,6 @@ func (h *handling) identify(ctx context.Context) error {
 		return err
 	}
 	return nil
-}
-
-// maxThreadIDs bounds how many Message-IDs of each of a mail's
-// In-Reply-To and References are looked up: the closest ones, as a
-// thread's game is named by the mails nearest the answer, and a long or
-// forged header must not cost a lookup per id.
-const maxThreadIDs = 20
-
-// threadIDs lists the Message-IDs a mail answers, the closest first: its
-// first In-Reply-To ids and its last References, maxThreadIDs of each
-// at most.
-func threadIDs(m *mailmsg.Incoming) []string {
-	ids := append([]string(nil), m.InReplyTo[:min(len(m.InReplyTo), maxThreadIDs)]...)
-	for i := len(m.References) - 1; i >= max(len(m.References)-maxThreadIDs, 0); i-- {
-		ids = append(ids, m.References[i])
-	}
-	return ids
 }
 
 // answer adds a section to the reply.

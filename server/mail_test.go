@@ -56,10 +56,6 @@ func TestThread(t *testing.T) {
 	}
 }
 
-func idOf(n int) string {
-	return fmt.Sprintf("m%d@%s", n, players)
-}
-
 func TestSubjectCommandCarriesComment(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")
@@ -136,35 +132,6 @@ func TestNeverAnswered(t *testing.T) {
 				t.Errorf("the mail was not recorded as handled")
 			}
 		})
-	}
-}
-
-func TestReplyReferences(t *testing.T) {
-	tests := []struct {
-		name string
-		m    mailmsg.Incoming
-		root string
-		want []string
-	}{
-		{"first mail", mailmsg.Incoming{MessageID: "a@x"}, "", []string{"a@x"}},
-		{"reply", mailmsg.Incoming{MessageID: "c@x", References: []string{"a@x", "b@x"}}, "a@x", []string{"a@x", "b@x", "c@x"}},
-		{"root added", mailmsg.Incoming{MessageID: "c@x", References: []string{"b@x"}}, "r@y", []string{"r@y", "b@x", "c@x"}},
-		{"no Message-ID", mailmsg.Incoming{References: []string{"b@x"}}, "", []string{"b@x"}},
-		{"invalid ids dropped", mailmsg.Incoming{MessageID: "nonsense", References: []string{"b@x", "with space@x"}}, "", []string{"b@x"}},
-	}
-	for _, tt := range tests {
-		if got := replyReferences(&tt.m, tt.root); !slices.Equal(got, tt.want) {
-			t.Errorf("%s: replyReferences(%q %q, %q) = %q, want %q", tt.name, tt.m.MessageID, tt.m.References, tt.root, got, tt.want)
-		}
-	}
-
-	long := mailmsg.Incoming{MessageID: "last@x"}
-	for i := range 30 {
-		long.References = append(long.References, idOf(i))
-	}
-	got := replyReferences(&long, idOf(0))
-	if len(got) != maxReferences || got[0] != idOf(0) || got[len(got)-1] != "last@x" {
-		t.Errorf("replyReferences(30 references) = %q, want %d: the root first and the latest last", got, maxReferences)
 	}
 }
 
@@ -268,25 +235,6 @@ func TestBoardFloodIsCapped(t *testing.T) {
 	}
 	if n > 10 {
 		t.Errorf("21 mails asking for boards gave alice %d mails in an hour, want at most 10", n)
-	}
-}
-
-// TestThreadIDsBounded: a long References header costs a bounded
-// number of lookups, the closest ids first.
-func TestThreadIDsBounded(t *testing.T) {
-	m := &mailmsg.Incoming{InReplyTo: []string{"reply@x"}}
-	for i := range 1000 {
-		m.References = append(m.References, fmt.Sprintf("r%d@x", i))
-	}
-	ids := threadIDs(m)
-	if len(ids) != 1+maxThreadIDs {
-		t.Fatalf("threadIDs: %d ids, want %d", len(ids), 1+maxThreadIDs)
-	}
-	if ids[0] != "reply@x" || ids[1] != "r999@x" || ids[len(ids)-1] != fmt.Sprintf("r%d@x", 1000-maxThreadIDs) {
-		t.Errorf("threadIDs = %q, want In-Reply-To then the last References, closest first", ids)
-	}
-	if ids := threadIDs(&mailmsg.Incoming{InReplyTo: []string{"a@x"}, References: []string{"b@x", "a@x"}}); !slices.Equal(ids, []string{"a@x", "a@x", "b@x"}) {
-		t.Errorf("threadIDs(short) = %q", ids)
 	}
 }
 

@@ -3,16 +3,11 @@ package server
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/templates"
 )
-
-// maxReferences bounds the References of a reply: the thread's root and
-// the latest ids.
-const maxReferences = 20
 
 // gameMail queues a mail about game g to one of its players, in the
 // game's thread (M9), and returns its Message-ID. html, when not empty, is
@@ -60,10 +55,10 @@ func (h *handling) sendReply(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if validID(h.mail.MessageID) {
+	if mailmsg.ValidID(h.mail.MessageID) {
 		o.InReplyTo = []string{h.mail.MessageID}
 	}
-	o.References = replyReferences(h.mail, root)
+	o.References = h.mail.ReplyReferences(root)
 	if over, err := h.overReplyLimit(ctx, o.To); over || err != nil {
 		return err
 	}
@@ -94,44 +89,6 @@ func (h *handling) threadRoot(ctx context.Context, game int64) (string, error) {
 		return "", nil
 	}
 	return g.ThreadRoot, err
-}
-
-// replyReferences is the References of a reply to m: m's own, then m's
-// Message-ID, with the root of the game's thread first when m did not
-// name it.
-func replyReferences(m *mailmsg.Incoming, root string) []string {
-	var refs []string
-	for _, id := range append(append([]string(nil), m.References...), m.MessageID) {
-		if validID(id) {
-			refs = append(refs, id)
-		}
-	}
-	if root != "" && !containsID(refs, root) {
-		refs = append([]string{root}, refs...)
-	}
-	if len(refs) > maxReferences {
-		refs = append(refs[:1], refs[len(refs)-maxReferences+1:]...)
-	}
-	return refs
-}
-
-func containsID(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
-}
-
-// validID reports whether id can be written in a Message-ID header:
-// left@right without spaces, brackets or control characters.
-func validID(id string) bool {
-	left, right, ok := strings.Cut(id, "@")
-	if !ok || left == "" || right == "" {
-		return false
-	}
-	return !strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r == '<' || r == '>' || r == 0x7f })
 }
 
 // enqueue queues a mail about game (0 for none) in the work's

@@ -30,7 +30,7 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	}
 	robotGame := h.s.isRobot(opponent)
 	switch {
-	case isRobotAddress(opponent.Address) && !robotGame: // a robot that no longer plays
+	case robot.IsAddress(opponent.Address) && !robotGame: // a robot that no longer plays
 		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
 		return nil
 	case c.Level != 0 && !robotGame:
@@ -107,7 +107,6 @@ func (h *handling) accept(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	h.note(fmt.Sprintf("accept %d", st.ID()))
 	return h.tell(ctx, evs, h.commentFor())
 }
 
@@ -153,52 +152,39 @@ func (h *handling) move(ctx context.Context, c parser.Command) error {
 // resign ends one of the sender's games in the opponent's favour.
 func (h *handling) resign(ctx context.Context, c parser.Command) error {
 	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
-		h.note(fmt.Sprintf("resign %d", st.ID()))
 		return game.Resign(ctx, h.tx, st, *h.sender)
 	})
 }
 
-// draw offers a draw, or accepts the opponent's offer (M13).
+// draw offers a draw, or accepts the opponent's offer (M13); the robot
+// answers an offer at once.
 func (h *handling) draw(ctx context.Context, c parser.Command) error {
 	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
 		if other := st.Opponent(h.sender.ID); h.s.isRobot(other) {
 			return h.robotDraw(ctx, st, other)
 		}
-		evs, err := game.Draw(ctx, h.tx, st, *h.sender)
-		if err == nil && evs[0].Kind == game.Ended {
-			h.note(fmt.Sprintf("draw %d: agreed", st.ID()))
-		} else if err == nil {
-			h.note(fmt.Sprintf("draw %d: offered", st.ID()))
-		}
-		return evs, err
+		return game.Draw(ctx, h.tx, st, *h.sender)
 	})
 }
 
 // noDraw declines the opponent's draw offer.
 func (h *handling) noDraw(ctx context.Context, c parser.Command) error {
 	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
-		evs, err := game.NoDraw(ctx, h.tx, st, *h.sender)
-		if err == nil {
-			h.note(fmt.Sprintf("nodraw %d", st.ID()))
-		}
-		return evs, err
+		return game.NoDraw(ctx, h.tx, st, *h.sender)
 	})
 }
 
 // takeback asks to undo the sender's last move, or grants the opponent's
-// request (M13).
+// request (M13); the robot takes nothing back.
 func (h *handling) takeback(ctx context.Context, c parser.Command) error {
 	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
 		if other := st.Opponent(h.sender.ID); h.s.isRobot(other) {
-			return nil, &game.Refusal{Problem: robotTakeback, Other: other.Handle}
+			e := h.gameError(c, st, templates.RobotTakeback, "")
+			e.Handle = other.Handle
+			h.fail(e)
+			return nil, nil
 		}
-		evs, err := game.Takeback(ctx, h.tx, st, *h.sender)
-		if err == nil && evs[0].Kind == game.TakebackAsked {
-			h.note(fmt.Sprintf("takeback %d: asked", st.ID()))
-		} else if err == nil {
-			h.note(fmt.Sprintf("takeback %d: done", st.ID()))
-		}
-		return evs, err
+		return game.Takeback(ctx, h.tx, st, *h.sender)
 	})
 }
 
@@ -206,11 +192,7 @@ func (h *handling) takeback(ctx context.Context, c parser.Command) error {
 // (M13).
 func (h *handling) abort(ctx context.Context, c parser.Command) error {
 	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
-		evs, err := game.Abort(ctx, h.tx, st, *h.sender)
-		if err == nil {
-			h.note(fmt.Sprintf("abort %d", st.ID()))
-		}
-		return evs, err
+		return game.Abort(ctx, h.tx, st, *h.sender)
 	})
 }
 
@@ -299,52 +281,36 @@ func (h *handling) rated(evs []game.Event) {
 	}
 }
 
-// robotTakeback is the problem of a takeback in a game against the robot,
-// which the server refuses before the game is asked.
-const robotTakeback = game.Problem(255)
-
 // refusal answers err, when it is a *game.Refusal of the command c about
-// st, with the game's board, and reports whether it was one.
+// st, with the game's board, and reports whether it was one. The mails
+// name a game's problems with the game's words (TestRefusalsHaveWords).
 func (h *handling) refusal(c parser.Command, st *game.State, err error) bool {
 	var r *game.Refusal
 	if !errors.As(err, &r) {
 		return false
 	}
-	problems := map[game.Problem]templates.Problem{
-		game.NotChallenged:   templates.NotChallenged,
-		game.OwnChallenge:    templates.OwnChallenge,
-		game.NotActive:       templates.NotActive,
-		game.NotYourTurn:     templates.NotYourTurn,
-		game.StaleMoveNumber: templates.StaleMoveNumber,
-		game.IllegalMove:     templates.IllegalMove,
-		game.NoOffer:         templates.NoOffer,
-		game.NotYourTakeback: templates.NotYourTakeback,
-		game.NoMoves:         templates.NoMoves,
-		game.TooLate:         templates.TooLate,
-		game.YourMove:        templates.YourMove,
-		game.BadConditional:  templates.BadConditional,
-		robotTakeback:        templates.RobotTakeback,
-	}
-	p, ok := problems[r.Problem]
-	if !ok {
-		p = templates.NotUnderstood
-	}
-	e := h.gameError(c, st, p, r.Detail)
+	e := h.gameError(c, st, templates.Problem(r.Problem.String()), r.Detail)
 	e.Handle = r.Other
 	h.fail(e)
 	return true
 }
 
-// ownGame loads the game a command names, when the sender plays in it;
-// otherwise it answers why not and returns ok false.
-func (h *handling) ownGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
+// namedGame loads the game a command names, or answers that there is no
+// such game and returns ok false.
+func (h *handling) namedGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
 	st, err = game.Load(ctx, h.tx, c.Game, h.now)
 	if errors.Is(err, db.ErrNotFound) {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
 		return game.State{}, false, nil
 	}
-	if err != nil {
-		return game.State{}, false, err
+	return st, err == nil, err
+}
+
+// ownGame loads the game a command names, when the sender plays in it;
+// otherwise it answers why not and returns ok false.
+func (h *handling) ownGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
+	if st, ok, err = h.namedGame(ctx, c); !ok {
+		return st, ok, err
 	}
 	if !st.Game.Has(h.sender.ID) {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.NotYourGame, GameID: c.Game})
@@ -379,13 +345,8 @@ func (h *handling) activeGame(ctx context.Context, c parser.Command) (st game.St
 // visibleGame loads a game the sender plays in or observes, or answers
 // why they may not see it.
 func (h *handling) visibleGame(ctx context.Context, c parser.Command) (st game.State, ok bool, err error) {
-	st, err = game.Load(ctx, h.tx, c.Game, h.now)
-	if errors.Is(err, db.ErrNotFound) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
-		return game.State{}, false, nil
-	}
-	if err != nil || st.Game.Has(h.sender.ID) {
-		return st, err == nil, err
+	if st, ok, err = h.namedGame(ctx, c); !ok || st.Game.Has(h.sender.ID) {
+		return st, ok, err
 	}
 	observers, err := h.tx.Observers(ctx, st.ID())
 	if err != nil {
@@ -404,6 +365,6 @@ func (h *handling) visibleGame(ctx context.Context, c parser.Command) (st game.S
 // as the sender sees it (M3).
 func (h *handling) gameError(c parser.Command, st *game.State, p templates.Problem, detail string) templates.Error {
 	t := gameWords(st)
-	v := boardView(st.Pos, st.ColorOf(h.sender.ID))
+	v := templates.ViewOf(st.Pos, st.ColorOf(h.sender.ID))
 	return templates.Error{Line: c.Line, Problem: p, Detail: detail, GameID: st.ID(), Game: &t, Board: &v}
 }

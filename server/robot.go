@@ -10,15 +10,10 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/robot"
-	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/templates"
 )
 
 const (
-	// robotDomain is the domain of the robot's address. Mail to .invalid
-	// cannot be delivered (RFC 2606), and none is ever queued: the robot
-	// is never mailed, and mail from such an address is never answered.
-	robotDomain = "robot.invalid"
 	// robotRescan bounds the robot loop's sleep, so that it looks again
 	// now and then even when no mail wakes it.
 	robotRescan = 10 * time.Minute
@@ -30,22 +25,9 @@ const (
 	robotDrawScore = -600
 )
 
-// robotAddress is the address the robot with the given handle is
-// registered under.
-func robotAddress(handle string) string {
-	return strings.ToLower(handle) + "@" + robotDomain
-}
-
-// isRobotAddress reports whether addr is a robot's address, one never
-// mailed.
-func isRobotAddress(addr string) bool {
-	_, domain, ok := cutAddress(addr)
-	return ok && strings.EqualFold(domain, robotDomain)
-}
-
 // isRobot reports whether p is the robot player, and the robot plays.
 func (s *Server) isRobot(p db.Player) bool {
-	return s.robot != "" && p.Address == robotAddress(s.robot)
+	return s.robot != "" && p.Address == robot.Address(s.robot)
 }
 
 // EnsureRobot registers the robot player, unless it is registered
@@ -70,7 +52,7 @@ func (s *Server) EnsureRobot(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		p, err = tx.CreatePlayer(ctx, s.robot, robotAddress(s.robot), secret, s.now().UTC())
+		p, err = tx.CreatePlayer(ctx, s.robot, robot.Address(s.robot), secret, s.now().UTC())
 		if err != nil {
 			return fmt.Errorf("robot: %w", err)
 		}
@@ -135,16 +117,6 @@ func (s *Server) RunRobot(ctx context.Context) error {
 	}
 }
 
-// robotTurn is a game where the robot is to move, as read before
-// thinking.
-type robotTurn struct {
-	game     int64
-	position string
-	pos      rules.Position
-	level    int
-	scores   []int
-}
-
 // RobotStep plays the robot's turn in one game where it is to move, if
 // there is one, and reports whether it did. The move is chosen outside
 // any transaction; then, in one, the game is checked to be as it was and
@@ -162,71 +134,36 @@ func (s *Server) robotStep(ctx context.Context, skip map[int64]bool) (int64, err
 		return 0, nil
 	}
 	var (
-		turn  robotTurn
+		turn  robot.Turn
 		found bool
 	)
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		var err error
-		turn, found, err = s.nextRobotTurn(ctx, tx, skip)
+		me, err := tx.PlayerByHandle(ctx, s.robot)
+		if errors.Is(err, db.ErrNotFound) || err == nil && !s.isRobot(me) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		turn, found, err = robot.NextTurn(ctx, tx, me, skip, s.log)
 		return err
 	})
 	if err != nil || !found {
 		return 0, err
 	}
-	d, err := robot.Choose(ctx, turn.pos, turn.level, robot.Seed(turn.game, game.Ply(turn.pos)), turn.scores)
+	d, err := turn.Choose(ctx)
 	if err != nil {
-		return turn.game, fmt.Errorf("robot in game %d: %w", turn.game, err)
+		return turn.Game, fmt.Errorf("robot in game %d: %w", turn.Game, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return turn.game, err // cut short by shutdown: the turn is played after the restart
+		return turn.Game, err // cut short by shutdown: the turn is played after the restart
 	}
-	return turn.game, s.robotPlay(ctx, turn, d)
-}
-
-// nextRobotTurn finds the first game, not in skip nor adjourned, where
-// the robot is to move.
-func (s *Server) nextRobotTurn(ctx context.Context, tx *db.Tx, skip map[int64]bool) (robotTurn, bool, error) {
-	me, err := tx.PlayerByHandle(ctx, s.robot)
-	if errors.Is(err, db.ErrNotFound) {
-		return robotTurn{}, false, nil
-	}
-	if err != nil || !s.isRobot(me) {
-		return robotTurn{}, false, err
-	}
-	games, err := tx.GamesOf(ctx, me.ID)
-	if err != nil {
-		return robotTurn{}, false, err
-	}
-	for _, g := range games {
-		if g.Status != db.Active || g.IsAdjourned() || skip[g.ID] {
-			continue
-		}
-		pos, err := rules.ParsePosition(g.Position)
-		if err != nil {
-			s.log.Error("robot: game not played", "game", g.ID, "err", err)
-			continue
-		}
-		if (pos.Turn() == rules.White) != (g.White == me.ID) || pos.Outcome().Over() {
-			continue
-		}
-		level, err := tx.RobotLevel(ctx, g.ID)
-		if errors.Is(err, db.ErrNotFound) {
-			level = robot.DefaultLevel
-		} else if err != nil {
-			return robotTurn{}, false, err
-		}
-		scores, err := tx.RobotScores(ctx, g.ID)
-		if err != nil {
-			return robotTurn{}, false, err
-		}
-		return robotTurn{game: g.ID, position: g.Position, pos: pos, level: level, scores: scores}, true, nil
-	}
-	return robotTurn{}, false, nil
+	return turn.Game, s.robotPlay(ctx, turn, d)
 }
 
 // robotPlay records the robot's decision in its turn, unless the game
 // changed meanwhile or was adjourned.
-func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision) error {
+func (s *Server) robotPlay(ctx context.Context, turn robot.Turn, d robot.Decision) error {
 	now := s.now().UTC()
 	var (
 		queued int
@@ -234,12 +171,12 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 	)
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
 		w := s.newWork(tx, now)
-		st, err := game.Load(ctx, tx, turn.game, now)
+		st, err := game.Load(ctx, tx, turn.Game, now)
 		if err != nil {
 			return err
 		}
 		me := st.ToMove()
-		if !st.Active() || st.Game.Position != turn.position || !s.isRobot(me) {
+		if !st.Active() || st.Game.Position != turn.Position || !s.isRobot(me) {
 			return nil // the game went on without the robot: its turn is looked for again
 		}
 		if st.Game.IsAdjourned() {
@@ -250,10 +187,10 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 		if eff, by, ok, err := game.LastMove(ctx, tx, &st); err != nil {
 			return err
 		} else if ok {
-			w.earlier = []templates.Move{*moveWords(by.Handle, eff)}
+			w.earlier = []templates.Move{templates.MoveOf(by.Handle, eff)}
 		}
 		if game.Ply(st.Pos) == 1 { // the game's first move
-			w.opening = turn.level
+			w.opening = turn.Level
 		}
 		var evs []game.Event
 		if evs, err = game.CheckTime(ctx, tx, &st); err == nil && len(evs) == 0 {
@@ -267,9 +204,9 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("robot in game %d: %w", turn.game, err)
+		return fmt.Errorf("robot in game %d: %w", turn.Game, err)
 	}
-	s.log.Info("robot played", "game", turn.game, "level", turn.level, "score", d.Score, "depth", d.Depth,
+	s.log.Info("robot played", "game", turn.Game, "level", turn.Level, "score", d.Score, "depth", d.Depth,
 		"nodes", d.Nodes, "queued", queued, "summary", strings.Join(notes, "; "))
 	if queued > 0 {
 		s.outbox.Wake()
@@ -281,7 +218,6 @@ func (s *Server) robotPlay(ctx context.Context, turn robotTurn, d robot.Decision
 // robotMove plays the robot's move, or resigns, in its turn in st.
 func (w *work) robotMove(ctx context.Context, st *game.State, me db.Player, d robot.Decision) ([]game.Event, error) {
 	if d.Resign {
-		w.note(fmt.Sprintf("robot resigns %d", st.ID()))
 		return game.Resign(ctx, w.tx, st, me)
 	}
 	m, err := st.Pos.ParseMove(d.Move.String())
@@ -304,9 +240,7 @@ func (h *handling) robotDraw(ctx context.Context, st *game.State, me db.Player) 
 		return nil, err
 	}
 	if len(scores) > 0 && scores[len(scores)-1] <= robotDrawScore {
-		h.note(fmt.Sprintf("draw %d: agreed by the robot", st.ID()))
 		return game.AgreeDraw(ctx, h.tx, st, me)
 	}
-	h.note(fmt.Sprintf("draw %d: declined by the robot", st.ID()))
 	return game.DeclineDraw(ctx, h.tx, st, me)
 }

@@ -33,7 +33,7 @@ func (h *harness) deliverChecked() []received {
 	h.t.Helper()
 	mails := h.deliver()
 	for _, m := range mails {
-		if isRobotAddress(m.To) {
+		if robot.IsAddress(m.To) {
 			h.t.Errorf("mail %q sent to the robot at %s", m.Subject, m.To)
 		}
 	}
@@ -230,17 +230,20 @@ func TestRobotRecheck(t *testing.T) {
 	h.sendProven("alice", "challenge congo robot black level=1")
 	h.deliverChecked() // none: the robot's first move comes first
 	const id = 1
-	var turn robotTurn
+	var turn robot.Turn
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		me, err := tx.PlayerByHandle(ctx, robot.DefaultHandle)
+		if err != nil {
+			return err
+		}
 		var found bool
-		var err error
-		turn, found, err = h.s.nextRobotTurn(ctx, tx, nil)
+		turn, found, err = robot.NextTurn(ctx, tx, me, nil, h.s.log)
 		if !found && err == nil {
 			err = errors.New("no robot turn")
 		}
 		return err
 	})
-	d, err := robot.Choose(context.Background(), turn.pos, turn.level, 1, nil)
+	d, err := robot.Choose(context.Background(), turn.Pos, turn.Level, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +335,7 @@ func TestRobotResigns(t *testing.T) {
 func TestRobotMail(t *testing.T) {
 	h := newRobotHarness(t)
 	forged := h.mail("alice", "", "challenge congo alice")
-	forged.From = robotAddress("robot")
+	forged.From = robot.Address("robot")
 	h.handle(forged)
 	if mails := h.deliverChecked(); len(mails) != 0 {
 		t.Errorf("a mail from the robot's address was answered: %q", mails[0].Subject)

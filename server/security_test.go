@@ -20,34 +20,7 @@ import (
 // bookkeeping of mail (processed, outbox, sent). As a control, the same
 // command sent to the personal address must change something.
 func TestForgedFromIsNeverApplied(t *testing.T) {
-	tests := []struct {
-		name  string
-		setup func(h *harness) // proven commands before
-		from  string
-		body  string
-	}{
-		{"newkey", nil, "alice", "newkey"},
-		{"challenge", nil, "alice", "challenge congo bob"},
-		{"accept", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "accept congo 1"},
-		{"decline", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "decline congo 1"},
-		{"move", startGame1, "alice", "move congo 1 b2-b3"},
-		{"resign", startGame1, "alice", "resign congo 1"},
-		{"draw", startGame1, "alice", "draw congo 1"},
-		{"nodraw", func(h *harness) { startGame1(h); h.sendProven("bob", "draw congo 1") }, "alice", "nodraw congo 1"},
-		{"takeback", func(h *harness) { startGame1(h); h.sendProven("alice", "move congo 1 b2-b3") }, "alice", "takeback congo 1"},
-		{"abort", startGame1, "alice", "abort congo 1"},
-		{"conditional", startGame1, "bob", "conditional congo 1\nif b2-b3 then b6-b5"},
-		{"conditional clear", func(h *harness) {
-			startGame1(h)
-			h.sendProven("bob", "conditional congo 1\nif b2-b3 then b6-b5")
-		}, "bob", "conditional congo 1 clear"},
-		{"observe", startGame1, "carol", "observe congo 1"},
-		{"unobserve", func(h *harness) { startGame1(h); h.sendProven("carol", "observe congo 1") }, "carol", "unobserve congo 1"},
-		{"seek", nil, "alice", "seek congo"},
-		{"notify", nil, "alice", "notify digest"},
-		{"vacation", nil, "alice", "vacation 3"},
-	}
-	for _, tt := range tests {
+	for _, tt := range forgedCommands {
 		for _, proven := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/proven=%v", tt.name, proven), func(t *testing.T) {
 				t.Parallel()
@@ -81,6 +54,36 @@ func TestForgedFromIsNeverApplied(t *testing.T) {
 			})
 		}
 	}
+}
+
+// forgedCommands are the commands that change something, each with what
+// must be done before it (by proven mail) and its sender.
+var forgedCommands = []struct {
+	name  string
+	setup func(h *harness) // proven commands before
+	from  string
+	body  string
+}{
+	{"newkey", nil, "alice", "newkey"},
+	{"challenge", nil, "alice", "challenge congo bob"},
+	{"accept", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "accept congo 1"},
+	{"decline", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "decline congo 1"},
+	{"move", startGame1, "alice", "move congo 1 b2-b3"},
+	{"resign", startGame1, "alice", "resign congo 1"},
+	{"draw", startGame1, "alice", "draw congo 1"},
+	{"nodraw", func(h *harness) { startGame1(h); h.sendProven("bob", "draw congo 1") }, "alice", "nodraw congo 1"},
+	{"takeback", func(h *harness) { startGame1(h); h.sendProven("alice", "move congo 1 b2-b3") }, "alice", "takeback congo 1"},
+	{"abort", startGame1, "alice", "abort congo 1"},
+	{"conditional", startGame1, "bob", "conditional congo 1\nif b2-b3 then b6-b5"},
+	{"conditional clear", func(h *harness) {
+		startGame1(h)
+		h.sendProven("bob", "conditional congo 1\nif b2-b3 then b6-b5")
+	}, "bob", "conditional congo 1 clear"},
+	{"observe", startGame1, "carol", "observe congo 1"},
+	{"unobserve", func(h *harness) { startGame1(h); h.sendProven("carol", "observe congo 1") }, "carol", "unobserve congo 1"},
+	{"seek", nil, "alice", "seek congo"},
+	{"notify", nil, "alice", "notify digest"},
+	{"vacation", nil, "alice", "vacation 3"},
 }
 
 // startGame1 starts game 1, alice (white) against bob.

@@ -43,7 +43,7 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 	}
 	data := templates.BoardData{Game: gameWords(&st), To: h.sender.Handle, Past: c.Past, At: c.At}
 	side := st.Side(h.sender.ID)
-	data.Board = boardView(st.Pos, side)
+	data.Board = templates.ViewOf(st.Pos, side)
 	if c.Past {
 		pos, ok, err := game.PositionAfter(ctx, h.tx, st.ID(), c.At)
 		if err != nil {
@@ -53,7 +53,7 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 			h.fail(h.gameError(c, &st, templates.NoSuchMove, fmt.Sprintf("#%d", c.At)))
 			return nil
 		}
-		data.Board = boardView(pos, side)
+		data.Board = templates.ViewOf(pos, side)
 	}
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
@@ -153,12 +153,8 @@ func (h *handling) ratings(ctx context.Context, c parser.Command) error {
 
 // watch makes the sender an observer of a game, or stops it.
 func (h *handling) watch(ctx context.Context, c parser.Command) error {
-	st, err := game.Load(ctx, h.tx, c.Game, h.now)
-	if errors.Is(err, db.ErrNotFound) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchGame, GameID: c.Game})
-		return nil
-	}
-	if err != nil {
+	st, ok, err := h.namedGame(ctx, c)
+	if err != nil || !ok {
 		return err
 	}
 	if st.Game.Has(h.sender.ID) {

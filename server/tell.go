@@ -35,13 +35,13 @@ func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Co
 		if st.Game.ThreadRoot == "" {
 			st.Game.ThreadRoot = w.roots[st.ID()] // an earlier event's mail started the thread
 		}
+		w.noteEvent(e)
 		var err error
 		switch e.Kind {
 		case game.Moved:
-			w.note(fmt.Sprintf("move %d %s", st.ID(), e.Move.Move))
-			words := moveWords(e.By.Handle, *e.Move)
+			words := templates.MoveOf(e.By.Handle, *e.Move)
 			words.Conditional = e.Conditional
-			err = w.announce(ctx, &st, templates.BoardData{Move: words}, by, c, true)
+			err = w.announce(ctx, &st, templates.BoardData{Move: &words}, by, c, true)
 		case game.Ended:
 			if i > 0 && evs[i-1].Kind == game.Moved {
 				continue // told with the move
@@ -49,7 +49,6 @@ func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Co
 			data := templates.BoardData{}
 			switch {
 			case st.Game.Reason == rules.OutOfTime:
-				w.note("time out")
 				w.s.log.Info("lost on time", "game", st.ID(), "player", st.ToMove().Handle)
 			case st.Game.Reason == rules.Resigned && by != nil && w.s.isRobot(*by):
 				data = templates.BoardData{Event: templates.RobotResigned, By: by.Handle}
@@ -59,14 +58,8 @@ func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Co
 			err = w.announce(ctx, &st, templates.BoardData{Accepted: true}, by, c, false)
 		case game.Started:
 			err = w.announce(ctx, &st, templates.BoardData{Event: templates.Started}, nil, nil, false)
-		case game.DrawOffered:
-			err = w.announce(ctx, &st, templates.BoardData{Event: templates.DrawOffered, By: e.By.Handle}, by, c, false)
-		case game.DrawDeclined:
-			err = w.announce(ctx, &st, templates.BoardData{Event: templates.DrawDeclined, By: e.By.Handle}, by, c, false)
-		case game.TakebackAsked:
-			err = w.announce(ctx, &st, templates.BoardData{Event: templates.TakebackAsked, By: e.By.Handle}, by, c, false)
-		case game.TakebackDone:
-			err = w.announce(ctx, &st, templates.BoardData{Event: templates.TakebackDone, By: e.By.Handle}, by, c, false)
+		case game.DrawOffered, game.DrawDeclined, game.TakebackAsked, game.TakebackDone:
+			err = w.announce(ctx, &st, templates.BoardData{Event: offerWords[e.Kind], By: e.By.Handle}, by, c, false)
 		case game.Reminded:
 			err = w.remind(ctx, &st, e.Final)
 		case game.VacationStarted:
@@ -77,6 +70,48 @@ func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Co
 		}
 	}
 	return nil
+}
+
+// offerWords are the board mails' words for the events of offers.
+var offerWords = map[game.Kind]templates.Event{
+	game.DrawOffered:   templates.DrawOffered,
+	game.DrawDeclined:  templates.DrawDeclined,
+	game.TakebackAsked: templates.TakebackAsked,
+	game.TakebackDone:  templates.TakebackDone,
+}
+
+// noteEvent notes an event for the summary of the work.
+func (w *work) noteEvent(e game.Event) {
+	id, robot := e.Game.ID(), w.s.isRobot(e.By)
+	switch {
+	case e.Kind == game.Moved:
+		w.note(fmt.Sprintf("move %d %s", id, e.Move.Move))
+	case e.Kind == game.Accepted:
+		w.note(fmt.Sprintf("accept %d", id))
+	case e.Kind == game.DrawOffered:
+		w.note(fmt.Sprintf("draw %d: offered", id))
+	case e.Kind == game.DrawDeclined && robot:
+		w.note(fmt.Sprintf("draw %d: declined by the robot", id))
+	case e.Kind == game.DrawDeclined:
+		w.note(fmt.Sprintf("nodraw %d", id))
+	case e.Kind == game.TakebackAsked:
+		w.note(fmt.Sprintf("takeback %d: asked", id))
+	case e.Kind == game.TakebackDone:
+		w.note(fmt.Sprintf("takeback %d: done", id))
+	case e.Kind != game.Ended:
+	case e.Game.Game.Reason == rules.OutOfTime:
+		w.note("time out")
+	case e.Game.Game.Reason == rules.Resigned && robot:
+		w.note(fmt.Sprintf("robot resigns %d", id))
+	case e.Game.Game.Reason == rules.Resigned:
+		w.note(fmt.Sprintf("resign %d", id))
+	case e.Game.Game.Reason == rules.Agreed && robot:
+		w.note(fmt.Sprintf("draw %d: agreed by the robot", id))
+	case e.Game.Game.Reason == rules.Agreed:
+		w.note(fmt.Sprintf("draw %d: agreed", id))
+	case e.Game.Game.Reason == rules.Aborted:
+		w.note(fmt.Sprintf("abort %d", id))
+	}
 }
 
 // announce sends the board to both players, each from their side, and to
@@ -116,7 +151,7 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 		if !isActor && i < len(players) {
 			data.Comment = comment
 		}
-		data.Board = boardView(st.Pos, st.Side(to.ID))
+		data.Board = templates.ViewOf(st.Pos, st.Side(to.ID))
 		if err := w.boardMail(ctx, st, to, data); err != nil {
 			return err
 		}
@@ -128,7 +163,7 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 func (w *work) remind(ctx context.Context, st *game.State, final bool) error {
 	to := st.ToMove()
 	data := templates.BoardData{Game: gameWords(st), To: to.Handle, Event: templates.Reminder,
-		Until: st.Deadline(), Board: boardView(st.Pos, st.Pos.Turn()), Final: final}
+		Until: st.Deadline(), Board: templates.ViewOf(st.Pos, st.Pos.Turn()), Final: final}
 	return w.boardMail(ctx, st, to, data)
 }
 
@@ -136,7 +171,7 @@ func (w *work) remind(ctx context.Context, st *game.State, final bool) error {
 func (w *work) vacationNotice(ctx context.Context, st *game.State, p db.Player) error {
 	opp := st.Opponent(p.ID)
 	data := templates.BoardData{Game: gameWords(st), Event: templates.VacationStarted, By: p.Handle, Until: p.VacationUntil,
-		To: opp.Handle, Board: boardView(st.Pos, st.ColorOf(opp.ID))}
+		To: opp.Handle, Board: templates.ViewOf(st.Pos, st.ColorOf(opp.ID))}
 	return w.boardMail(ctx, st, opp, data)
 }
 

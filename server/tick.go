@@ -42,28 +42,13 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 	// The games with something due now, found in a read-only pass.
 	var due []int64
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		next, due = time.Time{}, nil
-		games, err := tx.ActiveGames(ctx)
-		if err != nil {
-			return err
+		var broken map[int64]error
+		var err error
+		due, next, broken, err = game.DueClocks(ctx, tx, now, s.finalReminder)
+		for id, err := range broken {
+			s.log.Error("clock", "game", id, "err", err)
 		}
-		for _, g := range games {
-			if g.IsAdjourned() {
-				continue // its clock stands still: no time out, no reminder
-			}
-			st, err := game.Of(ctx, tx, g, now)
-			if err != nil {
-				s.log.Error("clock", "game", g.ID, "err", err)
-				next = game.Earliest(next, now.Add(time.Minute))
-				continue
-			}
-			if at, doNow := st.ClockNext(now, s.finalReminder); doNow {
-				due = append(due, g.ID)
-			} else {
-				next = game.Earliest(next, at)
-			}
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return time.Time{}, err
@@ -217,7 +202,7 @@ func (w *work) digest(ctx context.Context, p db.Player) error {
 		if st.ToMove().ID != p.ID {
 			continue
 		}
-		data.Games = append(data.Games, templates.DigestGame{Game: gameWords(&st), Board: boardView(st.Pos, st.Side(p.ID))})
+		data.Games = append(data.Games, templates.DigestGame{Game: gameWords(&st), Board: templates.ViewOf(st.Pos, st.Side(p.ID))})
 	}
 	if len(data.Games) == 0 {
 		return nil

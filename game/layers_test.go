@@ -1,0 +1,69 @@
+package game
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/congobymail/congo"
+
+// deps returns the project packages that the package in dir (relative to
+// the module's root) depends on, directly or not, by reading the imports
+// of its non-test files.
+func deps(t *testing.T, dir string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(dir string)
+	walk = func(dir string) {
+		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, im := range af.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				if rest, ok := strings.CutPrefix(p, module+"/"); ok && !seen[rest] {
+					seen[rest] = true
+					walk(rest)
+				}
+			}
+		}
+	}
+	walk(dir)
+	var out []string
+	for p := range seen {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestLayers: game knows nothing of mail or wording, and rating nothing
+// of the project.
+func TestLayers(t *testing.T) {
+	for _, p := range deps(t, "game") {
+		if slices.Contains([]string{"mailer", "mailmsg", "templates", "server", "outbox"}, p) || strings.HasPrefix(p, "mailer/") {
+			t.Errorf("game depends on %s", p)
+		}
+	}
+	if d := deps(t, "rating"); len(d) > 0 {
+		t.Errorf("rating depends on %v, want no project package", d)
+	}
+}

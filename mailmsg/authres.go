@@ -1,0 +1,60 @@
+package mailmsg
+
+import (
+	"strings"
+
+	"github.com/emersion/go-msgauth/authres"
+)
+
+// Authenticated reports whether the topmost Authentication-Results
+// header of authserv, the receiving server trusted, says the mail passed
+// DMARC, or DKIM for the domain of its From.
+func (m *Incoming) Authenticated(authserv string) bool {
+	fromDomain := domainOf(m.From)
+	if authserv == "" || fromDomain == "" {
+		return false
+	}
+	for _, h := range m.AuthResults {
+		id, results, err := authres.Parse(h)
+		if !strings.EqualFold(id, authserv) {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		return passes(results, fromDomain)
+	}
+	return false
+}
+
+// passes reports whether results hold a DMARC pass, or a DKIM pass whose
+// signing domain or identity is fromDomain.
+func passes(results []authres.Result, fromDomain string) bool {
+	for _, r := range results {
+		switch r := r.(type) {
+		case *authres.DMARCResult:
+			// Without header.from the pass may be for another domain.
+			if r.Value == authres.ResultPass && strings.EqualFold(r.From, fromDomain) {
+				return true
+			}
+		case *authres.DKIMResult:
+			if r.Value != authres.ResultPass {
+				continue
+			}
+			if strings.EqualFold(r.Domain, fromDomain) || strings.EqualFold(domainOf(r.Identifier), fromDomain) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// domainOf returns what follows the last "@" of an address or identity
+// ("@example.org" included), or "" when there is no "@".
+func domainOf(addr string) string {
+	i := strings.LastIndexByte(addr, '@')
+	if i < 0 {
+		return ""
+	}
+	return addr[i+1:]
+}

@@ -1,0 +1,78 @@
+package robot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/rules"
+)
+
+// domain is the domain of the robot's address. Mail to .invalid cannot
+// be delivered (RFC 2606), and none is ever queued: the robot is never
+// mailed, and mail from such an address is never answered.
+const domain = "robot.invalid"
+
+// Address is the address the robot with the given handle is registered
+// under.
+func Address(handle string) string {
+	return strings.ToLower(handle) + "@" + domain
+}
+
+// IsAddress reports whether addr is a robot's address, one never mailed.
+func IsAddress(addr string) bool {
+	i := strings.LastIndexByte(addr, '@')
+	return i > 0 && strings.EqualFold(addr[i+1:], domain)
+}
+
+// Turn is a game where the robot is to move, as read before thinking.
+type Turn struct {
+	Game     int64
+	Position string // as stored, to check that the game waited
+	Pos      rules.Position
+	Level    int
+	Scores   []int // of the robot's earlier moves in the game
+}
+
+// NextTurn finds the first game of the robot me, neither in skip nor
+// adjourned, where it is to move; ok is false when there is none. A game
+// whose position cannot be read is logged and left alone.
+func NextTurn(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool, log *slog.Logger) (t Turn, ok bool, err error) {
+	games, err := tx.GamesOf(ctx, me.ID)
+	if err != nil {
+		return Turn{}, false, err
+	}
+	for _, g := range games {
+		if g.Status != db.Active || g.IsAdjourned() || skip[g.ID] {
+			continue
+		}
+		pos, err := rules.ParsePosition(g.Position)
+		if err != nil {
+			log.Error("robot: game not played", "game", g.ID, "err", err)
+			continue
+		}
+		if (pos.Turn() == rules.White) != (g.White == me.ID) || pos.Outcome().Over() {
+			continue
+		}
+		level, err := tx.RobotLevel(ctx, g.ID)
+		if errors.Is(err, db.ErrNotFound) {
+			level = DefaultLevel
+		} else if err != nil {
+			return Turn{}, false, err
+		}
+		scores, err := tx.RobotScores(ctx, g.ID)
+		if err != nil {
+			return Turn{}, false, err
+		}
+		return Turn{Game: g.ID, Position: g.Position, Pos: pos, Level: level, Scores: scores}, true, nil
+	}
+	return Turn{}, false, nil
+}
+
+// Choose decides the robot's move in the turn, as the package's Choose.
+func (t Turn) Choose(ctx context.Context) (Decision, error) {
+	return Choose(ctx, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Pos)), t.Scores)
+}

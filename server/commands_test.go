@@ -1,0 +1,137 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/templates"
+)
+
+// needs is who may give each command: the decision, written out once more
+// so that a change to the table is a change to this test too.
+var needs = []struct {
+	line string
+	want need
+}{
+	{"help", anyone},
+	{"register alice", anyone},
+	{"games", registered},
+	{"board congo 1", registered},
+	{"history congo 1", registered},
+	{"ratings", registered},
+	{"conditional congo 1", registered},
+	{"conditional congo 1 clear", proven},
+	{"newkey", proven},
+	{"challenge congo bob", proven},
+	{"accept congo 1", proven},
+	{"decline congo 1", proven},
+	{"move congo 1 b2-b3", proven},
+	{"resign congo 1", proven},
+	{"draw congo 1", proven},
+	{"nodraw congo 1", proven},
+	{"takeback congo 1", proven},
+	{"abort congo 1", proven},
+	{"if b2-b3 then b6-b5", proven},
+	{"observe congo 1", proven},
+	{"unobserve congo 1", proven},
+	{"seek congo", proven},
+	{"notify digest", proven},
+	{"vacation 3", proven},
+	{"ban bob", operator},
+	{"unban bob", operator},
+	{"adjourn congo 1", operator},
+	{"resume congo 1", operator},
+	{"adjudicate congo 1 draw", operator},
+}
+
+// TestCommandNeeds checks the proof each command needs, over the table:
+// every command the parser knows has an entry, and each needs what the
+// decision above says.
+func TestCommandNeeds(t *testing.T) {
+	seen := map[parser.Kind]bool{}
+	for _, tt := range needs {
+		r := parser.Parse("", tt.line, parser.Context{Game: 1, Operator: true})
+		if len(r.Commands) != 1 {
+			t.Fatalf("Parse(%q) = %+v, want one command", tt.line, r)
+		}
+		c := r.Commands[0]
+		seen[c.Kind] = true
+		if got := needOf(c); got != tt.want {
+			t.Errorf("%q needs %v, want %v", tt.line, got, tt.want)
+		}
+	}
+	for k := parser.Help; k.Valid(); k++ {
+		if _, ok := commands[k]; !ok {
+			t.Errorf("the parser knows %v, the table of commands does not", k)
+		}
+		if !seen[k] {
+			t.Errorf("%v is not in this test's list of needs", k)
+		}
+		if k.Operator() != (commands[k].need == operator) {
+			t.Errorf("%v: the parser reads it in the operator's mail only = %v, the table says it needs %v", k, k.Operator(), commands[k].need)
+		}
+	}
+}
+
+// TestForgedTestsCoverEveryChange: every command that needs a proven
+// sender is in TestForgedFromIsNeverApplied.
+func TestForgedTestsCoverEveryChange(t *testing.T) {
+	forged := map[parser.Kind]bool{}
+	for _, tt := range forgedCommands {
+		for _, c := range parser.Parse("", tt.body, parser.Context{Game: 1}).Commands {
+			forged[c.Kind] = true
+		}
+	}
+	for k, cmd := range commands {
+		if cmd.need == proven && !forged[k] {
+			t.Errorf("%v needs a proven sender, but TestForgedFromIsNeverApplied does not send it", k)
+		}
+	}
+}
+
+// TestOperatorCommandsNeedTheOperator: the operator's commands from
+// anyone else, even proven, are no commands at all.
+func TestOperatorCommandsNeedTheOperator(t *testing.T) {
+	h := newHarnessWith(t, Config{Operator: addr("oper")})
+	h.register("oper", "alice", "bob")
+	h.sendProven("alice", "ban bob")
+	wantText(t, only(t, h.deliver(), "alice"), `unknown command "ban"`)
+	if h.banned("bob") {
+		t.Errorf("alice, not the operator, banned bob")
+	}
+	h.send("oper", "ban bob") // the operator's address, but not proven
+	h.deliver()
+	if h.banned("bob") {
+		t.Errorf("a mail from the operator's address that proves nothing banned bob")
+	}
+	h.sendProven("oper", "ban bob")
+	h.deliver()
+	if !h.banned("bob") {
+		t.Errorf("the operator's proven mail did not ban bob")
+	}
+}
+
+// TestRefusalsHaveWords: every refusal of a change to a game is told in
+// the mails' own words for it (the server names templates' problems with
+// the game's).
+func TestRefusalsHaveWords(t *testing.T) {
+	unknown := renderProblem(t, "no such problem")
+	for p := game.NotChallenged; p <= game.BadConditional; p++ {
+		if got := renderProblem(t, templates.Problem(p.String())); got == unknown || strings.TrimSpace(got) == "> b2-b3" {
+			t.Errorf("refusal %v has no words in the mails:\n%s", p, got)
+		}
+	}
+}
+
+func renderProblem(t *testing.T, p templates.Problem) string {
+	t.Helper()
+	g := templates.Game{ID: 1, White: "alice", Black: "bob", State: templates.Playing, ToMove: "alice"}
+	_, body, err := templates.Reply(templates.ReplyData{Sections: []templates.Section{
+		templates.Error{Line: "b2-b3", Problem: p, GameID: 1, Game: &g, Handle: "bob", Detail: "why"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}

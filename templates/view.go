@@ -1,0 +1,53 @@
+package templates
+
+import "github.com/congobymail/congo/rules"
+
+// ViewOf is a position as the player of colour side sees it: as a
+// diagram, and square by square for the HTML table.
+func ViewOf(pos rules.Position, side rules.Color) View {
+	v := View{Diagram: pos.Diagram(side), Position: pos.String()}
+	order := func(i int) int { // White sees file a on the left and rank 7 on top
+		if side == rules.White {
+			return i
+		}
+		return 6 - i
+	}
+	for i := range 7 {
+		v.Files = append(v.Files, string(rune('a'+order(i))))
+	}
+	for i := range 7 {
+		rank := 6 - order(i)
+		row := Row{Rank: rank + 1}
+		for j := range 7 {
+			file := order(j)
+			c := Cell{River: rank == 3, Castle: file >= 2 && file <= 4 && rank != 3}
+			if p := pos.At(rules.Square(rank*7 + file)); p != rules.NoPiece {
+				c.Piece, c.White = string(p.Letter()), p.Color() == rules.White
+			}
+			row.Cells = append(row.Cells, c)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// MoveOf describes a move just made, by the player with handle by.
+func MoveOf(by string, eff rules.Effects) Move {
+	return Move{
+		By:       by,
+		Notation: eff.Move.String(),
+		Piece:    eff.Piece.Kind().String(),
+		To:       eff.Move.To().String(),
+		Captured: pieceWords(eff.Captured),
+		Drowned:  pieceWords(eff.Drowned),
+		Promoted: eff.Promoted,
+	}
+}
+
+func pieceWords(ps []rules.Placed) []Piece {
+	var out []Piece
+	for _, p := range ps {
+		out = append(out, Piece{Kind: p.Piece.Kind().String(), Square: p.Square.String()})
+	}
+	return out
+}
