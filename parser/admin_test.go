@@ -34,3 +34,18 @@ func TestParseAdmin(t *testing.T) {
 		}
 	}
 }
+
+// TestOperatorWordsOnlyForTheOperator: ban and the like are commands in
+// the operator's mail only; in anyone else's they are unknown words.
+func TestOperatorWordsOnlyForTheOperator(t *testing.T) {
+	for _, line := range []string{"ban bob", "adjourn congo 4", "adjudicate 4 draw"} {
+		r := Parse("", line, Context{Game: 4})
+		if len(r.Commands) != 0 || len(r.Errors) != 1 || r.Errors[0].Problem != UnknownCommand {
+			t.Errorf("Parse(%q) for a player = %+v, want an unknown command", line, r)
+		}
+		r = Parse("", line, Context{Game: 4, Operator: true})
+		if len(r.Commands) != 1 || !r.Commands[0].Kind.Operator() {
+			t.Errorf("Parse(%q) for the operator = %+v, want the operator's command", line, r)
+		}
+	}
+}

@@ -333,3 +333,16 @@ func TestApplyRefusesForeignMove(t *testing.T) {
 	}()
 	next.Apply(m)
 }
+
+// TestReasonRoundTrip: every reason a game ends for reads back from its
+// words, as records and the database write them.
+func TestReasonRoundTrip(t *testing.T) {
+	for r := LionCaptured; r <= Adjudicated; r++ {
+		if got, err := ParseReason(r.String()); err != nil || got != r {
+			t.Errorf("ParseReason(%q) = %v, %v, want %v", r.String(), got, err, r)
+		}
+	}
+	if _, err := ParseReason("fell asleep"); err == nil {
+		t.Error(`ParseReason("fell asleep") succeeded`)
+	}
+}
