@@ -73,6 +73,35 @@ func parseResult(s string) (Result, error) {
 	return NoResult, fmt.Errorf("unknown game result %q", s)
 }
 
+// nullRating is the stored form of a rating at the end of a game: NULL
+// for none.
+func nullRating(r float64) sql.NullFloat64 {
+	return sql.NullFloat64{Float64: r, Valid: r != 0}
+}
+
+// ChallengesSince counts the games the player proposed since a time (a
+// challenge, or a seek matched by another's).
+func (tx *Tx) ChallengesSince(ctx context.Context, player int64, since time.Time) (int, error) {
+	var n int
+	err := tx.queryRow(ctx, "SELECT count(*) FROM games WHERE challenger = ? AND created >= ?", player, formatTime(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("challenges of player %d: %w", player, err)
+	}
+	return n, nil
+}
+
+// ActiveBetween counts the games being played between two players.
+func (tx *Tx) ActiveBetween(ctx context.Context, a, b int64) (int, error) {
+	var n int
+	err := tx.queryRow(ctx,
+		"SELECT (SELECT count(*) FROM games WHERE white = ? AND black = ? AND status = 'active')"+
+			" + (SELECT count(*) FROM games WHERE white = ? AND black = ? AND status = 'active')", a, b, b, a).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("games between players %d and %d: %w", a, b, err)
+	}
+	return n, nil
+}
+
 // reasonText is the stored form of a reason: its words, "" for none.
 func reasonText(r rules.Reason) string {
 	if r == rules.NoReason {
@@ -81,11 +110,15 @@ func reasonText(r rules.Reason) string {
 	return r.String()
 }
 
+// parseReason reads a stored reason; one this program does not know
+// (written by hand, or by a newer version) reads as none rather than
+// making the game unreadable.
 func parseReason(s string) (rules.Reason, error) {
-	if s == "" {
+	r, err := rules.ParseReason(s)
+	if err != nil {
 		return rules.NoReason, nil
 	}
-	return rules.ParseReason(s)
+	return r, nil
 }
 
 // Game is a game, from the challenge on.
@@ -115,6 +148,9 @@ type Game struct {
 	Reminders  int
 	DrawOffer  int64 // the player who offers a draw; 0 for none
 	Takeback   int64 // the player who asks to take back the last move; 0 for none
+	// WhiteRating and BlackRating are the players' ratings when the game
+	// ended rated; zero otherwise.
+	WhiteRating, BlackRating float64
 	// Adjourned is when the operator adjourned the game; zero when it is
 	// not adjourned. It is read with the game but written only by
 	// SetAdjourned (UpdateGame leaves it alone). While a game is
@@ -148,7 +184,8 @@ func (g Game) Has(player int64) bool {
 }
 
 const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
-	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned"
+	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned," +
+	" white_rating, black_rating"
 
 // CreateGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
@@ -177,10 +214,10 @@ func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
 	res, err := tx.exec(ctx,
 		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
 			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+
-			" reminders = ?, draw_offer = ?, takeback = ? WHERE id = ?",
+			" reminders = ?, draw_offer = ?, takeback = ?, white_rating = ?, black_rating = ? WHERE id = ?",
 		g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason), g.ThreadRoot, formatTime(at),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
-		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, g.ID)
+		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, nullRating(g.WhiteRating), nullRating(g.BlackRating), g.ID)
 	if err != nil {
 		return fmt.Errorf("update game %d: %w", g.ID, err)
 	}
@@ -264,13 +301,15 @@ func scanGame(row scanner) (Game, error) {
 	var g Game
 	var status, result, reason, created, updated, clockStart, adjourned string
 	var whiteLeft, blackLeft, turnTime int64
+	var whiteRating, blackRating sql.NullFloat64
 	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
 		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
-		&adjourned)
+		&adjourned, &whiteRating, &blackRating)
 	if err != nil {
 		return Game{}, err
 	}
+	g.WhiteRating, g.BlackRating = whiteRating.Float64, blackRating.Float64
 	if g.Adjourned, err = parseOptTime(adjourned); err != nil {
 		return Game{}, err
 	}

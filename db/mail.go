@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -90,4 +91,58 @@ func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, 
 		return 0, fmt.Errorf("game of mails: %w", err)
 	}
 	return game, nil
+}
+
+// RecordSentGames records the games a mail we sent listed, when it listed
+// several (a digest), so that a reply to it may play in them (M24).
+func (tx *Tx) RecordSentGames(ctx context.Context, messageID string, games []int64) error {
+	for _, g := range games {
+		if _, err := tx.exec(ctx, "INSERT OR IGNORE INTO sent_games (message_id, game) VALUES (?, ?)", messageID, g); err != nil {
+			return fmt.Errorf("record the games of sent mail %q: %w", messageID, err)
+		}
+	}
+	return nil
+}
+
+// GamesOfMessage returns the games the mail we sent with the Message-ID
+// listed (RecordSentGames), in order; none for a mail that listed none.
+func (tx *Tx) GamesOfMessage(ctx context.Context, messageID string) ([]int64, error) {
+	rows, err := tx.query(ctx, "SELECT game FROM sent_games WHERE message_id = ? ORDER BY game", messageID)
+	if err != nil {
+		return nil, fmt.Errorf("games of sent mail %q: %w", messageID, err)
+	}
+	defer rows.Close()
+	var games []int64
+	for rows.Next() {
+		var g int64
+		if err := rows.Scan(&g); err != nil {
+			return nil, fmt.Errorf("games of sent mail %q: %w", messageID, err)
+		}
+		games = append(games, g)
+	}
+	return games, rows.Err()
+}
+
+// StrangerAnswered returns when an address that is not registered was
+// last answered; zero when never.
+func (tx *Tx) StrangerAnswered(ctx context.Context, address string) (time.Time, error) {
+	var at string
+	err := tx.queryRow(ctx, "SELECT at FROM strangers WHERE address = ?", strings.ToLower(address)).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("stranger %q: %w", address, err)
+	}
+	return parseTime(at)
+}
+
+// SetStrangerAnswered records that an address that is not registered was
+// answered at a time.
+func (tx *Tx) SetStrangerAnswered(ctx context.Context, address string, at time.Time) error {
+	_, err := tx.exec(ctx, "INSERT OR REPLACE INTO strangers (address, at) VALUES (?, ?)", strings.ToLower(address), formatTime(at))
+	if err != nil {
+		return fmt.Errorf("stranger %q: %w", address, err)
+	}
+	return nil
 }

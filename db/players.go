@@ -37,6 +37,12 @@ type Player struct {
 	VacationLeft    time.Duration
 	VacationAccrued time.Time
 	VacationUntil   time.Time
+
+	// Confirmed is set once a mail from the player proved their address
+	// (M28); Welcomed is when they were last mailed their personal
+	// address. Both are written only by ConfirmPlayer and SetWelcomed.
+	Confirmed bool
+	Welcomed  time.Time
 }
 
 // Notify is how a player hears of moves (M18). The zero value means
@@ -58,11 +64,12 @@ const (
 )
 
 const playerColumns = "id, handle, address, secret, created, rating, deviation, volatility, rated_games," +
-	" notify, digest_at, vacation_left, vacation_accrued, vacation_until"
+	" notify, digest_at, vacation_left, vacation_accrued, vacation_until, confirmed, welcomed"
 
-// CreatePlayer registers a player. It fails with ErrHandleTaken when the
-// handle is taken (ignoring case) and with ErrAddressTaken when the address
-// is registered already. The address is stored lowercase.
+// CreatePlayer registers a player, not confirmed yet (ConfirmPlayer). It
+// fails with ErrHandleTaken when the handle is taken (ignoring case) and
+// with ErrAddressTaken when the address is registered already. The address
+// is stored lowercase.
 func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, at time.Time) (Player, error) {
 	address = strings.ToLower(address)
 	if _, err := tx.PlayerByHandle(ctx, handle); err == nil {
@@ -79,7 +86,7 @@ func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, 
 		Rating: StartRating, Deviation: StartDeviation, Volatility: StartVolatility, Notify: NotifyEach,
 		VacationLeft: StartVacation, VacationAccrued: at.UTC()}
 	err := tx.queryRow(ctx,
-		"INSERT INTO players (handle, address, secret, created, vacation_accrued) VALUES (?, ?, ?, ?, ?) RETURNING id",
+		"INSERT INTO players (handle, address, secret, created, vacation_accrued, confirmed) VALUES (?, ?, ?, ?, ?, 0) RETURNING id",
 		p.Handle, p.Address, p.Secret, formatTime(p.Created), formatTime(p.VacationAccrued)).Scan(&p.ID)
 	if err != nil {
 		return Player{}, fmt.Errorf("create player %q: %w", handle, err)
@@ -144,6 +151,25 @@ func (tx *Tx) UpdatePlayer(ctx context.Context, p Player) error {
 	return mustAffect(res, fmt.Sprintf("player %d", p.ID))
 }
 
+// ConfirmPlayer records that a mail from the player proved their
+// address (M28).
+func (tx *Tx) ConfirmPlayer(ctx context.Context, id int64) error {
+	res, err := tx.exec(ctx, "UPDATE players SET confirmed = 1 WHERE id = ?", id)
+	if err != nil {
+		return fmt.Errorf("confirm player %d: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("player %d", id))
+}
+
+// SetWelcomed records when the player was mailed their personal address.
+func (tx *Tx) SetWelcomed(ctx context.Context, id int64, at time.Time) error {
+	res, err := tx.exec(ctx, "UPDATE players SET welcomed = ? WHERE id = ?", formatTime(at), id)
+	if err != nil {
+		return fmt.Errorf("welcome player %d: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("player %d", id))
+}
+
 // RatedPlayers returns the players with a rated game, the highest rating
 // first.
 func (tx *Tx) RatedPlayers(ctx context.Context) ([]Player, error) {
@@ -199,11 +225,14 @@ type scanner interface {
 
 func scanPlayer(row scanner) (Player, error) {
 	var p Player
-	var created, notify, digestAt, accrued, until string
+	var created, notify, digestAt, accrued, until, welcomed string
 	var vacation int64
 	err := row.Scan(&p.ID, &p.Handle, &p.Address, &p.Secret, &created, &p.Rating, &p.Deviation, &p.Volatility,
-		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until)
+		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed)
 	if err != nil {
+		return Player{}, err
+	}
+	if p.Welcomed, err = parseOptTime(welcomed); err != nil {
 		return Player{}, err
 	}
 	p.Notify, p.VacationLeft = Notify(notify), fromSeconds(vacation)

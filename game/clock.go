@@ -188,8 +188,9 @@ func (st *State) ClockNext(t time.Time, final time.Duration) (time.Time, bool) {
 // clocks stand still), and returns those whose clock has something to do
 // at now (ClockNext with final), and when the next of the others will
 // (zero for none). A game that cannot be read is left out, its error in
-// broken, and next is a minute from now at the latest, to try it again.
-func DueClocks(ctx context.Context, tx *db.Tx, now time.Time, final time.Duration) (due []int64, next time.Time, broken map[int64]error, err error) {
+// broken (in the order of the games), and next is a minute from now at
+// the latest, to try it again.
+func DueClocks(ctx context.Context, tx *db.Tx, now time.Time, final time.Duration) (due []int64, next time.Time, broken []error, err error) {
 	games, err := tx.ActiveGames(ctx)
 	if err != nil {
 		return nil, time.Time{}, nil, err
@@ -200,10 +201,7 @@ func DueClocks(ctx context.Context, tx *db.Tx, now time.Time, final time.Duratio
 		}
 		st, err := Of(ctx, tx, g, now)
 		if err != nil {
-			if broken == nil {
-				broken = map[int64]error{}
-			}
-			broken[g.ID] = err
+			broken = append(broken, &Fault{Game: g.ID, What: "clock", Err: err})
 			next = Earliest(next, now.Add(time.Minute))
 			continue
 		}

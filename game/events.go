@@ -80,11 +80,14 @@ type Event struct {
 // around, such as a conditional move no longer legal.
 type Fault struct {
 	Game int64
-	What string
+	What string // what is wrong, as the log says it
+	Move string // the move concerned, if any
 	Err  error
 }
 
-func (f *Fault) Error() string { return fmt.Sprintf("game %d: %s: %v", f.Game, f.What, f.Err) }
+func (f *Fault) Error() string {
+	return fmt.Sprintf("game %d: %s %s: %v", f.Game, f.What, f.Move, f.Err)
+}
 func (f *Fault) Unwrap() error { return f.Err }
 
 // event is an event of kind k in st as it is now, caused by by.

@@ -148,7 +148,7 @@ func answerConditional(ctx context.Context, tx *db.Tx, st *State, m rules.Move) 
 	}
 	reply, err := st.Pos.ParseMove(answer)
 	if err != nil { // the lines were checked when sent; a takeback clears them
-		return nil, &Fault{Game: st.ID(), What: "conditional move " + answer + " no longer legal", Err: err}
+		return nil, &Fault{Game: st.ID(), What: "conditional move no longer legal", Move: answer, Err: err}
 	}
 	return play(ctx, tx, st, player, reply, "", true)
 }

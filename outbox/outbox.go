@@ -6,7 +6,10 @@ package outbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -41,10 +44,17 @@ type Config struct {
 	// crash makes the mail be sent twice.
 	SentLog *db.SentLog
 
-	// MaxPerHour caps the answers queued to one address in an hour
-	// (counting every mail queued to it): past it, Allowed says no.
-	// Default DefaultMaxPerHour; negative for no cap.
-	MaxPerHour int
+	// The caps (M29): the most mails queued in a sliding hour to one
+	// recipient (its address lowercased, without a +tag), caused by one
+	// player or address, and from the whole server. Past one, Queue
+	// queues nothing. Defaults DefaultMaxPerRecipient, DefaultMaxPerSender
+	// and DefaultMaxPerHour; negative for no cap.
+	MaxPerRecipient, MaxPerSender, MaxPerHour int
+
+	// OnCapped, when set, is told of every mail held back by a cap, with
+	// the cap's name ("recipient", "sender" or "server"), for the
+	// operator's metrics. It must not block.
+	OnCapped func(cap string)
 
 	// Now gives the time; default time.Now.
 	Now func() time.Time
@@ -55,13 +65,17 @@ type Config struct {
 
 // Outbox is the mail waiting to be sent, in the database.
 type Outbox struct {
-	db         *db.DB
-	from       string
-	hostname   string
-	sentLog    *db.SentLog
-	maxPerHour int
-	now        func() time.Time
-	log        *slog.Logger
+	db       *db.DB
+	from     string
+	hostname string
+	sentLog  *db.SentLog
+	personal *regexp.Regexp // our addresses with a +tag
+
+	maxPerRecipient, maxPerSender, maxPerHour int
+	onCapped                                  func(string)
+
+	now func() time.Time
+	log *slog.Logger
 	// wake tells the send loop that mail was queued.
 	wake chan struct{}
 }
@@ -71,11 +85,16 @@ func New(cfg Config) (*Outbox, error) {
 	if cfg.DB == nil || cfg.From == "" || cfg.Hostname == "" {
 		return nil, errors.New("outbox: a database, a From address and a hostname are required")
 	}
-	o := &Outbox{db: cfg.DB, from: cfg.From, hostname: cfg.Hostname, sentLog: cfg.SentLog,
-		maxPerHour: cfg.MaxPerHour, now: cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1)}
-	if o.maxPerHour == 0 {
-		o.maxPerHour = DefaultMaxPerHour
+	if !strings.Contains(cfg.From, "@") {
+		return nil, fmt.Errorf("outbox: From %q is not an address", cfg.From)
 	}
+	o := &Outbox{db: cfg.DB, from: cfg.From, hostname: cfg.Hostname, sentLog: cfg.SentLog,
+		personal:        personalAddresses(strings.ToLower(cfg.From)),
+		maxPerRecipient: or(cfg.MaxPerRecipient, DefaultMaxPerRecipient),
+		maxPerSender:    or(cfg.MaxPerSender, DefaultMaxPerSender),
+		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),
+		onCapped:        cfg.OnCapped,
+		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1)}
 	if o.now == nil {
 		o.now = time.Now
 	}
@@ -85,6 +104,14 @@ func New(cfg Config) (*Outbox, error) {
 	return o, nil
 }
 
+// or is v, or def when v is zero.
+func or(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
 // Wake tells the send loop that there is mail to send, without waiting:
 // one pending wake-up is enough.
 func (o *Outbox) Wake() {
@@ -92,4 +119,15 @@ func (o *Outbox) Wake() {
 	case o.wake <- struct{}{}:
 	default:
 	}
+}
+
+// Caps are the caps of an outbox (M29): the most mails an hour; 0 for
+// none.
+type Caps struct {
+	PerRecipient, PerSender, PerHour int
+}
+
+// Caps returns the outbox's caps.
+func (o *Outbox) Caps() Caps {
+	return Caps{PerRecipient: max(o.maxPerRecipient, 0), PerSender: max(o.maxPerSender, 0), PerHour: max(o.maxPerHour, 0)}
 }

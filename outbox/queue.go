@@ -2,12 +2,52 @@ package outbox
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
 )
+
+// The defaults of the caps (M29): mails an hour to one recipient, caused
+// by one player or address, and from the whole server.
+const (
+	DefaultMaxPerRecipient = 60
+	DefaultMaxPerSender    = 200
+	DefaultMaxPerHour      = 20000
+)
+
+// Mail is a mail to queue.
+type Mail struct {
+	Out  mailmsg.Outgoing
+	Game int64 // the game it is about; 0 for none
+	// Games are the games it lists, when it lists several (a digest), so
+	// that a reply may play in them.
+	Games []int64
+	// Cause is who caused it, counted against the sender's cap: Player
+	// for a player's mail, else an address; "" for the server itself
+	// (the clock, the robot, the operator).
+	Cause string
+	// Notice is set for the one notice that mail was not sent past a
+	// cap: it is counted, but not held back by the caps.
+	Notice bool
+}
+
+// Player is the Cause of the mails a registered player's mail causes.
+func Player(id int64) string { return fmt.Sprintf("player:%d", id) }
+
+// CapError is a mail not queued because a cap (M29) was reached.
+type CapError struct {
+	Cap   string // "recipient", "sender" or "server"
+	Limit int    // the most mails an hour
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("not queued: the %s's cap of %d mails an hour is reached", e.Cap, e.Limit)
+}
 
 // Undeliverable reports whether addr is an address no mail is queued to:
 // one in the .invalid domain (RFC 2606), like the robot's.
@@ -20,45 +60,107 @@ func Undeliverable(addr string) bool {
 	return domain == "invalid" || strings.HasSuffix(domain, ".invalid")
 }
 
+// Recipient is the key a recipient's mails are counted under: the address
+// lowercased, without the +tag of its local part, so that victim+1@ and
+// victim+2@ count as one.
+func Recipient(addr string) string {
+	addr = strings.ToLower(addr)
+	i := strings.LastIndexByte(addr, '@')
+	if i < 0 {
+		return addr
+	}
+	local, domain := addr[:i], addr[i:]
+	if j := strings.IndexByte(local, '+'); j > 0 {
+		local = local[:j]
+	}
+	return local + domain
+}
+
 // Queue composes m and queues it, in tx, from the server's address,
-// recording its Message-ID with the game it is about (0 for none), so
-// that every retry sends the same bytes and replies to it are known. It
-// returns the Message-ID; "" for mail to an address never mailed (the
-// robot's), which is not queued.
-func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m mailmsg.Outgoing, game int64, now time.Time) (string, error) {
-	if Undeliverable(m.To) {
+// recording its Message-ID with the game it is about, so that every retry
+// sends the same bytes and replies to it are known. Every address of ours
+// with a +tag (a player's personal address) but the recipient's own is
+// first replaced in its text by "[address removed]" (M30). It returns the
+// Message-ID; "" for mail to an address never mailed (the robot's), which
+// is not queued. Past a cap (M29) nothing is queued and the error is a
+// *CapError.
+func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (string, error) {
+	if Undeliverable(m.Out.To) {
 		return "", nil
 	}
-	raw, id, err := mailmsg.Compose(m, o.hostname)
+	keys := []string{"to:" + Recipient(m.Out.To), "*"}
+	limits := []int{o.maxPerRecipient, o.maxPerHour}
+	caps := []string{"recipient", "server"}
+	if m.Cause != "" {
+		keys = append(keys, "by:"+m.Cause)
+		limits = append(limits, o.maxPerSender)
+		caps = append(caps, "sender")
+	}
+	if !m.Notice {
+		for i, k := range keys {
+			if limits[i] <= 0 {
+				continue
+			}
+			n, err := tx.MailCount(ctx, k, now)
+			if err != nil {
+				return "", err
+			}
+			if n >= limits[i] {
+				o.log.Warn("mail not queued: a cap is reached", "cap", caps[i], "limit", limits[i], "to", m.Out.To, "cause", m.Cause)
+				if o.onCapped != nil {
+					o.onCapped(caps[i])
+				}
+				return "", &CapError{Cap: caps[i], Limit: limits[i]}
+			}
+		}
+	}
+	out := m.Out
+	out.Subject, out.Text, out.HTML = o.scrub(out.Subject, out), o.scrub(out.Text, out), o.scrub(out.HTML, out)
+	raw, id, err := mailmsg.Compose(out, o.hostname)
 	if err != nil {
 		return "", err
 	}
-	if _, err := tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: m.To, MessageID: id, Raw: raw}); err != nil {
+	if _, err := tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: out.To, MessageID: id, Raw: raw}); err != nil {
 		return "", err
 	}
-	if err := tx.RecordSent(ctx, id, game, now); err != nil {
+	if err := tx.RecordSent(ctx, id, m.Game, now); err != nil {
 		return "", err
 	}
-	return id, nil
+	if err := tx.RecordSentGames(ctx, id, m.Games); err != nil {
+		return "", err
+	}
+	return id, tx.CountMail(ctx, now, keys...)
 }
 
-// DefaultMaxPerHour is the default of Config.MaxPerHour.
-const DefaultMaxPerHour = 100
+// IsCapped reports whether err says that a mail was held back by a cap.
+func IsCapped(err error) bool {
+	var c *CapError
+	return errors.As(err, &c)
+}
 
-// Allowed reports whether an answer may still be queued to the address
-// to at now: fewer than the cap (Config.MaxPerHour) were queued to it in
-// the hour before, so that a flood of mail, or a loop with another robot,
-// does not make the server a mail cannon. A refusal is logged.
-func (o *Outbox) Allowed(ctx context.Context, tx *db.Tx, to string, now time.Time) (bool, error) {
-	if o.maxPerHour <= 0 {
-		return true, nil
-	}
-	n, err := tx.QueuedTo(ctx, to, now.Add(-time.Hour))
-	if err != nil || n < o.maxPerHour {
-		return err == nil, err
-	}
-	o.log.Warn("reply not sent: too many mails to this address in the last hour", "to", to, "limit", o.maxPerHour)
-	return false, nil
+// Removed stands in for a personal address in a mail to another.
+const Removed = "[address removed]"
+
+// personalAddresses matches the server's addresses with a +tag: players'
+// personal addresses, also as an HTML part writes them (html/template
+// escapes "+" as "&#43;", and "@" may be "&#64;").
+func personalAddresses(from string) *regexp.Regexp {
+	local, domain, _ := strings.Cut(from, "@")
+	return regexp.MustCompile(`(?i)` + regexp.QuoteMeta(local) + `(?:\+|&#43;|&#x2b;|&plus;)([a-z0-9]+)(?:@|&#64;|&#x40;|&commat;)` +
+		regexp.QuoteMeta(domain) + `\b`)
+}
+
+// scrub replaces in s every personal address but that of the recipient of
+// out (its Reply-To).
+func (o *Outbox) scrub(s string, out mailmsg.Outgoing) string {
+	_, own, _ := strings.Cut(strings.ToLower(out.ReplyTo), "+")
+	own, _, _ = strings.Cut(own, "@")
+	return o.personal.ReplaceAllStringFunc(s, func(a string) string {
+		if tag := o.personal.FindStringSubmatch(a)[1]; own != "" && strings.EqualFold(tag, own) {
+			return a
+		}
+		return Removed
+	})
 }
 
 // KeepSent is how long a mail sent, or given up, stays in the outbox
@@ -69,13 +171,16 @@ const KeepSent = 30 * 24 * time.Hour
 const pruneBatch = 1000
 
 // Prune deletes old mail, sent or given up KeepSent before now, at most
-// pruneBatch mails a call, each call a transaction of its own.
+// pruneBatch mails a call, and the counts of mail older than two hours,
+// in a transaction of its own.
 func (o *Outbox) Prune(ctx context.Context, now time.Time) error {
 	var pruned int64
 	err := o.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
-		pruned, err = tx.PruneOutbox(ctx, now.Add(-KeepSent), pruneBatch)
-		return err
+		if pruned, err = tx.PruneOutbox(ctx, now.Add(-KeepSent), pruneBatch); err != nil {
+			return err
+		}
+		return tx.PruneMailCounts(ctx, now.Add(-2*time.Hour))
 	})
 	if err != nil {
 		return err

@@ -113,8 +113,8 @@ func (h *harness) queue(handle string) {
 	h.t.Helper()
 	now := h.clock.Now()
 	err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
-		_, err := h.o.Queue(context.Background(), tx, mailmsg.Outgoing{From: "congo@example.org",
-			To: handle + "@players.example", Subject: "Re: help", Text: "The manual.\n", Date: now}, 0, now)
+		_, err := h.o.Queue(context.Background(), tx, Mail{Out: mailmsg.Outgoing{From: "congo@example.org",
+			To: handle + "@players.example", Subject: "Re: help", Text: "The manual.\n", Date: now}}, now)
 		return err
 	})
 	if err != nil {

@@ -105,15 +105,6 @@ var syntaxes = [...]syntax{
 	Adjudicate: {word: "adjudicate", operator: true, form: "adjudicate congo <id> white|black|draw", args: adminGameArgs},
 }
 
-// keywords finds a command by its word, lowercased.
-var keywords = func() map[string]Kind {
-	m := map[string]Kind{}
-	for k := Help; k <= lastKind; k++ {
-		m[syntaxes[k].word] = k
-	}
-	return m
-}()
-
 // String returns the command word of k, such as "move", or "none".
 func (k Kind) String() string {
 	switch {
@@ -133,10 +124,12 @@ func (k Kind) Operator() bool { return k.Valid() && grammar[k].operator }
 
 // keyword returns the command that w names, in any case, or NoKind.
 func keyword(w string) Kind {
-	if len(w) > len("conditional") {
-		return NoKind
+	for k := Help; k <= lastKind; k++ {
+		if strings.EqualFold(w, grammar[k].word) {
+			return k
+		}
 	}
-	return keywords[strings.ToLower(w)]
+	return NoKind
 }
 
 // isGameCommand reports whether k acts on a game, so that the game word

@@ -44,7 +44,7 @@ func Parse(subject, body string, ctx Context) Result {
 	}
 	var subjectErr *Error
 	if s := stripSubject(subject); s != "" {
-		c, e := parseLine(s, game, ctx.Operator)
+		c, e := parseLine(s, game, false) // the operator's commands are read in the body only
 		if c.Kind != NoKind {
 			comment, errs := commentOf(body)
 			if e, ok := commandIn(comment, c, ctx.Operator); ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/templates"
 )
@@ -68,6 +69,13 @@ func (h *handling) operatorCommand(ctx context.Context, c parser.Command) error 
 		h.answer(templates.AdminDone{Line: c.Line, Done: summary})
 		h.note(summary)
 	}
+	// The operator may have rated a game of their own.
+	p, err := h.tx.Player(ctx, h.sender.ID)
+	if err != nil {
+		return err
+	}
+	p.Confirmed = h.sender.Confirmed
+	*h.sender = p
 	return nil
 }
 
@@ -146,7 +154,7 @@ func (w *work) admin(ctx context.Context, c parser.Command, by string) (string, 
 		if st != nil {
 			_, err = w.gameMail(ctx, p, st.Game, subject, body, "")
 		} else {
-			_, err = w.enqueue(ctx, w.mailTo(p, subject, body), 0)
+			_, err = w.enqueue(ctx, outbox.Mail{Out: w.mailTo(p, subject, body)})
 		}
 		if err != nil {
 			return "", err

@@ -42,7 +42,7 @@ var commands = map[parser.Kind]command{
 	parser.Help:        {need: anyone, run: (*handling).help},
 	parser.Register:    {need: anyone, run: (*handling).register},
 	parser.Games:       {need: registered, run: (*handling).games},
-	parser.Board:       {need: registered, run: (*handling).board},
+	parser.Board:       {need: proven, run: (*handling).board}, // no board answers a mail that proves nothing (M31)
 	parser.History:     {need: registered, run: (*handling).history},
 	parser.Ratings:     {need: registered, run: (*handling).ratings},
 	parser.Conditional: {needs: conditionalNeed, run: (*handling).conditional},

@@ -18,7 +18,7 @@ var needs = []struct {
 	{"help", anyone},
 	{"register alice", anyone},
 	{"games", registered},
-	{"board congo 1", registered},
+	{"board congo 1", proven},
 	{"history congo 1", registered},
 	{"ratings", registered},
 	{"conditional congo 1", registered},
@@ -85,7 +85,9 @@ func TestForgedTestsCoverEveryChange(t *testing.T) {
 		}
 	}
 	for k, cmd := range commands {
-		if cmd.need == proven && !forged[k] {
+		// board changes nothing: it needs proof so that no board answers
+		// a forged mail (M31), which TestBoard checks.
+		if cmd.need == proven && !forged[k] && k != parser.Board {
 			t.Errorf("%v needs a proven sender, but TestForgedFromIsNeverApplied does not send it", k)
 		}
 	}

@@ -280,8 +280,12 @@ func TestBoard(t *testing.T) {
 	h.sendProven("alice", "move congo 1 b2-b3")
 	h.deliver()
 
-	h.send("bob", "board congo 1") // reading needs no proof: the answer goes to bob's own address
+	h.send("bob", "board congo 1") // a board needs proof (M31): no board answers a forged mail
 	m := only(t, h.deliver(), "bob")
+	wantText(t, m, "did not come to your personal address")
+	wantNoText(t, m, "Position:")
+	h.sendProven("bob", "board congo 1")
+	m = only(t, h.deliver(), "bob")
 	if m.Subject != "Congo game 1: alice vs bob - bob to move" {
 		t.Errorf("board Subject = %q", m.Subject)
 	}

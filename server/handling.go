@@ -9,6 +9,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/templates"
@@ -24,6 +25,10 @@ type work struct {
 
 	notes  []string // what was done, for the summary
 	queued int      // mails queued
+	capped int      // mails held back by a cap (M29)
+	// cause is who the mails are counted against (outbox.Mail.Cause):
+	// the sender of the mail handled; "" for the server itself.
+	cause string
 
 	// earlier are the moves the next board mails show before theirs: a
 	// player's move whose mail waited for the robot's answer.
@@ -105,6 +110,10 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	if err := h.identify(ctx); err != nil {
 		return "", err
 	}
+	h.cause = outbox.Recipient(m.From)
+	if h.sender != nil {
+		h.cause = outbox.Player(h.sender.ID)
+	}
 	ctxGame, err := h.tx.GameOfMessages(ctx, m.Answers()...)
 	if err != nil {
 		return "", err
@@ -131,10 +140,16 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		h.refused = h.refused || e.Problem != parser.NotRead
 	}
 	h.finishReply(len(res.Commands), len(res.Errors))
+	if err := h.answerOnce(ctx); err != nil {
+		return "", err
+	}
 	if len(h.reply) > 0 {
 		if err := h.sendReply(ctx); err != nil {
 			return "", err
 		}
+	}
+	if err := h.capNotice(ctx); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("%s: %s", m.From, strings.Join(h.notes, "; ")), nil
 }
@@ -153,6 +168,61 @@ func (h *handling) identify(ctx context.Context) error {
 	h.proven = h.s.proves(h.mail, p)
 	if h.banned, err = h.tx.Banned(ctx, p.ID); err != nil {
 		return err
+	}
+	if h.proven && !p.Confirmed {
+		// The mail came to the personal address the welcome gave, from
+		// the address registered: the address is the player's (M28).
+		h.sender.Confirmed = true
+		return h.tx.ConfirmPlayer(ctx, p.ID)
+	}
+	return nil
+}
+
+// answerOnce holds back the answer to a mail that proves nothing, so that
+// a forged From brings its owner no more than one mail (M28): an address
+// not registered is answered once a day at most; a player whose address
+// is not confirmed gets nothing but the welcome (and no second welcome
+// within a day); a confirmed player is not sent their personal address
+// again within a day.
+func (h *handling) answerOnce(ctx context.Context) error {
+	if len(h.reply) == 0 {
+		return nil
+	}
+	const day = 24 * time.Hour
+	welcome := -1
+	for i, sec := range h.reply {
+		if _, ok := sec.(templates.Registered); ok {
+			welcome = i
+		}
+	}
+	if h.sender != nil && welcome >= 0 {
+		if !h.proven && !h.sender.Welcomed.IsZero() && h.now.Sub(h.sender.Welcomed) < day {
+			h.reply = nil
+			h.note("not answered: welcomed a day ago")
+			return nil
+		}
+		if err := h.tx.SetWelcomed(ctx, h.sender.ID, h.now); err != nil {
+			return err
+		}
+	}
+	switch {
+	case h.proven:
+	case h.sender == nil:
+		last, err := h.tx.StrangerAnswered(ctx, outbox.Recipient(h.mail.From))
+		if err != nil {
+			return err
+		}
+		if !last.IsZero() && h.now.Sub(last) < day {
+			h.reply = nil
+			h.note("not answered: answered a day ago")
+			return nil
+		}
+		return h.tx.SetStrangerAnswered(ctx, outbox.Recipient(h.mail.From), h.now)
+	case welcome >= 0:
+		h.reply = h.reply[welcome : welcome+1]
+	case !h.sender.Confirmed:
+		h.reply = nil
+		h.note("not answered: address not confirmed")
 	}
 	return nil
 }
@@ -212,6 +282,50 @@ func (h *handling) finishReply(commands, errs int) {
 		h.answer(templates.NoCommand{})
 		h.note("no command")
 	}
+	if !h.proven {
+		h.shorten()
+	}
+}
+
+// maxQuoted is the most lines of the sender's text that the answer to a
+// mail proving nothing quotes (M31).
+const maxQuoted = 3
+
+// shorten makes the answer to a mail that proves nothing short (M31): it
+// quotes maxQuoted lines of the sender's text at most, and shows no
+// board, so that a forged sender cannot make the server mail its text, or
+// boards, to someone else.
+func (h *handling) shorten() {
+	left, omitted := maxQuoted, 0
+	quote := func(lines []string) ([]string, int) {
+		n := min(len(lines), left)
+		left -= n
+		return lines[:n], len(lines) - n
+	}
+	var out []templates.Section
+	for _, sec := range h.reply {
+		switch s := sec.(type) {
+		case templates.Error:
+			if left == 0 {
+				omitted++
+				continue
+			}
+			left--
+			s.Board, s.Game = nil, nil
+			sec = s
+		case templates.HowToRegister:
+			s.Lines, s.More = quote(s.Lines)
+			sec = s
+		case templates.Prove:
+			s.Lines, s.More = quote(s.Lines)
+			sec = s
+		}
+		out = append(out, sec)
+	}
+	if omitted > 0 {
+		out = append(out, templates.Omitted{Lines: omitted})
+	}
+	h.reply = out
 }
 
 // outcome is how the handling ended, once handle returned without error.

@@ -307,6 +307,20 @@ func (h *harness) register(handles ...string) {
 	for _, p := range handles {
 		h.send(p, "register "+p)
 	}
+	// Each answers the welcome, which confirms the address (M28).
+	for _, p := range handles {
+		h.sendProven(p, "help")
+	}
+	h.deliver()
+}
+
+// registerOnly registers the players without their answering the
+// welcome: their addresses are not confirmed (M28).
+func (h *harness) registerOnly(handles ...string) {
+	h.t.Helper()
+	for _, p := range handles {
+		h.send(p, "register "+p)
+	}
 	h.deliver()
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver, to add a trigger
 
@@ -213,28 +214,28 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 	}
 }
 
-// board needs no proof, so a forged From could ask for many boards: each
-// position is sent once per mail, and boards count against the reply
-// limit like any answer.
+// A flood of board requests: each position is sent once per mail, and
+// boards count against the recipient's cap (M29) like any mail.
 func TestBoardFloodIsCapped(t *testing.T) {
-	h := newHarnessOutbox(t, Config{}, outbox.Config{MaxPerHour: 10})
+	h := newHarnessOutbox(t, Config{}, outbox.Config{MaxPerRecipient: 10})
 	h.register("alice", "bob")
 	h.startGame("alice", "bob")
 	h.deliver()
+	h.clock.Advance(61 * time.Minute) // the setup's mails are out of the hour
 	body := strings.Repeat("board congo 1\n", 50)
-	h.send("alice", body) // to the plain address: proves nothing
+	h.sendProven("alice", body)
 	if got := len(to(h.deliver(), "alice")); got != 1 {
 		t.Errorf("50 lines \"board congo 1\" in one mail gave %d boards, want 1", got)
 	}
 	for range 20 {
-		h.send("alice", body)
+		h.sendProven("alice", body)
 	}
 	n := 0
 	for got := h.deliver(); len(got) > 0; got = h.deliver() {
 		n += len(to(got, "alice"))
 	}
-	if n > 10 {
-		t.Errorf("21 mails asking for boards gave alice %d mails in an hour, want at most 10", n)
+	if n != 9+1 {
+		t.Errorf("20 more mails asking for boards gave alice %d mails, want 9 (10 in the hour) and the notice of the cap", n)
 	}
 }
 

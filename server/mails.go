@@ -3,9 +3,12 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -19,7 +22,7 @@ func (w *work) gameMail(ctx context.Context, to db.Player, g db.Game, subject, b
 		o.InReplyTo = []string{g.ThreadRoot}
 		o.References = []string{g.ThreadRoot}
 	}
-	return w.enqueue(ctx, o, g.ID)
+	return w.enqueue(ctx, outbox.Mail{Out: o, Game: g.ID})
 }
 
 // mailTo is a mail to a player, whose replies go to the player's personal
@@ -59,23 +62,39 @@ func (h *handling) sendReply(ctx context.Context) error {
 		o.InReplyTo = []string{h.mail.MessageID}
 	}
 	o.References = h.mail.ReplyReferences(root)
-	if over, err := h.overReplyLimit(ctx, o.To); over || err != nil {
+	capped := h.capped
+	if _, err = h.enqueue(ctx, outbox.Mail{Out: o, Game: h.replyGame}); err != nil || h.capped == capped {
 		return err
 	}
-	_, err = h.enqueue(ctx, o, h.replyGame)
-	return err
+	h.note("not answered: a cap is reached")
+	return nil
 }
 
-// overReplyLimit reports whether the answers to address in the last hour
-// have reached the outbox's cap (so that we are never a mail cannon), and
-// notes it when they have.
-func (h *handling) overReplyLimit(ctx context.Context, address string) (bool, error) {
-	ok, err := h.s.outbox.Allowed(ctx, h.tx, address, h.now)
-	if err != nil || ok {
-		return false, err
+// capNotice tells the one who caused the mail, once an hour at most, that
+// mails it caused were held back by a cap (M29). It goes out past the
+// caps, as the one mail that says so.
+func (h *handling) capNotice(ctx context.Context) error {
+	if h.capped == 0 {
+		return nil
 	}
-	h.note("not answered: reply limit")
-	return true, nil
+	last, err := h.tx.CapNoticeAt(ctx, h.cause)
+	if err != nil || !last.IsZero() && h.now.Sub(last) < time.Hour {
+		return err
+	}
+	subject, body, err := templates.Reply(templates.ReplyData{Subject: h.mail.Subject, Sections: []templates.Section{
+		templates.CapNotice{Mails: h.capped, PerRecipient: h.s.outbox.Caps().PerRecipient, PerSender: h.s.outbox.Caps().PerSender}}})
+	if err != nil {
+		return err
+	}
+	o := mailmsg.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
+	if h.sender != nil {
+		o = h.mailTo(*h.sender, subject, body)
+	}
+	if _, err := h.enqueue(ctx, outbox.Mail{Out: o, Notice: true}); err != nil {
+		return err
+	}
+	h.note(fmt.Sprintf("%d mails held back by a cap: told", h.capped))
+	return h.tx.SetCapNotice(ctx, h.cause, h.now)
 }
 
 // threadRoot returns the first Message-ID of a game's thread, or "" when
@@ -91,11 +110,19 @@ func (h *handling) threadRoot(ctx context.Context, game int64) (string, error) {
 	return g.ThreadRoot, err
 }
 
-// enqueue queues a mail about game (0 for none) in the work's
-// transaction, and returns its Message-ID: "" for mail to the robot,
-// which reads none and is not queued.
-func (w *work) enqueue(ctx context.Context, o mailmsg.Outgoing, game int64) (string, error) {
-	id, err := w.s.outbox.Queue(ctx, w.tx, o, game, w.now)
+// enqueue queues a mail in the work's transaction, caused by the work's
+// cause, and returns its Message-ID: "" for mail to the robot, which
+// reads none and is not queued, and for mail held back by a cap, which
+// is counted in capped.
+func (w *work) enqueue(ctx context.Context, m outbox.Mail) (string, error) {
+	if m.Cause == "" {
+		m.Cause = w.cause
+	}
+	id, err := w.s.outbox.Queue(ctx, w.tx, m, w.now)
+	if outbox.IsCapped(err) {
+		w.capped++
+		return "", nil
+	}
 	if err == nil && id != "" {
 		w.queued++
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
@@ -36,6 +37,12 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	case c.Level != 0 && !robotGame:
 		h.fail(templates.Error{Line: c.Line, Problem: templates.LevelForHuman, Handle: opponent.Handle})
 		return nil
+	case !opponent.Confirmed:
+		h.fail(templates.Error{Line: c.Line, Problem: templates.Unconfirmed, Handle: opponent.Handle})
+		return nil
+	}
+	if over, err := h.tooMany(ctx, c, opponent, robotGame); over || err != nil {
+		return err
 	}
 	terms := game.Terms{White: *h.sender, Black: opponent, Challenger: *h.sender, Control: c.TimeControl, Unrated: c.Unrated}
 	if c.Colour == rules.Black {
@@ -60,10 +67,12 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := h.setThreadRoot(ctx, st.ID(), root); err != nil {
-		return err
+	if root != "" { // not held back by a cap
+		if err := h.setThreadRoot(ctx, st.ID(), root); err != nil {
+			return err
+		}
+		st.Game.ThreadRoot = root
 	}
-	st.Game.ThreadRoot = root
 	data.To, data.Comment = h.sender.Handle, nil
 	if subject, body, err = templates.ChallengeSent(data); err != nil {
 		return err
@@ -71,6 +80,28 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	h.note(fmt.Sprintf("challenge %s: game %d", opponent.Handle, st.ID()))
 	_, err = h.gameMail(ctx, *h.sender, st.Game, subject, body, "")
 	return err
+}
+
+// tooMany refuses a challenge past the caps of M29: challenges a day per
+// player, and games being played against the robot.
+func (h *handling) tooMany(ctx context.Context, c parser.Command, opponent db.Player, robotGame bool) (bool, error) {
+	if robotGame && h.s.robotGames > 0 {
+		n, err := h.tx.ActiveBetween(ctx, h.sender.ID, opponent.ID)
+		if err != nil || n < h.s.robotGames {
+			return false, err
+		}
+		h.fail(templates.Error{Line: c.Line, Problem: templates.TooManyRobotGames, Handle: opponent.Handle, Detail: fmt.Sprint(h.s.robotGames)})
+		return true, nil
+	}
+	if h.s.challengesPerDay <= 0 {
+		return false, nil
+	}
+	n, err := h.tx.ChallengesSince(ctx, h.sender.ID, h.now.Add(-24*time.Hour))
+	if err != nil || n < h.s.challengesPerDay {
+		return false, err
+	}
+	h.fail(templates.Error{Line: c.Line, Problem: templates.TooManyChallenges, Detail: fmt.Sprint(h.s.challengesPerDay)})
+	return true, nil
 }
 
 // challengeRobot starts a game under terms against the robot, which
@@ -276,8 +307,10 @@ func (h *handling) change(ctx context.Context, c parser.Command, fn func(st *gam
 // rated brings the sender's rating up to date when the events end a
 // rated game of theirs.
 func (h *handling) rated(evs []game.Event) {
-	if st, ok := game.Ends(evs); ok && st.Rated != nil && st.Game.Has(h.sender.ID) {
-		*h.sender = st.Player(st.ColorOf(h.sender.ID))
+	for _, e := range evs {
+		if st := e.Game; e.Kind == game.Ended && st.Rated != nil && st.Game.Has(h.sender.ID) {
+			*h.sender = st.Player(st.ColorOf(h.sender.ID))
+		}
 	}
 }
 

@@ -22,7 +22,8 @@ func (h *handling) help(ctx context.Context, c parser.Command) error {
 // handle and personal address.
 func (h *handling) register(ctx context.Context, c parser.Command) error {
 	if h.sender != nil {
-		r := templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true}
+		r := templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true,
+			Confirm: !h.sender.Confirmed}
 		if !strings.EqualFold(c.Handle, h.sender.Handle) {
 			r.Asked = c.Handle
 		}
@@ -47,7 +48,15 @@ func (h *handling) register(ctx context.Context, c parser.Command) error {
 		return err
 	}
 	h.sender = &p
-	h.answer(templates.Registered{Handle: p.Handle, Personal: h.s.personal(p)})
+	if h.proven = h.s.proves(h.mail, p); h.proven {
+		// A receiving server the operator trusts vouches for the From
+		// address (-trust-authserv): it is the player's.
+		p.Confirmed, h.sender.Confirmed = true, true
+		if err := h.tx.ConfirmPlayer(ctx, p.ID); err != nil {
+			return err
+		}
+	}
+	h.answer(templates.Registered{Handle: p.Handle, Personal: h.s.personal(p), Confirm: !h.proven})
 	h.note("register " + p.Handle)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/congobymail/congo/db"
 )
@@ -69,6 +70,7 @@ func TestRegister(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			h.clock.Advance(25 * time.Hour) // each address is answered once a day (M28)
 			h.send(tt.from, tt.body)
 			reply := only(t, h.deliver(), tt.from)
 			wantText(t, reply, tt.want...)
@@ -108,6 +110,7 @@ func TestUnknownSender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			h.clock.Advance(25 * time.Hour) // a stranger is answered once a day (M28)
 			h.send("stranger", tt.body)
 			reply := only(t, h.deliver(), "stranger")
 			wantText(t, reply, tt.want...)

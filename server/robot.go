@@ -56,6 +56,9 @@ func (s *Server) EnsureRobot(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("robot: %w", err)
 		}
+		if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
+			return fmt.Errorf("robot: %w", err)
+		}
 		s.log.Info("robot registered", "handle", p.Handle)
 		return nil
 	})

@@ -29,6 +29,10 @@ type Config struct {
 	// Players' personal addresses are local+secret@domain. Required.
 	Address string
 
+	// Name is the display name of the server's mails (M26): From: Name
+	// <Address>. Default "Congo".
+	Name string
+
 	// Hostname is the right side of the Message-IDs the server makes;
 	// default the domain of Address.
 	Hostname string
@@ -73,13 +77,26 @@ type Config struct {
 	// challenge (RunRobot plays its moves); empty for none.
 	// robot.DefaultHandle is the usual one.
 	Robot string
+
+	// RobotGames caps the games a player may play against the robot at
+	// once, and ChallengesPerDay the challenges a player may make in a
+	// day (M29). Defaults DefaultRobotGames and DefaultChallengesPerDay;
+	// negative for no cap.
+	RobotGames, ChallengesPerDay int
 }
+
+// The defaults of Config.RobotGames and Config.ChallengesPerDay.
+const (
+	DefaultRobotGames       = 10
+	DefaultChallengesPerDay = 20
+)
 
 // Server handles incoming mail and sends the answers.
 type Server struct {
 	db            *db.DB
 	local, domain string // the two halves of Address
 	address       string
+	name          string
 	hostname      string
 	trustAuthServ string
 	now           func() time.Time
@@ -91,6 +108,8 @@ type Server struct {
 
 	finalReminder time.Duration
 	robot         string // the robot's handle; "" for none
+
+	robotGames, challengesPerDay int
 
 	// clockWake tells the clock loop that a mail was handled; robotWake
 	// tells the robot loop.
@@ -111,22 +130,33 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: robot handle %q is not a handle", cfg.Robot)
 	}
 	s := &Server{
-		db:            cfg.DB,
-		local:         local,
-		domain:        domain,
-		address:       local + "@" + domain,
-		hostname:      cfg.Hostname,
-		trustAuthServ: cfg.TrustAuthServ,
-		now:           cfg.Now,
-		rand:          cfg.Rand,
-		log:           cfg.Logger,
-		metrics:       cfg.Metrics,
-		operator:      strings.ToLower(cfg.Operator),
-		outbox:        cfg.Outbox,
-		finalReminder: cfg.FinalReminder,
-		robot:         cfg.Robot,
-		clockWake:     make(chan struct{}, 1),
-		robotWake:     make(chan struct{}, 1),
+		db:               cfg.DB,
+		local:            local,
+		domain:           domain,
+		address:          local + "@" + domain,
+		hostname:         cfg.Hostname,
+		trustAuthServ:    cfg.TrustAuthServ,
+		now:              cfg.Now,
+		rand:             cfg.Rand,
+		log:              cfg.Logger,
+		metrics:          cfg.Metrics,
+		operator:         strings.ToLower(cfg.Operator),
+		outbox:           cfg.Outbox,
+		finalReminder:    cfg.FinalReminder,
+		robot:            cfg.Robot,
+		robotGames:       cfg.RobotGames,
+		challengesPerDay: cfg.ChallengesPerDay,
+		clockWake:        make(chan struct{}, 1),
+		robotWake:        make(chan struct{}, 1),
+	}
+	if s.name == "" {
+		s.name = "Congo"
+	}
+	if s.robotGames == 0 {
+		s.robotGames = DefaultRobotGames
+	}
+	if s.challengesPerDay == 0 {
+		s.challengesPerDay = DefaultChallengesPerDay
 	}
 	if s.finalReminder == 0 {
 		s.finalReminder = defaultFinalReminder

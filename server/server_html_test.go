@@ -58,7 +58,7 @@ func TestBoardMailsHaveHTML(t *testing.T) {
 	}
 	h.sendProven("bob", "accept congo 1")
 	h.sendProven("alice", "move congo 1 b2-b3")
-	h.send("bob", "board congo 1")
+	h.sendProven("bob", "board congo 1")
 	mails := h.sendRaw()
 	if len(mails) != 5 {
 		t.Fatalf("%d mails, want 5 (the start and the move to both, the board to bob)", len(mails))

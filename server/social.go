@@ -38,9 +38,6 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 		h.boards = map[string]bool{}
 	}
 	h.boards[key] = true
-	if over, err := h.overReplyLimit(ctx, h.sender.Address); over || err != nil {
-		return err
-	}
 	data := templates.BoardData{Game: gameWords(&st), To: h.sender.Handle, Past: c.Past, At: c.At}
 	side := st.Side(h.sender.ID)
 	data.Board = templates.ViewOf(st.Pos, side)

@@ -45,7 +45,7 @@ func TestHistoryAndPastBoards(t *testing.T) {
 		{"board congo 1 #2", "has no move #2 yet"},
 	}
 	for _, tt := range tests {
-		h.send("alice", tt.line)
+		h.sendProven("alice", tt.line)
 		wantText(t, only(t, h.deliver(), "alice"), tt.want)
 	}
 }

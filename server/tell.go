@@ -20,8 +20,8 @@ import (
 // game that a move caused is told with the move.
 func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Comment) error {
 	for i, e := range evs {
-		if e.Fault != nil {
-			w.s.log.Error("game", "game", e.Fault.Game, "err", e.Fault)
+		if f := e.Fault; f != nil {
+			w.s.log.Error(f.What, "game", f.Game, "move", f.Move, "err", f.Err)
 		}
 		var by *db.Player
 		if e.By.ID != 0 {

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -42,11 +44,13 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 	// The games with something due now, found in a read-only pass.
 	var due []int64
 	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		var broken map[int64]error
+		var broken []error
 		var err error
 		due, next, broken, err = game.DueClocks(ctx, tx, now, s.finalReminder)
-		for id, err := range broken {
-			s.log.Error("clock", "game", id, "err", err)
+		for _, b := range broken {
+			var f *game.Fault
+			errors.As(b, &f)
+			s.log.Error("clock", "game", f.Game, "err", f.Err)
 		}
 		return err
 	})
@@ -191,6 +195,7 @@ func (w *work) digest(ctx context.Context, p db.Player) error {
 		return err
 	}
 	data := templates.DigestData{To: p.Handle}
+	var digested []int64
 	for _, g := range games {
 		if g.Status != db.Active {
 			continue
@@ -203,6 +208,7 @@ func (w *work) digest(ctx context.Context, p db.Player) error {
 			continue
 		}
 		data.Games = append(data.Games, templates.DigestGame{Game: gameWords(&st), Board: templates.ViewOf(st.Pos, st.Side(p.ID))})
+		digested = append(digested, st.ID())
 	}
 	if len(data.Games) == 0 {
 		return nil
@@ -215,6 +221,6 @@ func (w *work) digest(ctx context.Context, p db.Player) error {
 	if o.HTML, err = templates.DigestHTML(data); err != nil {
 		return err
 	}
-	_, err = w.enqueue(ctx, o, 0)
+	_, err = w.enqueue(ctx, outbox.Mail{Out: o, Games: digested})
 	return err
 }

@@ -282,6 +282,9 @@ type Registered struct {
 	Personal string // the personal address
 	Already  bool
 	Asked    string // with Already: the handle asked for, when another
+	// Confirm is set while the address is not confirmed (M28): the
+	// player is asked to answer.
+	Confirm bool
 }
 
 // NewKey answers newkey with the new personal address.
@@ -331,6 +334,10 @@ const (
 	OnVacation      Problem = "on vacation"       // vacation when on vacation; Detail is until when
 	LevelForHuman   Problem = "level for human"   // level=N in a challenge to a player who is not the robot
 	RobotTakeback   Problem = "robot takeback"    // takeback in a game against the robot, Handle
+
+	Unconfirmed       Problem = "unconfirmed"          // a challenge to Handle, whose address is not confirmed (M28)
+	TooManyRobotGames Problem = "too many robot games" // Detail is the cap
+	TooManyChallenges Problem = "too many challenges"  // Detail is the cap
 )
 
 // Error answers a command that could not be carried out.
@@ -349,15 +356,31 @@ type Error struct {
 type Prove struct {
 	Personal string
 	Lines    []string
+	More     int // lines not quoted
 }
 
 // HowToRegister answers commands from an address that is not registered.
 type HowToRegister struct {
 	Lines []string
+	More  int // lines not quoted
+}
+
+// Omitted says that lines of the mail were not answered, to keep the
+// answer to a mail that proves nothing short (M31).
+type Omitted struct {
+	Lines int
 }
 
 // NoCommand answers a mail with no command in it.
 type NoCommand struct{}
+
+// CapNotice tells the one whose mail caused mails past a cap (M29) that
+// they were not sent.
+type CapNotice struct {
+	Mails        int // held back
+	PerRecipient int // the caps, mails an hour
+	PerSender    int
+}
 
 func (Help) template() string          { return "help" }
 func (Registered) template() string    { return "registered" }
@@ -367,6 +390,8 @@ func (Error) template() string         { return "error" }
 func (Prove) template() string         { return "prove" }
 func (HowToRegister) template() string { return "how_to_register" }
 func (NoCommand) template() string     { return "no_command" }
+func (CapNotice) template() string     { return "cap_notice" }
+func (Omitted) template() string       { return "omitted" }
 
 // render executes the body template name with data and the subject of
 // the game g.

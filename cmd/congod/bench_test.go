@@ -115,7 +115,7 @@ func (w *benchWorld) start(b *testing.B) {
 	cfg := &config{
 		imapURL: sys.IMAPURL("congo"), smtpURL: "smtp://" + w.sink.addr, address: "congo@example.org",
 		dbPath: dbPath, poll: time.Minute, processed: "Processed", logLevel: "error",
-		maxReplies: -1,
+		maxPerRecipient: -1, maxPerSender: -1, maxPerHour: -1,
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

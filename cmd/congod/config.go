@@ -11,6 +11,7 @@ import (
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/robot"
+	"github.com/congobymail/congo/server"
 )
 
 // config holds every setting of congod. Each is a flag, an environment
@@ -30,7 +31,12 @@ type config struct {
 	quarantine       string
 	maxTries         int
 	maxSize          int64
-	maxReplies       int
+	maxPerRecipient  int
+	maxPerSender     int
+	maxPerHour       int
+	robotGames       int
+	challengesPerDay int
+	name             string
 	caFile           string
 	insecureTLS      bool
 	trustAuthServ    string
@@ -77,7 +83,12 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.quarantine, "quarantine", mailer.DefaultQuarantine, "mailbox that a mail is set aside in when handling it failed -max-tries times (created when missing)")
 	fs.IntVar(&c.maxTries, "max-tries", mailer.DefaultMaxTries, "failed tries of one mail before it is set aside in the -quarantine mailbox")
 	fs.Int64Var(&c.maxSize, "max-size", mailer.DefaultMaxSize, "most bytes read of one mail; of a larger one only its start (header and text, not attachments)")
-	fs.IntVar(&c.maxReplies, "max-replies-per-hour", outbox.DefaultMaxPerHour, "most answers to one address in an hour (counting every mail queued to it); -1 for no cap")
+	fs.IntVar(&c.maxPerRecipient, "max-per-recipient", outbox.DefaultMaxPerRecipient, "most mails to one address in an hour (lowercased, +tag stripped); -1 for no cap")
+	fs.IntVar(&c.maxPerSender, "max-per-sender", outbox.DefaultMaxPerSender, "most mails in an hour caused by one player's (or address's) mails; -1 for no cap")
+	fs.IntVar(&c.maxPerHour, "max-per-hour", outbox.DefaultMaxPerHour, "most mails the server sends in an hour; -1 for no cap")
+	fs.IntVar(&c.robotGames, "robot-games", server.DefaultRobotGames, "most games a player may play against the robot at once; -1 for no cap")
+	fs.IntVar(&c.challengesPerDay, "challenges-per-day", server.DefaultChallengesPerDay, "most challenges a player may make in a day; -1 for no cap")
+	fs.StringVar(&c.name, "name", "Congo", "display name of the server's mails (From: Congo <congo@example.org>)")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass (or dkim=pass for the From domain)")

@@ -83,8 +83,16 @@ func (c *config) validate() error {
 	if c.maxSize < 0 || c.maxSize > 0 && c.maxSize < 4096 {
 		return c.bad("max-size", errors.New("must be at least 4096"))
 	}
-	if c.maxReplies < -1 {
-		return c.bad("max-replies-per-hour", errors.New("must be positive, or -1 for no cap"))
+	for _, cap := range []struct {
+		key string
+		v   int
+	}{
+		{"max-per-recipient", c.maxPerRecipient}, {"max-per-sender", c.maxPerSender}, {"max-per-hour", c.maxPerHour},
+		{"robot-games", c.robotGames}, {"challenges-per-day", c.challengesPerDay},
+	} {
+		if cap.v < -1 {
+			return c.bad(cap.key, errors.New("must be positive, or -1 for no cap"))
+		}
 	}
 	if c.dbPath == "" {
 		return c.bad("db", errors.New("must not be empty"))

@@ -239,6 +239,7 @@ func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 		var wp db.Player
 		wp, g.whitePA = personal(wh)
 		_, g.blackPA = personal(bh)
+		hand(g.black, g.blackPA, "games") // confirms the address (M28)
 		hand(g.white, g.whitePA, "challenge congo "+bh+" white")
 		err := store.Tx(ctx, func(tx *db.Tx) error {
 			gs, err := tx.GamesOf(ctx, wp.ID)

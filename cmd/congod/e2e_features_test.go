@@ -47,6 +47,10 @@ func TestEndToEndFeatures(t *testing.T) {
 	bobPA := w.replyTo(w.expect("bob", 1)[0])
 	w.send(carol, server, "", "register carol", "")
 	carolPA := w.replyTo(w.expect("carol", 1)[0])
+	for _, p := range []struct{ name, addr, personal string }{{"bob", bob, bobPA}, {"carol", carol, carolPA}} {
+		w.send(p.addr, p.personal, "", "games", "") // confirms the address (M28)
+		w.expect(p.name, 1)
+	}
 
 	w.send(alice, alicePA, "", "help", "")
 	wantContains(t, "help", w.expect("alice", 1)[0], "challenge congo bob days=5", "draw congo 42", "takeback congo 42",

@@ -235,7 +235,15 @@ func playGame(t *testing.T, w *world) {
 		t.Fatalf("alice's personal address = %q, want congo+<secret>@example.org", alicePA)
 	}
 	w.send(bob, server, "", "register bob", "")
-	bobPA := w.replyTo(w.expect("bob", 1)[0])
+	bobWelcome := w.expect("bob", 1)[0]
+	bobPA := w.replyTo(bobWelcome)
+	// Until bob answers his welcome, his address is not confirmed (M28):
+	// nobody may challenge him.
+	w.send(alice, alicePA, "Re: "+welcome.Subject, "challenge congo bob", welcome.MessageID)
+	wantContains(t, "challenge before bob confirmed", w.expect("alice", 1)[0], "bob has not confirmed their address yet")
+	w.expectNothing("bob")
+	w.send(bob, bobPA, "Re: "+bobWelcome.Subject, "games", bobWelcome.MessageID)
+	w.expect("bob", 1)
 
 	// The challenge: bob gets the game number and the command to accept it
 	// (M2); alice is told the number too.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
@@ -27,6 +28,7 @@ type hostile struct {
 	bob     string // bob's registered address
 	uid     uint32
 	last    int64 // the last outbox mail looked at
+	clock   *e2eClock
 }
 
 func newHostile(t *testing.T, maxReplies int) *hostile {
@@ -38,16 +40,17 @@ func newHostile(t *testing.T, maxReplies int) *hostile {
 	}
 	t.Cleanup(func() { store.Close() })
 	logger := slog.New(slog.DiscardHandler)
+	clock := &e2eClock{t: time.Now().UTC()}
 	ob, err := outbox.New(outbox.Config{DB: store, From: "congo@example.org", Hostname: "example.org",
-		Logger: logger, MaxPerHour: maxReplies})
+		Logger: logger, MaxPerRecipient: maxReplies, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org", Logger: logger, Outbox: ob})
+	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org", Logger: logger, Outbox: ob, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &hostile{t: t, store: store, srv: srv}
+	h := &hostile{t: t, store: store, srv: srv, clock: clock}
 	gs := seedGames(t, store, 1)
 	h.alice, h.alicePA, h.bob = gs[0].white, gs[0].whitePA, gs[0].black
 	ids, err := outboxIDs(store)
@@ -137,6 +140,7 @@ func TestHostileMail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			h.t = t
+			h.clock.Advance(25 * time.Hour) // a stranger is answered once a day (M28)
 			raw, err := os.ReadFile(filepath.Join("testdata", "hostile", tt.file))
 			if err != nil {
 				t.Fatal(err)
@@ -196,8 +200,10 @@ func (h *hostile) check(what string, out []db.Mail, to, want string) {
 
 // TestHostileLargeMail: a 20 MB attachment and a 100,000-line body are
 // answered (the daemon reads at most -max-size bytes of a mail; the
-// server gets the whole of them here), and a flood of 1,000 mails from
-// one sender gets no more answers than -max-replies-per-hour.
+// server gets the whole of them here); a flood of 1,000 mails from an
+// address not registered gets one answer (M28), and one from a player
+// that proves nothing no more than -max-per-recipient and the notice of
+// the cap (M29).
 func TestHostileLargeMail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large mails")
@@ -213,6 +219,7 @@ func TestHostileLargeMail(t *testing.T) {
 	}
 	att.WriteString("--b--\r\n")
 	h.check("20 MB attachment", h.handle(att.Bytes()), stranger, "CONGO BY MAIL")
+	h.clock.Advance(25 * time.Hour)
 
 	var long bytes.Buffer
 	long.WriteString(head + "Message-ID: <long@client.example.net>\r\n\r\nhelp\r\n")
@@ -221,12 +228,21 @@ func TestHostileLargeMail(t *testing.T) {
 	}
 	h.check("100,000 lines", h.handle(long.Bytes()), stranger, "")
 
-	answers := 0
-	for i := range 1000 {
-		raw := fmt.Sprintf("From: flood@example.net\r\nTo: congo@example.org\r\nSubject: flood\r\nMessage-ID: <flood%d@client.example.net>\r\n\r\nhelp\r\n", i)
-		answers += len(h.handle([]byte(raw)))
-	}
-	if answers != outbox.DefaultMaxPerHour {
-		t.Errorf("1,000 mails from one sender got %d answers, want %d (the cap)", answers, outbox.DefaultMaxPerHour)
+	for _, flood := range []struct {
+		from string
+		want int
+	}{
+		{"flood@example.net", 1},
+		{h.alice, outbox.DefaultMaxPerRecipient + 1},
+	} {
+		answers := 0
+		for i := range 1000 {
+			raw := fmt.Sprintf("From: %s\r\nTo: congo@example.org\r\nSubject: flood\r\nMessage-ID: <flood%d.%s>\r\n\r\nhelp\r\n", flood.from, i, flood.from)
+			answers += len(h.handle([]byte(raw)))
+		}
+		if answers != flood.want {
+			t.Errorf("1,000 mails from %s got %d answers, want %d", flood.from, answers, flood.want)
+		}
+		h.clock.Advance(25 * time.Hour)
 	}
 }

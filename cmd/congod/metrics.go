@@ -32,6 +32,7 @@ type monitor struct {
 	latency  prometheus.Histogram
 	sent     prometheus.Counter
 	smtpErrs *prometheus.CounterVec
+	capped   *prometheus.CounterVec
 
 	outboxDepth, outboxAge, outboxFailed  *prometheus.Desc
 	imapConnected, imapLastPoll, imapErrs *prometheus.Desc
@@ -69,6 +70,10 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 			Name: "congod_smtp_errors_total",
 			Help: "Failed SMTP sends, by kind: temporary (tried again later) or permanent (5xx, given up).",
 		}, []string{"kind"}),
+		capped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_mails_capped_total",
+			Help: "Mails not queued because a cap was reached, by cap: recipient, sender or server (-max-per-recipient, -max-per-sender, -max-per-hour).",
+		}, []string{"cap"}),
 		outboxDepth:   prometheus.NewDesc("congod_outbox_depth", "Mails waiting in the outbox to be sent.", nil, nil),
 		outboxAge:     prometheus.NewDesc("congod_outbox_oldest_age_seconds", "Age of the oldest mail waiting in the outbox; 0 when none waits.", nil, nil),
 		outboxFailed:  prometheus.NewDesc("congod_outbox_failed", "Mails in the outbox given up for good.", nil, nil),
@@ -81,11 +86,17 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 	}
 	m.smtpErrs.WithLabelValues("temporary")
 	m.smtpErrs.WithLabelValues("permanent")
-	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m,
+	for _, c := range []string{"recipient", "sender", "server"} {
+		m.capped.WithLabelValues(c)
+	}
+	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m.capped, m,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
 	return m
 }
+
+// mailCapped counts a mail held back by a cap (outbox.Config.OnCapped).
+func (m *monitor) mailCapped(cap string) { m.capped.WithLabelValues(cap).Inc() }
 
 // MailHandled counts a handled mail; it makes monitor a server.Metrics.
 func (m *monitor) MailHandled(h server.Handled) {

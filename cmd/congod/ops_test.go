@@ -256,7 +256,10 @@ func playOpening(t *testing.T, w *world) (board *mailmsg.Incoming, bobPA, aliceP
 	welcome := w.expect("alice", 1)[0]
 	alicePA = w.replyTo(welcome)
 	w.send(bob, server, "", "register bob", "")
-	bobPA = w.replyTo(w.expect("bob", 1)[0])
+	bobWelcome := w.expect("bob", 1)[0]
+	bobPA = w.replyTo(bobWelcome)
+	w.send(bob, bobPA, "Re: "+bobWelcome.Subject, "games", bobWelcome.MessageID) // confirms the address (M28)
+	w.expect("bob", 1)
 	w.send(alice, alicePA, "Re: "+welcome.Subject, "challenge congo bob", welcome.MessageID)
 	challenge := w.expect("bob", 1)[0]
 	w.expect("alice", 1)
@@ -293,6 +296,7 @@ func TestLogLines(t *testing.T) {
 	want := []struct{ handle, commands, outcome string }{
 		{"alice", "register", "done"},
 		{"bob", "register", "done"},
+		{"bob", "games", "done"},
 		{"alice", "challenge", "done"},
 		{"bob", "accept", "done"},
 		{"alice", "move", "done"},
@@ -355,14 +359,15 @@ func TestMetrics(t *testing.T) {
 		labels []string
 		want   float64
 	}{
-		{"congod_mails_handled_total", []string{"outcome", "done"}, 5},
+		{"congod_mails_handled_total", []string{"outcome", "done"}, 6},
 		{"congod_mails_handled_total", []string{"outcome", "refused"}, 1},
 		{"congod_mails_handled_total", []string{"outcome", "failed"}, 0},
 		{"congod_commands_total", []string{"kind", "register"}, 2},
 		{"congod_commands_total", []string{"kind", "challenge"}, 1},
 		{"congod_commands_total", []string{"kind", "move"}, 1},
-		{"congod_mail_handling_seconds", nil, 6},
-		{"congod_mails_sent_total", nil, 9},
+		{"congod_mail_handling_seconds", nil, 7},
+		{"congod_mails_sent_total", nil, 10},
+		{"congod_mails_capped_total", []string{"cap", "recipient"}, 0},
 		{"congod_smtp_errors_total", []string{"kind", "temporary"}, 0},
 		{"congod_outbox_oldest_age_seconds", nil, 0},
 		{"congod_outbox_failed", nil, 0},

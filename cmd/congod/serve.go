@@ -45,7 +45,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	closeStore := true // false while a loop may still use it
+	closeStore := true // false while a loop may still use the store, the sent log or SMTP
 	defer func() {
 		if closeStore {
 			store.Close()
@@ -55,7 +55,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer sentLog.Close()
+	defer func() {
+		if closeStore {
+			sentLog.Close()
+		}
+	}()
 
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
@@ -74,7 +78,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
-	defer smtp.Close()
+	defer func() {
+		if closeStore {
+			smtp.Close()
+		}
+	}()
 	mon := newMonitor(store, inbox.Status)
 
 	hostname := cfg.hostname
@@ -82,28 +90,34 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
 	}
 	ob, err := outbox.New(outbox.Config{
-		DB:         store,
-		From:       strings.ToLower(cfg.address),
-		Hostname:   hostname,
-		SentLog:    sentLog,
-		MaxPerHour: cfg.maxReplies,
-		Now:        serverClock,
-		Logger:     logger,
+		DB:              store,
+		From:            strings.ToLower(cfg.address),
+		Hostname:        hostname,
+		SentLog:         sentLog,
+		MaxPerRecipient: cfg.maxPerRecipient,
+		MaxPerSender:    cfg.maxPerSender,
+		MaxPerHour:      cfg.maxPerHour,
+		OnCapped:        mon.mailCapped,
+		Now:             serverClock,
+		Logger:          logger,
 	})
 	if err != nil {
 		return err
 	}
 	srv, err := server.New(server.Config{
-		DB:            store,
-		Address:       cfg.address,
-		Hostname:      hostname,
-		TrustAuthServ: cfg.trustAuthServ,
-		Logger:        logger,
-		Metrics:       mon,
-		Operator:      cfg.operator,
-		Now:           serverClock,
-		Outbox:        ob,
-		Robot:         cfg.robotHandle(),
+		DB:               store,
+		Address:          cfg.address,
+		Hostname:         hostname,
+		TrustAuthServ:    cfg.trustAuthServ,
+		Logger:           logger,
+		Metrics:          mon,
+		Operator:         cfg.operator,
+		Now:              serverClock,
+		Outbox:           ob,
+		Robot:            cfg.robotHandle(),
+		RobotGames:       cfg.robotGames,
+		ChallengesPerDay: cfg.challengesPerDay,
+		Name:             cfg.name,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,69 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// minuteOf is the minute of t, counted from the Unix epoch.
+func minuteOf(t time.Time) int64 { return t.Unix() / 60 }
+
+// CountMail counts one mail queued at t under each of keys (M29).
+func (tx *Tx) CountMail(ctx context.Context, at time.Time, keys ...string) error {
+	m := minuteOf(at)
+	for _, k := range keys {
+		_, err := tx.exec(ctx,
+			"INSERT INTO mail_counts (key, minute, n) VALUES (?, ?, 1) ON CONFLICT (key, minute) DO UPDATE SET n = n + 1", k, m)
+		if err != nil {
+			return fmt.Errorf("count mail for %q: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// MailCount returns how many mails were counted under key in the hour
+// before now, by the minute: the minute of now and the 59 before it.
+func (tx *Tx) MailCount(ctx context.Context, key string, now time.Time) (int, error) {
+	var n int
+	err := tx.queryRow(ctx, "SELECT coalesce(sum(n), 0) FROM mail_counts WHERE key = ? AND minute > ?",
+		key, minuteOf(now)-60).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("mail counted for %q: %w", key, err)
+	}
+	return n, nil
+}
+
+// PruneMailCounts deletes the counts of the minutes before a time.
+func (tx *Tx) PruneMailCounts(ctx context.Context, before time.Time) error {
+	if _, err := tx.exec(ctx, "DELETE FROM mail_counts WHERE minute < ?", minuteOf(before)); err != nil {
+		return fmt.Errorf("prune mail counts: %w", err)
+	}
+	return nil
+}
+
+// CapNoticeAt returns when the one who caused mail past a cap was last
+// told so; zero when never.
+func (tx *Tx) CapNoticeAt(ctx context.Context, cause string) (time.Time, error) {
+	var at string
+	err := tx.queryRow(ctx, "SELECT at FROM cap_notices WHERE cause = ?", cause).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("cap notice of %q: %w", cause, err)
+	}
+	return parseTime(at)
+}
+
+// SetCapNotice records that the one who caused mail past a cap was told
+// so at a time.
+func (tx *Tx) SetCapNotice(ctx context.Context, cause string, at time.Time) error {
+	_, err := tx.exec(ctx, "INSERT OR REPLACE INTO cap_notices (cause, at) VALUES (?, ?)", cause, formatTime(at))
+	if err != nil {
+		return fmt.Errorf("cap notice of %q: %w", cause, err)
+	}
+	return nil
+}
