@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -258,5 +259,34 @@ func TestClockDue(t *testing.T) {
 			}
 			return err
 		})
+	}
+}
+
+// TestRecordLines: the record's lines are 72 characters at most, broken
+// between tokens, never between a move number and its move, and a long
+// comment breaks between its words.
+func TestRecordLines(t *testing.T) {
+	w := newWorld(t)
+	st := w.started()
+	var moves []db.Move
+	for ply := 1; ply <= 40; ply++ {
+		m := db.Move{Ply: ply, Move: "b2-b3"}
+		if ply == 7 {
+			m.Comment = strings.Repeat("a rather long comment {with braces} ", 6)
+		}
+		moves = append(moves, m)
+	}
+	rec := Record(&st, moves, "congo@example.org")
+	_, body, _ := strings.Cut(rec, "\n\n")
+	for _, l := range strings.Split(body, "\n") {
+		if len(l) > 72 {
+			t.Errorf("line of %d characters: %q", len(l), l)
+		}
+		if f := strings.Fields(l); len(f) > 0 && strings.HasSuffix(f[len(f)-1], ".") {
+			t.Errorf("line ends with a move number: %q", l)
+		}
+	}
+	if flat := strings.ReplaceAll(body, "\n", " "); !strings.Contains(flat, "{a rather long comment (with braces)") || !strings.Contains(flat, "4. b2-b3") {
+		t.Errorf("record:\n%s", body)
 	}
 }

@@ -101,6 +101,7 @@ func finish(ctx context.Context, tx *db.Tx, st *State, result db.Result, reason 
 		White: int(math.Round(w.Rating)) - int(math.Round(st.White.Rating)),
 		Black: int(math.Round(b.Rating)) - int(math.Round(st.Black.Rating)),
 	}
+	st.Game.WhiteRating, st.Game.BlackRating = w.Rating, b.Rating
 	for _, x := range []struct {
 		p *db.Player
 		r rating.Rating

@@ -31,14 +31,18 @@ func Record(st *State, moves []db.Move, site string) string {
 		tag("Termination", st.Game.Reason.String())
 	}
 	b.WriteByte('\n')
+	// The tokens a line may break between: a move number stays with its
+	// move, and a comment breaks between its words.
 	var tokens []string
 	for _, m := range moves {
 		if m.Ply%2 == 1 {
-			tokens = append(tokens, fmt.Sprintf("%d.", (m.Ply+1)/2))
+			tokens = append(tokens, fmt.Sprintf("%d. %s", (m.Ply+1)/2, m.Move))
+		} else {
+			tokens = append(tokens, m.Move)
 		}
-		tokens = append(tokens, m.Move)
-		if c := strings.Join(strings.Fields(m.Comment), " "); c != "" {
-			tokens = append(tokens, "{"+strings.NewReplacer("{", "(", "}", ")").Replace(c)+"}")
+		if words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(m.Comment)); len(words) > 0 {
+			words[0], words[len(words)-1] = "{"+words[0], words[len(words)-1]+"}"
+			tokens = append(tokens, words...)
 		}
 	}
 	tokens = append(tokens, result)

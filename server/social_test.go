@@ -78,6 +78,14 @@ func TestRatings(t *testing.T) {
 	m := only(t, h.deliver(), "carol")
 	wantText(t, m, "1. alice", "1662  (1 game)", "2. bob")
 	wantNoText(t, m, "carol")
+
+	// A later rated game moves alice's rating; game 1's past boards still
+	// show the ratings it ended with.
+	h.startGame("bob", "alice")
+	h.sendProven("alice", "resign congo 3")
+	h.deliver()
+	h.sendProven("bob", "board congo 1#0")
+	wantText(t, only(t, h.deliver(), "bob"), "alice (white, 1662) vs bob (black, 1338)")
 }
 
 func TestObservers(t *testing.T) {

@@ -13,6 +13,9 @@ func gameWords(st *game.State) templates.Game {
 	t := templates.Game{ID: st.Game.ID, White: st.White.Handle, Black: st.Black.Handle, MoveNumber: st.Pos.MoveNumber(),
 		WhiteRating: int(math.Round(st.White.Rating)), BlackRating: int(math.Round(st.Black.Rating)),
 		TimeControl: st.Game.TimeControl, Unrated: !st.Game.Rated}
+	if st.Game.WhiteRating != 0 { // a rated game over: the ratings it ended with
+		t.WhiteRating, t.BlackRating = int(math.Round(st.Game.WhiteRating)), int(math.Round(st.Game.BlackRating))
+	}
 	if w, b, ok := st.Clocks(); ok {
 		t.Clocks = &templates.Clocks{White: templates.Clock(w), Black: templates.Clock(b)}
 	}
