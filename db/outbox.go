@@ -38,11 +38,14 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 }
 
 // Due returns up to limit mails waiting to be sent whose next attempt is
-// not after now, the earliest first.
+// not after now, the earliest first, but only the first of
+// each recipient's: a recipient's mails go out in the order they were
+// queued, the next when the one before is sent or given up.
 func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
 	rows, err := tx.query(ctx,
 		"SELECT "+mailColumns+" FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?"+
-			" ORDER BY next_attempt, id LIMIT ?", formatTime(now), limit)
+			" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = outbox.rcpt_to AND o.id < outbox.id"+
+			" AND o.sent_at IS NULL AND o.failed_at IS NULL) ORDER BY next_attempt, id LIMIT ?", formatTime(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
@@ -59,6 +62,19 @@ func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error)
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
 	return mails, nil
+}
+
+// Retry makes every mail waiting for a retry due at now, and returns how
+// many: once a send works again after failures, the rest need not wait
+// out their backoff.
+func (tx *Tx) Retry(ctx context.Context, now time.Time) (int64, error) {
+	res, err := tx.exec(ctx,
+		"UPDATE outbox SET next_attempt = ? WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt > ? AND attempts > 0",
+		formatTime(now), formatTime(now))
+	if err != nil {
+		return 0, fmt.Errorf("retry mail now: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 // NextDue returns when the earliest mail waiting to be sent is due; ok is

@@ -27,11 +27,14 @@ const (
 )
 
 // SendDue sends the mails of the outbox that are due and returns how many
-// were sent. A mail that fails for a while is tried again later, with
-// exponential backoff; one that fails permanently, or for longer than
-// giveUpAfter, is recorded as failed. Once ctx is done it sends no other
-// mail, but the one under way is finished (inFlightGrace at most) and
-// recorded. It returns an error when the database fails or ctx is done.
+// were sent: each recipient's in the order they were queued (db.Due). A
+// mail that fails for a while is tried again later, with exponential
+// backoff; one that fails permanently, or for longer than giveUpAfter, is
+// recorded as failed. When every send of a round works, the mails waiting
+// out a backoff are made due at once: the SMTP server is back. Once ctx is
+// done it sends no other mail, but the one under way is finished
+// (inFlightGrace at most) and recorded. It returns an error when the
+// database fails or ctx is done.
 func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 	if err := o.applySentLog(ctx); err != nil {
 		return 0, err
@@ -45,7 +48,7 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sent := 0
+	sent, failed := 0, 0
 	for _, m := range due {
 		if ctx.Err() != nil {
 			break
@@ -59,6 +62,13 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 		}
 		if sendErr == nil {
 			sent++
+		} else {
+			failed++
+		}
+	}
+	if sent > 0 && failed == 0 {
+		if err := o.retryNow(ctx); err != nil {
+			return sent, err
 		}
 	}
 	// Carried into the outbox now, so that the loop sees them sent.
@@ -66,6 +76,20 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 		return sent, err
 	}
 	return sent, ctx.Err()
+}
+
+// retryNow makes the mails waiting out a backoff due now.
+func (o *Outbox) retryNow(ctx context.Context) error {
+	var n int64
+	err := o.db.TxNoSync(ctx, func(tx *db.Tx) error {
+		var err error
+		n, err = tx.Retry(ctx, o.now())
+		return err
+	})
+	if n > 0 {
+		o.log.Info("sending works again: the mails waiting to be tried again are due now", "mails", n)
+	}
+	return err
 }
 
 // sendOne sends m, letting the send go on for inFlightGrace once ctx is

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -373,5 +374,38 @@ func TestRunFinishesTheSendInFlight(t *testing.T) {
 	}
 	if m := h.outboxMail(1); m.SentAt.IsZero() {
 		t.Errorf("the mail in flight at the stop: %+v, want it sent and recorded", m)
+	}
+}
+
+// TestOutboxOrderAndRecovery: a recipient's mails go out in the order
+// they were queued, never a newer one while an older one waits; and once
+// a send works again, the mails waiting out a backoff go at once.
+func TestOutboxOrderAndRecovery(t *testing.T) {
+	h := newHarness(t)
+	h.queue("alice") // 1
+	h.queue("alice") // 2
+	h.queue("bob")   // 3
+	h.sink.errs = []error{errTemporary} // the first send, alice's first mail, fails
+	if n := h.sendDue(); n != 1 {
+		t.Fatalf("SendDue() = %d, want bob's mail alone", n)
+	}
+	if n := h.sendDue(); n != 0 {
+		t.Fatalf("SendDue() while alice's first mail waits = %d, want 0: her second must not overtake it", n)
+	}
+	h.queue("carol") // 4: sent, and every send of the round works
+	if n := h.sendDue(); n != 1 {
+		t.Fatalf("SendDue() = %d, want carol's mail", n)
+	}
+	// No time passes: alice's first mail is due all the same, then her second.
+	for range 3 {
+		h.sendDue()
+	}
+	var got []string
+	for _, raw := range h.sink.take() {
+		got = append(got, messageID(t, raw))
+	}
+	want := []string{h.outboxMail(3).MessageID, h.outboxMail(4).MessageID, h.outboxMail(1).MessageID, h.outboxMail(2).MessageID}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sent %q, want bob's, carol's, then alice's two in order %q", got, want)
 	}
 }

@@ -47,3 +47,7 @@ CREATE TABLE strangers (
 	address TEXT PRIMARY KEY,
 	at      TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- A recipient's mails are sent in the order they were queued: a mail
+-- waits while an older one to the same recipient does.
+CREATE INDEX outbox_pending_rcpt ON outbox (rcpt_to, id) WHERE sent_at IS NULL AND failed_at IS NULL;
