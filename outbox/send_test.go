@@ -382,9 +382,9 @@ func TestRunFinishesTheSendInFlight(t *testing.T) {
 // a send works again, the mails waiting out a backoff go at once.
 func TestOutboxOrderAndRecovery(t *testing.T) {
 	h := newHarness(t)
-	h.queue("alice") // 1
-	h.queue("alice") // 2
-	h.queue("bob")   // 3
+	h.queue("alice")                    // 1
+	h.queue("alice")                    // 2
+	h.queue("bob")                      // 3
 	h.sink.errs = []error{errTemporary} // the first send, alice's first mail, fails
 	if n := h.sendDue(); n != 1 {
 		t.Fatalf("SendDue() = %d, want bob's mail alone", n)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"mime"
 	"mime/multipart"
 	"net/mail"
@@ -41,9 +40,7 @@ func partsOf(t *testing.T, raw []byte) []string {
 // sendRaw sends the due outbox and returns the mails as sent.
 func (h *harness) sendRaw() []sentMail {
 	h.t.Helper()
-	if _, err := h.s.Outbox().SendDue(context.Background(), h.sink); err != nil {
-		h.t.Fatalf("SendDue: %v", err)
-	}
+	h.sendAll()
 	return h.sink.take()
 }
 
