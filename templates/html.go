@@ -159,20 +159,32 @@ func pageHTML(title, body string, boards []View) (string, error) {
 	return b.String(), nil
 }
 
-// paragraphs splits text at blank lines into paragraphs of trimmed lines.
+// paragraphs splits text at blank lines into paragraphs, and each
+// paragraph into the lines the HTML part keeps apart. Prose lines, which
+// tidy wrapped at width for the text part, are joined into one line, so
+// that the reader's client wraps them to its own width (a phone's is far
+// narrower than 72 columns). Indented and quoted lines, which tidy leaves
+// as they are (boards, commands, addresses, players' words), and the
+// Position line (M3), which tools read, stay lines of their own.
 func paragraphs(text string) [][]string {
 	var out [][]string
 	var cur []string
+	prose := false // the last line of cur is prose
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
 			if cur != nil {
 				out = append(out, cur)
 			}
-			cur = nil
-			continue
+			cur, prose = nil, false
+		case strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "Position: "):
+			cur, prose = append(cur, t), false
+		case prose:
+			cur[len(cur)-1] += " " + t
+		default:
+			cur, prose = append(cur, t), true
 		}
-		cur = append(cur, l)
 	}
 	if cur != nil {
 		out = append(out, cur)

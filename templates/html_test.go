@@ -2,12 +2,14 @@ package templates
 
 import (
 	"context"
+	htmltemplate "html/template"
 	"image"
 	"image/color"
 	_ "image/png" // screenshots
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +141,63 @@ func TestBoardHTMLRendering(t *testing.T) {
 	}
 	if c := color.RGBAModel.Convert(img.At(2, 2)).(color.RGBA); c != (color.RGBA{0xff, 0xff, 0xff, 0xff}) {
 		t.Errorf("pixel (2,2) = %v, want the white page", c)
+	}
+}
+
+func TestParagraphs(t *testing.T) {
+	tests := []struct {
+		in   string
+		want [][]string
+	}{
+		{"", nil},
+		{"one line", [][]string{{"one line"}}},
+		// Prose that tidy wrapped is one line again, for the client to wrap.
+		{"It is your move: reply to this mail with it, written like\nb6-b5 or c5xd4.",
+			[][]string{{"It is your move: reply to this mail with it, written like b6-b5 or c5xd4."}}},
+		{"first\nparagraph\n\n\nsecond", [][]string{{"first paragraph"}, {"second"}}},
+		// Indented lines (clocks, commands, players' words) and quotes keep their lines.
+		{"Time left (days=3):\n  alice: 3 days left\n  bob: 2 days left", [][]string{{"Time left (days=3):", "alice: 3 days left", "bob: 2 days left"}}},
+		{"alice says:\n  Good luck!\n  See you.\nThe game goes on\nas before.",
+			[][]string{{"alice says:", "Good luck!", "See you.", "The game goes on as before."}}},
+		{"> move congo 42 b2-b5\nThat move is not\nlegal.", [][]string{{"> move congo 42 b2-b5", "That move is not legal."}}},
+		// The Position line is for tools: never joined to prose.
+		{"Position: 7/7/7/7/7/7/7 w 1\nTime left (days=3):", [][]string{{"Position: 7/7/7/7/7/7/7 w 1", "Time left (days=3):"}}},
+	}
+	for _, tt := range tests {
+		if got := paragraphs(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("paragraphs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestBoardHTMLProseReflows checks that the HTML part breaks no prose
+// line: a <br> stands only before or after a line the text part indents
+// or quotes.
+func TestBoardHTMLProseReflows(t *testing.T) {
+	_, text, page, err := BoardMail(htmlBoard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page, "It is your move: reply to this mail with it, written like b6-b5") {
+		t.Errorf("BoardMail() HTML keeps the text part's line breaks in prose:\n%s", page)
+	}
+	kept := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") {
+			kept[htmltemplate.HTMLEscapeString(strings.TrimSpace(l))] = true
+		}
+	}
+	lines := strings.Split(page, "\n")
+	for i, l := range lines {
+		if !strings.HasSuffix(l, "<br>") {
+			continue
+		}
+		before := strings.TrimSuffix(l, "<br>")
+		before = before[strings.LastIndex(before, ">")+1:]
+		after := strings.TrimSuffix(lines[i+1], "<br>")
+		after = strings.TrimSuffix(after, "</p>")
+		if !kept[before] && !kept[after] {
+			t.Errorf("BoardMail() HTML breaks prose between %q and %q", before, after)
+		}
 	}
 }
