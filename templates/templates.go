@@ -150,6 +150,7 @@ type Cell struct {
 	White  bool   // the piece is White's
 	River  bool
 	Castle bool
+	Last   bool // the last move started or landed here (View.WithLast)
 }
 
 // BoardData is a mail showing a game's board: after the challenge was

@@ -1,6 +1,11 @@
 package templates
 
-import "github.com/congobymail/congo/rules"
+import (
+	"slices"
+	"strconv"
+
+	"github.com/congobymail/congo/rules"
+)
 
 // ViewOf is a position as the player of colour side sees it: as a
 // diagram, and square by square for the HTML table.
@@ -28,6 +33,31 @@ func ViewOf(pos rules.Position, side rules.Color) View {
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	return v
+}
+
+// WithLast returns v with the squares of m marked as the last move's, for
+// the HTML table: the square it started on and every square it landed on
+// (a monkey's chain lands several times, R8), and no others. v itself is
+// left as it was. A zero Move marks nothing.
+func (v View) WithLast(m rules.Move) View {
+	if m.PathLen() == 0 {
+		return v
+	}
+	marked := map[string]bool{m.From().String(): true}
+	for i := range m.PathLen() {
+		marked[m.PathAt(i).String()] = true
+	}
+	rows := make([]Row, len(v.Rows))
+	for i, r := range v.Rows {
+		rows[i] = Row{Rank: r.Rank, Cells: slices.Clone(r.Cells)}
+		for j := range rows[i].Cells {
+			if j < len(v.Files) {
+				rows[i].Cells[j].Last = marked[v.Files[j]+strconv.Itoa(r.Rank)]
+			}
+		}
+	}
+	v.Rows = rows
 	return v
 }
 
