@@ -283,6 +283,7 @@ type Registered struct {
 	Personal string // the personal address
 	Already  bool
 	Asked    string // with Already: the handle asked for, when another
+	Robot    string // the computer player's handle, for the welcome; "" for none
 }
 
 // NewKey answers newkey with the new personal address.
@@ -360,6 +361,10 @@ type HowToRegister struct {
 // NoCommand answers a mail with no command in it.
 type NoCommand struct{}
 
+// RulesSummary answers rules: the rules of the game in plain words, for a
+// player who has never seen it (M25).
+type RulesSummary struct{}
+
 func (Help) template() string          { return "help" }
 func (Registered) template() string    { return "registered" }
 func (NewKey) template() string        { return "newkey" }
@@ -368,6 +373,7 @@ func (Error) template() string         { return "error" }
 func (Prove) template() string         { return "prove" }
 func (HowToRegister) template() string { return "how_to_register" }
 func (NoCommand) template() string     { return "no_command" }
+func (RulesSummary) template() string  { return "rules" }
 
 // render executes the body template name with data and the subject of
 // the game g.

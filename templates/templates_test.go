@@ -160,6 +160,11 @@ func TestGolden(t *testing.T) {
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
 			}})
 		}},
+		{"reply_register_robot", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "register alice", Sections: []Section{
+				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Robot: "robot"},
+			}})
+		}},
 		{"reply_register_again", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "Re: lost", Sections: []Section{
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true, Asked: "alicia"},
@@ -211,6 +216,9 @@ func TestGolden(t *testing.T) {
 		}},
 		{"board_challenge", func() (string, string, error) {
 			return Board(BoardData{Game: challenge, To: "alice", Board: view})
+		}},
+		{"reply_rules", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "rules", Sections: []Section{RulesSummary{}}})
 		}},
 		{"reply_no_command", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "RE: hello", Sections: []Section{NoCommand{}}})
@@ -498,5 +506,42 @@ func TestAdminDone(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("Reply(AdminDone) lacks %q:\n%s", want, body)
 		}
+	}
+}
+
+// TestRulesSummary checks that the rules mail names what a new player
+// needs (M25) and writes squares and moves in the help's own words.
+func TestRulesSummary(t *testing.T) {
+	_, rules, err := Reply(ReplyData{Subject: "rules", Sections: []Section{RulesSummary{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, help, err := Reply(ReplyData{Subject: "help", Sections: []Section{Help{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, shared := range []string{
+		"Files a to g run from white's left, ranks 1 to 7 from white's side.",
+		"Moves are written as the square the piece starts on and the squares it lands on, joined by - for a move and x for a capture: b2-b3, c3xd4, or b1xd3xf5 for a monkey that captures twice",
+	} {
+		if !strings.Contains(flat(rules), shared) || !strings.Contains(flat(help), shared) {
+			t.Errorf("the rules and the help do not both say %q", shared)
+		}
+	}
+	for _, want := range []string{
+		"7 by 7", "river", "castle", "c1 to e3", "c5 to e7",
+		"Lion (L)", "Zebra (Z)", "Elephant (E)", "Giraffe (G)", "Monkey (M)", "Crocodile (C)", "Pawn (P)", "Superpawn (S)",
+		"fly across", "jump again", "drowns", "never drowns", "you win", "no legal move, you lose", "draw",
+	} {
+		if !strings.Contains(flat(rules), want) {
+			t.Errorf("the rules mail lacks %q", want)
+		}
+	}
+	if n := strings.Count(rules, "\n"); n < 40 || n > 80 {
+		t.Errorf("the rules mail has %d lines, want about 40 to 70 and the footer", n)
+	}
+	if !strings.Contains(help, "\nrules\n") {
+		t.Errorf("the help does not name the rules command")
 	}
 }
