@@ -162,6 +162,7 @@ func lastMoveBoard(t testing.TB) BoardData {
 	m := MoveOf("alice", eff)
 	d.Move = &m
 	d.Board = ViewOf(after, rules.Black).WithLast(eff.Move)
+	d.Drowning = DrowningOf(after)
 	return d
 }
 

@@ -119,6 +119,9 @@ func TestGolden(t *testing.T) {
 			return Board(BoardData{Game: g, To: "bob", Board: view, Event: RobotResigned, By: "robot",
 				Earlier: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
 		}},
+		{"board_drowning", func() (string, string, error) {
+			return Board(lastMoveBoard(t))
+		}},
 		{"reply_help_robot", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3}}})
 		}},
@@ -543,5 +546,42 @@ func TestRulesSummary(t *testing.T) {
 	}
 	if !strings.Contains(help, "\nrules\n") {
 		t.Errorf("the help does not name the rules command")
+	}
+}
+
+// TestDrowningWarning checks that the player to move, and only they, is
+// told which of their pieces drown unless they leave the river (M25).
+func TestDrowningWarning(t *testing.T) {
+	two := []Piece{{"pawn", "c4"}, {"pawn", "f4"}}
+	one := []Piece{{"zebra", "b4"}}
+	won := playing
+	won.State, won.ToMove, won.Winner, won.Reason = Won, "", "alice", rules.LionCaptured
+	tests := []struct {
+		name string
+		d    BoardData
+		want string // "" for no warning
+	}{
+		{"two", BoardData{Game: playing, To: "bob", Board: view, Drowning: two},
+			"Careful: your pawns on c4 and f4 are in the river. Those that do not leave the river on this move drown at the end of it."},
+		{"one", BoardData{Game: playing, To: "bob", Board: view, Drowning: one},
+			"Careful: your zebra on b4 is in the river. Unless it leaves the river on this move, it drowns at the end of it."},
+		{"reminder", BoardData{Game: playing, To: "bob", Board: view, Event: Reminder, Drowning: one},
+			"Careful: your zebra on b4 is in the river."},
+		{"none", BoardData{Game: playing, To: "bob", Board: view}, ""},
+		{"not to move", BoardData{Game: playing, To: "alice", Board: view, Drowning: one}, ""},
+		{"over", BoardData{Game: won, To: "bob", Board: view, Drowning: one}, ""},
+	}
+	for _, tt := range tests {
+		_, body, err := Board(tt.d)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		flat := strings.Join(strings.Fields(body), " ")
+		if tt.want == "" && strings.Contains(body, "Careful") {
+			t.Errorf("%s: Board() warns of drowning, want no warning:\n%s", tt.name, body)
+		}
+		if tt.want != "" && !strings.Contains(flat, tt.want) {
+			t.Errorf("%s: Board() lacks %q:\n%s", tt.name, tt.want, body)
+		}
 	}
 }

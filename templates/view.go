@@ -61,6 +61,22 @@ func (v View) WithLast(m rules.Move) View {
 	return v
 }
 
+// DrowningOf lists the pieces of the side to move in pos that drown at
+// the end of its move unless they leave the river on it (R13): all its
+// pieces in the river but crocodiles, since any other piece of its there
+// entered on its last move. From a1's side, in file order.
+func DrowningOf(pos rules.Position) []Piece {
+	var out []Piece
+	for file := range 7 {
+		sq := rules.Square(3*7 + file) // rank 4, the river (R2)
+		p := pos.At(sq)
+		if p != rules.NoPiece && p.Color() == pos.Turn() && p.Kind() != rules.Crocodile {
+			out = append(out, Piece{Kind: p.Kind().String(), Square: sq.String()})
+		}
+	}
+	return out
+}
+
 // MoveOf describes a move just made, by the player with handle by.
 func MoveOf(by string, eff rules.Effects) Move {
 	return Move{

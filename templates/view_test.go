@@ -92,3 +92,26 @@ func marked(v View) []string {
 	slices.Sort(out)
 	return out
 }
+
+func TestDrowningOf(t *testing.T) {
+	tests := []struct {
+		pos  string
+		want []Piece
+	}{
+		// The crocodile on c4 never drowns; black's pawn on e4 drowns
+		// only on black's move.
+		{"3l3/7/7/P1C1p2/7/7/3L3 w 1", []Piece{{"pawn", "a4"}}},
+		{"3l3/7/7/P1C1p2/7/7/3L3 b 1", []Piece{{"pawn", "e4"}}},
+		{"3l3/7/7/m1c4/7/7/3L3 b 1", []Piece{{"monkey", "a4"}}},
+		{"gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1", nil},
+	}
+	for _, tt := range tests {
+		pos, err := rules.ParsePosition(tt.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DrowningOf(pos); !slices.Equal(got, tt.want) {
+			t.Errorf("DrowningOf(%q) = %v, want %v", tt.pos, got, tt.want)
+		}
+	}
+}
