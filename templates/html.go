@@ -2,6 +2,7 @@ package templates
 
 import (
 	htmltemplate "html/template"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -12,7 +13,7 @@ import (
 var htmlMails *htmltemplate.Template
 
 func init() {
-	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows}).ParseFS(files, "*.html"))
+	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows, "prose": prose}).ParseFS(files, "*.html"))
 }
 
 // boardRows renders the rows of a board table: for each, lines <tr>, the
@@ -45,6 +46,17 @@ func boardRows(rows []Row) (htmltemplate.HTML, error) {
 	return htmltemplate.HTML(b.String()), nil
 }
 
+// moveText is a move in R20 notation, as mails write it.
+var moveText = regexp.MustCompile(`\b[a-g][1-7](?:[-x][a-g][1-7])+\b`)
+
+// prose escapes a line of text for HTML and keeps each move in it whole:
+// browsers break lines after hyphens, and "b6-" at the end of a line
+// and "b5" at the start of the next is not a move a reader can copy.
+func prose(line string) htmltemplate.HTML {
+	s := htmltemplate.HTMLEscapeString(line)
+	return htmltemplate.HTML(moveText.ReplaceAllString(s, `<span style="white-space:nowrap">$0</span>`))
+}
+
 // fragments holds template outputs by template and data: the few dozen
 // kinds of ranks and squares.
 var fragments sync.Map // fragmentKey -> string
@@ -75,6 +87,7 @@ type htmlPage struct {
 	Title  string
 	Blocks []htmlBlock
 	Footer [][]string
+	Marked bool // a board marks the last move (View.WithLast)
 }
 
 // htmlBlock is a run of paragraphs, a board, or the key to the boards.
@@ -149,6 +162,7 @@ func pageHTML(title, body string, boards []View) (string, error) {
 		}
 		page.Blocks = append(page.Blocks, textBlocks(before)...)
 		page.Blocks = append(page.Blocks, htmlBlock{Board: &boards[i]})
+		page.Marked = page.Marked || boards[i].marked()
 		body = after
 	}
 	page.Blocks = append(page.Blocks, textBlocks(body)...)
@@ -159,20 +173,44 @@ func pageHTML(title, body string, boards []View) (string, error) {
 	return b.String(), nil
 }
 
-// paragraphs splits text at blank lines into paragraphs of trimmed lines.
+// marked reports whether v marks the last move.
+func (v View) marked() bool {
+	for _, r := range v.Rows {
+		for _, c := range r.Cells {
+			if c.Last {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// paragraphs splits text at blank lines into paragraphs, and each
+// paragraph into the lines the HTML part keeps apart. Prose lines, which
+// tidy wrapped at width for the text part, are joined into one line, so
+// that the reader's client wraps them to its own width (a phone's is far
+// narrower than 72 columns). Indented and quoted lines, which tidy leaves
+// as they are (boards, commands, addresses, players' words), and the
+// Position line (M3), which tools read, stay lines of their own.
 func paragraphs(text string) [][]string {
 	var out [][]string
 	var cur []string
+	prose := false // the last line of cur is prose
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
 			if cur != nil {
 				out = append(out, cur)
 			}
-			cur = nil
-			continue
+			cur, prose = nil, false
+		case strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "Position: "):
+			cur, prose = append(cur, t), false
+		case prose:
+			cur[len(cur)-1] += " " + t
+		default:
+			cur, prose = append(cur, t), true
 		}
-		cur = append(cur, l)
 	}
 	if cur != nil {
 		out = append(out, cur)

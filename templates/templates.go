@@ -20,6 +20,7 @@ var files embed.FS
 // goroutines.
 var mails = template.Must(template.New("").Funcs(template.FuncMap{
 	"pieces":   pieces,
+	"yours":    yours,
 	"indent":   indent,
 	"loser":    Game.loser,
 	"duration": Duration,
@@ -150,6 +151,7 @@ type Cell struct {
 	White  bool   // the piece is White's
 	River  bool
 	Castle bool
+	Last   bool // the last move started or landed here (View.WithLast)
 }
 
 // BoardData is a mail showing a game's board: after the challenge was
@@ -168,6 +170,10 @@ type BoardData struct {
 	Level   int
 	Comment *Comment
 	Board   View
+	// Drowning are the recipient's pieces that drown at the end of the
+	// recipient's move unless they leave the river on it (R13), in the
+	// mail to the player to move (DrowningOf).
+	Drowning []Piece
 	// Event is what happened besides a move, done By a player; Until is
 	// the end of a vacation (VacationStarted) and the time the player to
 	// move runs out (Reminder). Past is the board after black's move At
@@ -285,6 +291,7 @@ type Registered struct {
 	// Confirm is set while the address is not confirmed (M28): the
 	// player is asked to answer.
 	Confirm bool
+	Robot   string // the computer player's handle, for the welcome; "" for none
 }
 
 // NewKey answers newkey with the new personal address.
@@ -382,6 +389,10 @@ type CapNotice struct {
 	PerSender    int
 }
 
+// RulesSummary answers rules: the rules of the game in plain words, for a
+// player who has never seen it (M25).
+type RulesSummary struct{}
+
 func (Help) template() string          { return "help" }
 func (Registered) template() string    { return "registered" }
 func (NewKey) template() string        { return "newkey" }
@@ -392,6 +403,7 @@ func (HowToRegister) template() string { return "how_to_register" }
 func (NoCommand) template() string     { return "no_command" }
 func (CapNotice) template() string     { return "cap_notice" }
 func (Omitted) template() string       { return "omitted" }
+func (RulesSummary) template() string  { return "rules" }
 
 // render executes the body template name with data and the subject of
 // the game g.
@@ -465,7 +477,15 @@ func wrap(l string) []string {
 
 // pieces names pieces in a sentence, those of one kind together:
 // "the pawns on c2 and e4 and the zebra on d5".
-func pieces(ps []Piece) string {
+func pieces(ps []Piece) string { return piecesWith("the", ps) }
+
+// yours names the recipient's pieces in a sentence: "your pawns on c4
+// and f4".
+func yours(ps []Piece) string { return piecesWith("your", ps) }
+
+// piecesWith names pieces in a sentence, each kind after the word
+// article.
+func piecesWith(article string, ps []Piece) string {
 	var kinds []string
 	squares := map[string][]string{}
 	for _, p := range ps {
@@ -478,9 +498,9 @@ func pieces(ps []Piece) string {
 	for _, k := range kinds {
 		sq := squares[k]
 		if len(sq) == 1 {
-			groups = append(groups, "the "+k+" on "+sq[0])
+			groups = append(groups, article+" "+k+" on "+sq[0])
 		} else {
-			groups = append(groups, "the "+k+"s on "+and(sq))
+			groups = append(groups, article+" "+k+"s on "+and(sq))
 		}
 	}
 	return and(groups)

@@ -119,6 +119,9 @@ func TestGolden(t *testing.T) {
 			return Board(BoardData{Game: g, To: "bob", Board: view, Event: RobotResigned, By: "robot",
 				Earlier: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
 		}},
+		{"board_drowning", func() (string, string, error) {
+			return Board(lastMoveBoard(t))
+		}},
 		{"reply_help_robot", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3}}})
 		}},
@@ -158,6 +161,11 @@ func TestGolden(t *testing.T) {
 		{"reply_register", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "register alice", Sections: []Section{
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
+			}})
+		}},
+		{"reply_register_robot", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "register alice", Sections: []Section{
+				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Robot: "robot"},
 			}})
 		}},
 		{"reply_register_again", func() (string, string, error) {
@@ -211,6 +219,9 @@ func TestGolden(t *testing.T) {
 		}},
 		{"board_challenge", func() (string, string, error) {
 			return Board(BoardData{Game: challenge, To: "alice", Board: view})
+		}},
+		{"reply_rules", func() (string, string, error) {
+			return Reply(ReplyData{Subject: "rules", Sections: []Section{RulesSummary{}}})
 		}},
 		{"reply_no_command", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "RE: hello", Sections: []Section{NoCommand{}}})
@@ -497,6 +508,80 @@ func TestAdminDone(t *testing.T) {
 	for _, want := range []string{"> ban mallory\n", "Done: ban mallory. The players concerned have been told."} {
 		if !strings.Contains(body, want) {
 			t.Errorf("Reply(AdminDone) lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// TestRulesSummary checks that the rules mail names what a new player
+// needs (M25) and writes squares and moves in the help's own words.
+func TestRulesSummary(t *testing.T) {
+	_, rules, err := Reply(ReplyData{Subject: "rules", Sections: []Section{RulesSummary{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, help, err := Reply(ReplyData{Subject: "help", Sections: []Section{Help{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, shared := range []string{
+		"Files a to g run from white's left, ranks 1 to 7 from white's side.",
+		"Moves are written as the square the piece starts on and the squares it lands on, joined by - for a move and x for a capture: b2-b3, c3xd4, or b1xd3xf5 for a monkey that captures twice",
+	} {
+		if !strings.Contains(flat(rules), shared) || !strings.Contains(flat(help), shared) {
+			t.Errorf("the rules and the help do not both say %q", shared)
+		}
+	}
+	for _, want := range []string{
+		"7 by 7", "river", "castle", "c1 to e3", "c5 to e7",
+		"Lion (L)", "Zebra (Z)", "Elephant (E)", "Giraffe (G)", "Monkey (M)", "Crocodile (C)", "Pawn (P)", "Superpawn (S)",
+		"fly across", "jump again", "drowns", "never drowns", "you win", "no legal move, you lose", "draw",
+	} {
+		if !strings.Contains(flat(rules), want) {
+			t.Errorf("the rules mail lacks %q", want)
+		}
+	}
+	if n := strings.Count(rules, "\n"); n < 40 || n > 80 {
+		t.Errorf("the rules mail has %d lines, want about 40 to 70 and the footer", n)
+	}
+	if !strings.Contains(help, "\nrules\n") {
+		t.Errorf("the help does not name the rules command")
+	}
+}
+
+// TestDrowningWarning checks that the player to move, and only they, is
+// told which of their pieces drown unless they leave the river (M25).
+func TestDrowningWarning(t *testing.T) {
+	two := []Piece{{"pawn", "c4"}, {"pawn", "f4"}}
+	one := []Piece{{"zebra", "b4"}}
+	won := playing
+	won.State, won.ToMove, won.Winner, won.Reason = Won, "", "alice", rules.LionCaptured
+	tests := []struct {
+		name string
+		d    BoardData
+		want string // "" for no warning
+	}{
+		{"two", BoardData{Game: playing, To: "bob", Board: view, Drowning: two},
+			"Careful: your pawns on c4 and f4 are in the river. Those that do not leave the river on this move drown at the end of it."},
+		{"one", BoardData{Game: playing, To: "bob", Board: view, Drowning: one},
+			"Careful: your zebra on b4 is in the river. Unless it leaves the river on this move, it drowns at the end of it."},
+		{"reminder", BoardData{Game: playing, To: "bob", Board: view, Event: Reminder, Drowning: one},
+			"Careful: your zebra on b4 is in the river."},
+		{"none", BoardData{Game: playing, To: "bob", Board: view}, ""},
+		{"not to move", BoardData{Game: playing, To: "alice", Board: view, Drowning: one}, ""},
+		{"over", BoardData{Game: won, To: "bob", Board: view, Drowning: one}, ""},
+	}
+	for _, tt := range tests {
+		_, body, err := Board(tt.d)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		flat := strings.Join(strings.Fields(body), " ")
+		if tt.want == "" && strings.Contains(body, "Careful") {
+			t.Errorf("%s: Board() warns of drowning, want no warning:\n%s", tt.name, body)
+		}
+		if tt.want != "" && !strings.Contains(flat, tt.want) {
+			t.Errorf("%s: Board() lacks %q:\n%s", tt.name, tt.want, body)
 		}
 	}
 }

@@ -1,6 +1,11 @@
 package templates
 
-import "github.com/congobymail/congo/rules"
+import (
+	"slices"
+	"strconv"
+
+	"github.com/congobymail/congo/rules"
+)
 
 // ViewOf is a position as the player of colour side sees it: as a
 // diagram, and square by square for the HTML table.
@@ -29,6 +34,47 @@ func ViewOf(pos rules.Position, side rules.Color) View {
 		v.Rows = append(v.Rows, row)
 	}
 	return v
+}
+
+// WithLast returns v with the squares of m marked as the last move's, for
+// the HTML table: the square it started on and every square it landed on
+// (a monkey's chain lands several times, R8), and no others. v itself is
+// left as it was. A zero Move marks nothing.
+func (v View) WithLast(m rules.Move) View {
+	if m.PathLen() == 0 {
+		return v
+	}
+	marked := map[string]bool{m.From().String(): true}
+	for i := range m.PathLen() {
+		marked[m.PathAt(i).String()] = true
+	}
+	rows := make([]Row, len(v.Rows))
+	for i, r := range v.Rows {
+		rows[i] = Row{Rank: r.Rank, Cells: slices.Clone(r.Cells)}
+		for j := range rows[i].Cells {
+			if j < len(v.Files) {
+				rows[i].Cells[j].Last = marked[v.Files[j]+strconv.Itoa(r.Rank)]
+			}
+		}
+	}
+	v.Rows = rows
+	return v
+}
+
+// DrowningOf lists the pieces of the side to move in pos that drown at
+// the end of its move unless they leave the river on it (R13): all its
+// pieces in the river but crocodiles, since any other piece of its there
+// entered on its last move. From a1's side, in file order.
+func DrowningOf(pos rules.Position) []Piece {
+	var out []Piece
+	for file := range 7 {
+		sq := rules.Square(3*7 + file) // rank 4, the river (R2)
+		p := pos.At(sq)
+		if p != rules.NoPiece && p.Color() == pos.Turn() && p.Kind() != rules.Crocodile {
+			out = append(out, Piece{Kind: p.Kind().String(), Square: sq.String()})
+		}
+	}
+	return out
 }
 
 // MoveOf describes a move just made, by the player with handle by.
