@@ -35,6 +35,7 @@ const (
 	History          // history congo <id>
 	Ratings          // ratings
 	Vacation         // vacation <days>, or vacation off
+	Rules            // rules: how the pieces move, in plain words (M25)
 
 	// The operator's commands, read only in the operator's mail
 	// (Context.Operator).
@@ -97,6 +98,7 @@ var syntaxes = [...]syntax{
 	History:     {word: "history", game: true, args: gameArgs},
 	Ratings:     {word: "ratings", args: noArgs},
 	Vacation:    {word: "vacation", args: vacationArgs},
+	Rules:       {word: "rules", args: noArgs},
 
 	Ban:        {word: "ban", operator: true, form: "ban <handle>", args: adminHandleArgs},
 	Unban:      {word: "unban", operator: true, form: "unban <handle>", args: adminHandleArgs},

@@ -41,6 +41,7 @@ type command struct {
 var commands = map[parser.Kind]command{
 	parser.Help:        {need: anyone, run: (*handling).help},
 	parser.Register:    {need: anyone, run: (*handling).register},
+	parser.Rules:       {need: anyone, run: (*handling).rules},
 	parser.Games:       {need: registered, run: (*handling).games},
 	parser.Board:       {need: proven, run: (*handling).board}, // no board answers a mail that proves nothing (M31)
 	parser.History:     {need: registered, run: (*handling).history},

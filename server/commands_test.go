@@ -17,6 +17,7 @@ var needs = []struct {
 }{
 	{"help", anyone},
 	{"register alice", anyone},
+	{"rules", anyone},
 	{"games", registered},
 	{"board congo 1", proven},
 	{"history congo 1", registered},

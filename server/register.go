@@ -18,12 +18,19 @@ func (h *handling) help(ctx context.Context, c parser.Command) error {
 	return nil
 }
 
+// rules answers with the rules of the game in plain words (M25).
+func (h *handling) rules(ctx context.Context, c parser.Command) error {
+	h.answer(templates.RulesSummary{})
+	h.note("rules")
+	return nil
+}
+
 // register registers the sender, or reminds a registered sender of their
 // handle and personal address.
 func (h *handling) register(ctx context.Context, c parser.Command) error {
 	if h.sender != nil {
 		r := templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true,
-			Confirm: !h.sender.Confirmed}
+			Confirm: !h.sender.Confirmed, Robot: h.s.robot}
 		if !strings.EqualFold(c.Handle, h.sender.Handle) {
 			r.Asked = c.Handle
 		}
@@ -56,7 +63,7 @@ func (h *handling) register(ctx context.Context, c parser.Command) error {
 			return err
 		}
 	}
-	h.answer(templates.Registered{Handle: p.Handle, Personal: h.s.personal(p), Confirm: !h.proven})
+	h.answer(templates.Registered{Handle: p.Handle, Personal: h.s.personal(p), Confirm: !h.proven, Robot: h.s.robot})
 	h.note("register " + p.Handle)
 	return nil
 }

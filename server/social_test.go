@@ -283,3 +283,22 @@ func TestVacationAfterTimeRanOut(t *testing.T) {
 	mails := h.deliver()
 	wantText(t, only(t, to(mails, "alice"), "alice"), "ran out of time")
 }
+
+// TestRulesAndDrowning (M25): rules answers with the rules in plain
+// words; the board mail to the player to move warns of a piece that
+// drowns unless it leaves the river.
+func TestRulesAndDrowning(t *testing.T) {
+	h := newHarness(t)
+	h.send("stranger", "rules")
+	wantText(t, only(t, h.deliver(), "stranger"), "river")
+	h.register("alice", "bob")
+	h.startGame("alice", "bob")
+	for _, m := range []struct{ by, move string }{{"alice", "b2-b3"}, {"bob", "b6-b5"}, {"alice", "b3-b4"}} {
+		h.sendProven(m.by, "move congo 1 "+m.move)
+	}
+	h.deliver()
+	h.sendProven("bob", "move congo 1 a6-a5")
+	mails := h.deliver()
+	wantText(t, only(t, mails, "alice"), "Careful: your pawn on b4 is in the river")
+	wantNoText(t, only(t, mails, "bob"), "Careful")
+}

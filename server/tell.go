@@ -41,7 +41,7 @@ func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Co
 		case game.Moved:
 			words := templates.MoveOf(e.By.Handle, *e.Move)
 			words.Conditional = e.Conditional
-			err = w.announce(ctx, &st, templates.BoardData{Move: &words}, by, c, true)
+			err = w.announce(ctx, &st, templates.BoardData{Move: &words, Last: e.Move.Move}, by, c, true)
 		case game.Ended:
 			if i > 0 && evs[i-1].Kind == game.Moved {
 				continue // told with the move
@@ -151,7 +151,11 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 		if !isActor && i < len(players) {
 			data.Comment = comment
 		}
-		data.Board = templates.ViewOf(st.Pos, st.Side(to.ID))
+		data.Board = templates.ViewOf(st.Pos, st.Side(to.ID)).WithLast(data.Last)
+		data.Drowning = nil
+		if st.Active() && to.ID == st.ToMove().ID {
+			data.Drowning = templates.DrowningOf(st.Pos)
+		}
 		if err := w.boardMail(ctx, st, to, data); err != nil {
 			return err
 		}
@@ -163,7 +167,8 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 func (w *work) remind(ctx context.Context, st *game.State, final bool) error {
 	to := st.ToMove()
 	data := templates.BoardData{Game: gameWords(st), To: to.Handle, Event: templates.Reminder,
-		Until: st.Deadline(), Board: templates.ViewOf(st.Pos, st.Pos.Turn()), Final: final}
+		Until: st.Deadline(), Board: templates.ViewOf(st.Pos, st.Pos.Turn()), Final: final,
+		Drowning: templates.DrowningOf(st.Pos)}
 	return w.boardMail(ctx, st, to, data)
 }
 

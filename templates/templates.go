@@ -161,6 +161,9 @@ type BoardData struct {
 	To       string // handle of the recipient
 	Accepted bool   // the challenge was just accepted
 	Move     *Move  // the move just made, if any
+	// Last is the move the HTML board marks (View.WithLast); the zero
+	// Move for none.
+	Last rules.Move
 	// Earlier are the moves made since the recipient's last mail about
 	// the game, before Move, oldest first: a player's move that the
 	// robot answered at once comes with the answer.
