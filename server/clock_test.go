@@ -73,10 +73,10 @@ func TestClocksAndReminders(t *testing.T) {
 	end := h.deliver()
 	for _, who := range []string{"alice", "bob"} {
 		m := only(t, end, who)
-		if m.Subject != "Congo game 1: alice vs bob - alice wins" {
+		if m.Subject != "Congo game 1: alice vs bob" {
 			t.Errorf("time out mail to %s: Subject %q", who, m.Subject)
 		}
-		wantText(t, m, "alice wins: bob ran out of time.")
+		wantText(t, m, map[string]string{"alice": "You win: bob ran out of time.", "bob": "alice wins: you ran out of time."}[who])
 	}
 	if g := h.game(1); g.Status != db.Finished || g.Reason != rules.OutOfTime || g.Result != db.WhiteWins {
 		t.Errorf("game after the time out = %+v", g)
@@ -130,7 +130,7 @@ func TestMoveAfterTheDeadline(t *testing.T) {
 	if len(to(mails, "alice")) != 2 {
 		t.Fatalf("alice got %d mails, want the result and the answer", len(to(mails, "alice")))
 	}
-	wantText(t, only(t, mails, "bob"), "bob wins: alice ran out of time.")
+	wantText(t, only(t, mails, "bob"), "You win: alice ran out of time.")
 	if g := h.game(1); g.Result != db.BlackWins {
 		t.Errorf("result = %v, want black wins", g.Result)
 	}
@@ -150,7 +150,8 @@ func TestClockSurvivesRestart(t *testing.T) {
 	h.s = s
 	h.tick()
 	for _, m := range h.deliver() {
-		wantText(t, m, "bob wins: alice ran out of time.")
+		wantText(t, m, "ran out of time.")
+		wantText(t, m, map[string]string{"alice@players.example": "bob wins: you ran out of time.", "bob@players.example": "You win: alice ran out of time."}[m.To])
 	}
 	if g := h.game(1); g.Status != db.Finished {
 		t.Errorf("game after the restart's tick = %+v", g)

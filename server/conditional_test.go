@@ -28,10 +28,9 @@ func TestConditionalMoves(t *testing.T) {
 	// branch is dropped and the rest of the matching one is kept.
 	h.sendProven("bob", "move congo 1 b6-b5")
 	mails = h.deliver()
-	if got := len(to(mails, "bob")); got != 2 {
-		t.Fatalf("bob got %d mails, want 2 (his move, alice's conditional answer)", got)
-	}
-	wantText(t, to(mails, "bob")[1], "alice: c2-c3", "Played from alice's conditional", "Position: gmelecz/p1ppppp/1p5/7/1PP4/P2PPPP/GMELECZ b 2")
+	// One mail, with both moves (M23).
+	wantText(t, only(t, mails, "bob"), "You: b6-b5", "alice: c2-c3", "Played from alice's conditional", "Position: gmelecz/p1ppppp/1p5/7/1PP4/P2PPPP/GMELECZ b 2")
+	wantText(t, only(t, mails, "alice"), "bob: b6-b5", "You: c2-c3", "Played from your conditional")
 	h.sendProven("alice", "conditional congo 1")
 	m := only(t, h.deliver(), "alice")
 	wantText(t, m, "  if c6-c5 then d2-d3")
@@ -58,11 +57,7 @@ func TestConditionalLineTwoDeep(t *testing.T) {
 	h.deliver()
 	for _, tt := range []struct{ bob, alice string }{{"b6-b5", "c2-c3"}, {"a6-a5", "d2-d3"}} {
 		h.sendProven("bob", "move congo 1 "+tt.bob)
-		got := to(h.deliver(), "alice")
-		if len(got) != 2 {
-			t.Fatalf("after %s alice got %d mails, want 2", tt.bob, len(got))
-		}
-		wantText(t, got[1], "alice: "+tt.alice, "Played from alice's conditional")
+		wantText(t, only(t, h.deliver(), "alice"), "bob: "+tt.bob, "You: "+tt.alice, "Played from your conditional")
 	}
 	if g := h.game(1); g.Position != "gmelecz/2ppppp/pp5/7/1PPP3/P3PPP/GMELECZ b 3" {
 		t.Errorf("position after the line = %q", g.Position)

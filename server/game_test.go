@@ -21,7 +21,7 @@ func TestChallenge(t *testing.T) {
 		t.Fatalf("%d mails after a challenge, want 2", len(mails))
 	}
 	toBob, toAlice := only(t, mails, "bob"), only(t, mails, "alice")
-	const subject = "Congo game 1: alice vs bob - challenge"
+	const subject = "Congo game 1: alice vs bob"
 	for _, m := range mails {
 		if m.Subject != subject {
 			t.Errorf("mail to %s: Subject %q, want %q", m.To, m.Subject, subject)
@@ -85,7 +85,7 @@ func TestAccept(t *testing.T) {
 	h.deliver()
 	h.sendProven("bob", "accept congo 1")
 	mails := h.deliver()
-	const subject = "Congo game 1: alice vs bob - alice to move"
+	const subject = "Congo game 1: alice vs bob"
 	for _, m := range []received{only(t, mails, "alice"), only(t, mails, "bob")} {
 		if m.Subject != subject {
 			t.Errorf("mail to %s: Subject %q, want %q", m.To, m.Subject, subject)
@@ -106,7 +106,7 @@ func TestDecline(t *testing.T) {
 	h.deliver()
 	h.sendProven("bob", "decline congo 1")
 	mails := h.deliver()
-	const subject = "Congo game 1: alice vs bob - declined"
+	const subject = "Congo game 1: alice vs bob"
 	wantText(t, only(t, mails, "alice"), "bob declined your challenge")
 	wantText(t, only(t, mails, "bob"), "You declined alice's challenge")
 	for _, m := range mails {
@@ -168,14 +168,17 @@ func TestMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const subject = "Congo game 1: alice vs bob - bob to move"
+	const subject = "Congo game 1: alice vs bob"
 	toAlice, toBob := only(t, mails, "alice"), only(t, mails, "bob")
 	for _, m := range []received{toAlice, toBob} {
 		if m.Subject != subject {
 			t.Errorf("mail to %s: Subject %q, want %q", m.To, m.Subject, subject)
 		}
-		wantText(t, m, "alice: b2-b3 — the pawn moved to b3", "Position: "+after.String(), "Move 1: bob (black) to move.")
+		wantText(t, m, "Position: "+after.String(), "Move 1: bob (black) to move.")
 	}
+	// The mover reads their own move as theirs (M27).
+	wantText(t, toBob, "alice: b2-b3 — the pawn moved to b3")
+	wantText(t, toAlice, "You: b2-b3 — your pawn moved to b3")
 	// Each player sees the board from their own side.
 	wantText(t, toAlice, after.Diagram(rules.White))
 	wantText(t, toBob, after.Diagram(rules.Black), "It is your move")
@@ -238,14 +241,16 @@ func TestGameToLionCapture(t *testing.T) {
 	h.deliver()
 	h.sendProven("alice", "move congo 1 d1xd7")
 	mails := h.deliver()
-	const subject = "Congo game 1: alice vs bob - alice wins"
+	const subject = "Congo game 1: alice vs bob"
 	for _, m := range []received{only(t, mails, "alice"), only(t, mails, "bob")} {
 		if m.Subject != subject {
 			t.Errorf("mail to %s: Subject %q, want %q", m.To, m.Subject, subject)
 		}
-		wantText(t, m, "alice: d1xd7 — the lion captured the lion on d7", "alice wins: bob's lion was captured.", "Position: ")
+		wantText(t, m, "d1xd7 — ", "lion captured the lion on d7", "Position: ")
 		wantNoText(t, m, "to move")
 	}
+	wantText(t, only(t, mails, "alice"), "You win: bob's lion was captured.")
+	wantText(t, only(t, mails, "bob"), "alice wins: your lion was captured.")
 	g := h.game(1)
 	if g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != rules.LionCaptured {
 		t.Errorf("game after the lion capture: status %v, result %v, reason %q", g.Status, g.Result, g.Reason)
@@ -260,14 +265,16 @@ func TestResign(t *testing.T) {
 	h.startGame("alice", "bob")
 	h.sendProven("bob", "resign congo 1")
 	mails := h.deliver()
-	const subject = "Congo game 1: alice vs bob - alice wins"
+	const subject = "Congo game 1: alice vs bob"
 	for _, m := range []received{only(t, mails, "alice"), only(t, mails, "bob")} {
 		if m.Subject != subject {
 			t.Errorf("mail to %s: Subject %q, want %q", m.To, m.Subject, subject)
 		}
 		// New players: 1500 with a wide deviation, which moves far.
-		wantText(t, m, "alice wins: bob resigned.", "Ratings now: alice 1662 (+162), bob 1338 (-162).", startLine)
+		wantText(t, m, "resigned.", "Ratings now: alice 1662 (+162), bob 1338 (-162).", startLine)
 	}
+	wantText(t, only(t, mails, "alice"), "You win: bob resigned.")
+	wantText(t, only(t, mails, "bob"), "alice wins: you resigned.")
 	if g := h.game(1); g.Status != db.Finished || g.Result != db.WhiteWins || g.Reason != rules.Resigned {
 		t.Errorf("game after resign: status %v, result %v, reason %q", g.Status, g.Result, g.Reason)
 	}
@@ -286,7 +293,7 @@ func TestBoard(t *testing.T) {
 	wantNoText(t, m, "Position:")
 	h.sendProven("bob", "board congo 1")
 	m = only(t, h.deliver(), "bob")
-	if m.Subject != "Congo game 1: alice vs bob - bob to move" {
+	if m.Subject != "Congo game 1: alice vs bob" {
 		t.Errorf("board Subject = %q", m.Subject)
 	}
 	pos := h.game(1).Position

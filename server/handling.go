@@ -39,6 +39,8 @@ type work struct {
 	opening int
 	// roots are the thread roots (M9) set by this work, by game.
 	roots map[int64]string
+	// stories are what happened in each game, to mail (flush).
+	stories []*story
 }
 
 func (s *Server) newWork(tx *db.Tx, now time.Time) *work {
@@ -130,6 +132,9 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		}
 	}
 	if err := h.listConditionals(ctx); err != nil {
+		return "", err
+	}
+	if err := h.flush(ctx); err != nil {
 		return "", err
 	}
 	for _, e := range res.Errors {

@@ -125,7 +125,7 @@ func TestAbort(t *testing.T) {
 	h.deliver()
 	h.sendProven("bob", "abort congo 1")
 	for _, m := range h.deliver() {
-		if m.Subject != "Congo game 1: alice vs bob - aborted" {
+		if m.Subject != "Congo game 1: alice vs bob" {
 			t.Errorf("abort mail to %s: Subject %q", m.To, m.Subject)
 		}
 		wantText(t, m, "The game was aborted: it ends without a result.")

@@ -122,7 +122,7 @@ func (h *handling) challengeRobot(ctx context.Context, terms game.Terms, me db.P
 	if h.robotWaits(&st) {
 		return nil // the robot plays white: its first move's mail tells all (robotPlay)
 	}
-	return h.announce(ctx, &st, templates.BoardData{Accepted: true, Level: level, By: me.Handle}, &me, nil, false)
+	return h.announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me, nil, false)
 }
 
 // accept starts a game the sender was challenged to.

@@ -202,7 +202,9 @@ func (s *Server) robotPlay(ctx context.Context, turn robot.Turn, d robot.Decisio
 		if err != nil {
 			return err
 		}
-		err = w.tell(ctx, evs, nil)
+		if err = w.tell(ctx, evs, nil); err == nil {
+			err = w.flush(ctx)
+		}
 		queued, notes = w.queued, w.notes
 		return err
 	})

@@ -88,12 +88,12 @@ func TestRobotChallenge(t *testing.T) {
 		robotFirst bool
 	}{
 		{command: "challenge congo robot", level: robot.DefaultLevel, white: true, toMove: "alice",
-			want: []string{"The challenge was accepted", "plays at level 3 of 5", "It is your move"}, status: db.Active},
+			want: []string{"accepted the challenge: the game begins", "plays at level 3 of 5", "It is your move"}, status: db.Active},
 		{command: "challenge congo robot level=1", level: 1, white: true, toMove: "alice",
 			want: []string{"plays at level 1 of 5"}, status: db.Active},
 		// The robot plays white: its first move's mail is the first.
 		{command: "challenge congo ROBOT black level=2 days=5 unrated", level: 2, toMove: "alice", robotFirst: true,
-			want: []string{"The challenge was accepted", "plays at level 2 of 5", "robot: ", "alice (black) to move",
+			want: []string{"accepted the challenge: the game begins", "plays at level 2 of 5", "robot: ", "alice (black) to move",
 				"days=5, unrated", "It is your move"}, status: db.Active},
 		{command: "challenge congo bob level=2", problem: "bob is not the computer player"},
 	} {
@@ -126,8 +126,8 @@ func TestRobotChallenge(t *testing.T) {
 			if got := h.robotLevel(id); got != c.level {
 				t.Errorf("%q: level %d, want %d", c.command, got, c.level)
 			}
-			if !strings.Contains(m.Subject, c.toMove+" to move") {
-				t.Errorf("%q: subject %q, want %s to move", c.command, m.Subject, c.toMove)
+			if !strings.Contains(m.Text, ": "+c.toMove+" (") || !strings.Contains(m.Text, ") to move.") {
+				t.Errorf("%q: body says not %s to move:\n%s", c.command, c.toMove, m.Text)
 			}
 		})
 	}
@@ -184,7 +184,7 @@ func TestRobotAnswers(t *testing.T) {
 			t.Errorf("robot's move %s in %s: %v", reply.Move, before, err)
 		}
 		for _, got := range []received{last, seen} {
-			wantText(t, got, "alice: "+move, "robot: "+reply.Move, "Position: "+reply.Position)
+			wantText(t, got, "robot: "+reply.Move, "Position: "+reply.Position)
 		}
 		wantText(t, last, "It is your move")
 		g := h.game(id)
@@ -217,7 +217,7 @@ func TestRobotAfterCrash(t *testing.T) {
 		t.Fatalf("RobotStep played again")
 	}
 	m := only(t, h.deliverChecked(), "alice")
-	wantText(t, m, "alice: c2-c3", "robot: ")
+	wantText(t, m, "You: c2-c3", "robot: ")
 	if mails := h.deliverChecked(); len(mails) != 0 {
 		t.Errorf("%d more mails, want none", len(mails))
 	}
@@ -324,7 +324,7 @@ func TestRobotResigns(t *testing.T) {
 		t.Fatalf("RobotStep did not play")
 	}
 	m := only(t, h.deliverChecked(), "alice")
-	wantText(t, m, "robot resigns", "Thank you for the game", "alice wins: robot resigned")
+	wantText(t, m, "robot resigns", "Thank you for the game", "You win: robot resigned")
 	if g := h.game(id); g.Status != db.Finished || g.Result != db.BlackWins || g.Reason != rules.Resigned {
 		t.Errorf("game %+v, want won by black (alice), resigned", g)
 	}
@@ -368,7 +368,7 @@ func TestRunRobot(t *testing.T) {
 	first := h.waitMail("alice") // the robot's first move, found at start
 	wantText(t, first, "robot: ", "It is your move")
 	h.reply(first, "b6-b5")
-	wantText(t, h.waitMail("alice"), "alice: b6-b5", "robot: ")
+	wantText(t, h.waitMail("alice"), "You: b6-b5", "robot: ")
 }
 
 // waitMail waits for the one mail to a player.
@@ -422,7 +422,7 @@ func TestRobotTimeOut(t *testing.T) {
 	h.clock.Advance(25 * time.Hour)
 	h.robotStep(h.s)
 	m := only(t, h.deliverChecked(), "alice")
-	wantText(t, m, "alice: b2-b3", "alice wins: robot ran out of time")
+	wantText(t, m, "You: b2-b3", "You win: robot ran out of time")
 }
 
 // TestRobotFirstMoveReachesEveryone: the robot's first move, as white,
@@ -436,7 +436,7 @@ func TestRobotFirstMoveReachesEveryone(t *testing.T) {
 			h.deliverChecked()
 			h.sendProven("alice", "challenge congo robot black level=1")
 			h.robotStep(h.s)
-			wantText(t, only(t, h.deliverChecked(), "alice"), "The challenge was accepted", "robot: ", "It is your move")
+			wantText(t, only(t, h.deliverChecked(), "alice"), "accepted the challenge: the game begins", "robot: ", "It is your move")
 		})
 	}
 }

@@ -174,7 +174,7 @@ func TestNotifyDigest(t *testing.T) {
 		}
 	}
 	h.sendProven("alice", "resign congo 1")
-	wantText(t, only(t, h.deliver(), "bob"), "bob wins")
+	wantText(t, only(t, h.deliver(), "bob"), "You win")
 }
 
 func TestVacation(t *testing.T) {
@@ -265,7 +265,7 @@ func TestMoveToPlayerOnVacation(t *testing.T) {
 	}
 	h.clock.Advance(time.Minute)
 	h.tick()
-	wantText(t, only(t, h.deliver(), "alice"), "bob wins: alice ran out of time.")
+	wantText(t, only(t, h.deliver(), "alice"), "bob wins: you ran out of time.")
 }
 
 func TestVacationAfterTimeRanOut(t *testing.T) {

@@ -11,61 +11,103 @@ import (
 	"github.com/congobymail/congo/templates"
 )
 
-// tell sends the mails that the events of one change to a game cause,
-// each event told to those it concerns as it happened (the game as it
-// was just after it): a board mail to both players and the observers
-// for most, a reminder to the player to move, a vacation to the
-// opponent. comment is the words a player wrote with the change, which go
-// to the other player with the events that player caused. The end of a
-// game that a move caused is told with the move.
+// story is what one work did in one game, told in one mail to each of
+// those it concerns once the work is done (M23): the moves, what else
+// happened, and the game as it is after it all.
+type story struct {
+	st      game.State
+	moves   []templates.Move
+	events  []templates.Happening
+	last    rules.Move // the last move, for the HTML board
+	actor   *db.Player // who caused it; nil for the clock
+	comment *templates.Comment
+	perMove bool // moves alone: not mailed to those who want no mail per move (M18)
+}
+
+// tell records the events of one change to a game for the mails that
+// flush sends: those of a game, and the comment a player wrote with them
+// (it goes to the other player when its writer caused them), make one
+// story. A reminder and a vacation, which concern one player, are mailed
+// at once.
 func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Comment) error {
-	for i, e := range evs {
+	for _, e := range evs {
 		if f := e.Fault; f != nil {
 			w.s.log.Error(f.What, "game", f.Game, "move", f.Move, "err", f.Err)
 		}
-		var by *db.Player
-		if e.By.ID != 0 {
-			by = &e.By
-		}
-		c := comment
-		if c != nil && (by == nil || by.Handle != c.By) {
-			c = nil // the words go with what their writer did
-		}
-		st := e.Game
-		if st.Game.ThreadRoot == "" {
-			st.Game.ThreadRoot = w.roots[st.ID()] // an earlier event's mail started the thread
-		}
 		w.noteEvent(e)
-		var err error
+		st := e.Game
+		switch e.Kind {
+		case game.Reminded:
+			if err := w.remind(ctx, &st, e.Final); err != nil {
+				return err
+			}
+			continue
+		case game.VacationStarted:
+			if err := w.vacationNotice(ctx, &st, e.By); err != nil {
+				return err
+			}
+			continue
+		case game.Challenged, game.Declined, game.Adjourned, game.Resumed, game.Adjudicated:
+			continue // told by mails of their own
+		}
+		s := w.story(st, e.By)
+		if comment != nil && s.actor != nil && s.actor.Handle == comment.By {
+			s.comment = comment
+		}
 		switch e.Kind {
 		case game.Moved:
 			words := templates.MoveOf(e.By.Handle, *e.Move)
 			words.Conditional = e.Conditional
-			err = w.announce(ctx, &st, templates.BoardData{Move: &words, Last: e.Move.Move}, by, c, true)
+			s.moves, s.last = append(s.moves, words), e.Move.Move
+			continue
 		case game.Ended:
-			if i > 0 && evs[i-1].Kind == game.Moved {
-				continue // told with the move
-			}
-			data := templates.BoardData{}
 			switch {
 			case st.Game.Reason == rules.OutOfTime:
 				w.s.log.Info("lost on time", "game", st.ID(), "player", st.ToMove().Handle)
-			case st.Game.Reason == rules.Resigned && by != nil && w.s.isRobot(*by):
-				data = templates.BoardData{Event: templates.RobotResigned, By: by.Handle}
+			case st.Game.Reason == rules.Resigned && w.s.isRobot(e.By):
+				s.events = append(s.events, templates.Happening{Event: templates.RobotResigned, By: e.By.Handle})
 			}
-			err = w.announce(ctx, &st, data, by, c, false)
 		case game.Accepted:
-			err = w.announce(ctx, &st, templates.BoardData{Accepted: true}, by, c, false)
+			s.events = append(s.events, templates.Happening{Event: templates.Accepted, By: e.By.Handle})
 		case game.Started:
-			err = w.announce(ctx, &st, templates.BoardData{Event: templates.Started}, nil, nil, false)
+			s.events = append(s.events, templates.Happening{Event: templates.Started})
 		case game.DrawOffered, game.DrawDeclined, game.TakebackAsked, game.TakebackDone:
-			err = w.announce(ctx, &st, templates.BoardData{Event: offerWords[e.Kind], By: e.By.Handle}, by, c, false)
-		case game.Reminded:
-			err = w.remind(ctx, &st, e.Final)
-		case game.VacationStarted:
-			err = w.vacationNotice(ctx, &st, e.By)
+			s.events = append(s.events, templates.Happening{Event: offerWords[e.Kind], By: e.By.Handle})
 		}
-		if err != nil {
+		s.perMove = false
+	}
+	return nil
+}
+
+// story returns the story of the game of st in this work, begun by by
+// when it is new, and brings its game up to st.
+func (w *work) story(st game.State, by db.Player) *story {
+	for _, s := range w.stories {
+		if s.st.ID() == st.ID() {
+			root := s.st.Game.ThreadRoot
+			s.st = st
+			if s.st.Game.ThreadRoot == "" {
+				s.st.Game.ThreadRoot = root
+			}
+			return s
+		}
+	}
+	s := &story{st: st, perMove: true}
+	if by.ID != 0 {
+		s.actor = &by
+	}
+	w.stories = append(w.stories, s)
+	return s
+}
+
+// flush mails the stories of the work, one mail to each recipient of
+// each game, in the order the games were first told.
+func (w *work) flush(ctx context.Context) error {
+	stories := w.stories
+	w.stories = nil
+	for _, s := range stories {
+		data := templates.BoardData{Moves: s.moves, Events: s.events, Last: s.last}
+		if err := w.announce(ctx, &s.st, data, s.actor, s.comment, s.perMove); err != nil {
 			return err
 		}
 	}
@@ -126,12 +168,12 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 		return nil // the robot's answer brings the move (RobotStep)
 	}
 	data.Game = gameWords(st)
-	data.Earlier, w.earlier = w.earlier, nil
+	data.Moves, w.earlier = append(slices.Clone(w.earlier), data.Moves...), nil
 	if w.opening > 0 {
 		// The robot's first move is the first mail of the game: it goes
 		// out whatever the challenger's notify setting, as the answer
 		// to a challenge does.
-		data.Accepted, data.Level, data.By = true, w.opening, w.s.robot
+		data.Level, data.Robot = w.opening, w.s.robot
 		w.opening, perMove = 0, false
 	}
 	players := []db.Player{st.White, st.Black}
@@ -166,8 +208,8 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 // remind tells the player to move how much time is left.
 func (w *work) remind(ctx context.Context, st *game.State, final bool) error {
 	to := st.ToMove()
-	data := templates.BoardData{Game: gameWords(st), To: to.Handle, Event: templates.Reminder,
-		Until: st.Deadline(), Board: templates.ViewOf(st.Pos, st.Pos.Turn()), Final: final,
+	data := templates.BoardData{Game: gameWords(st), To: to.Handle, Board: templates.ViewOf(st.Pos, st.Pos.Turn()),
+		Events:   []templates.Happening{{Event: templates.Reminder, Until: st.Deadline(), Final: final}},
 		Drowning: templates.DrowningOf(st.Pos)}
 	return w.boardMail(ctx, st, to, data)
 }
@@ -175,8 +217,8 @@ func (w *work) remind(ctx context.Context, st *game.State, final bool) error {
 // vacationNotice tells p's opponent in st that p went on vacation.
 func (w *work) vacationNotice(ctx context.Context, st *game.State, p db.Player) error {
 	opp := st.Opponent(p.ID)
-	data := templates.BoardData{Game: gameWords(st), Event: templates.VacationStarted, By: p.Handle, Until: p.VacationUntil,
-		To: opp.Handle, Board: templates.ViewOf(st.Pos, st.ColorOf(opp.ID))}
+	data := templates.BoardData{Game: gameWords(st), To: opp.Handle, Board: templates.ViewOf(st.Pos, st.ColorOf(opp.ID)),
+		Events: []templates.Happening{{Event: templates.VacationStarted, By: p.Handle, Until: p.VacationUntil}}}
 	return w.boardMail(ctx, st, opp, data)
 }
 

@@ -77,6 +77,9 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 			if err := w.tell(ctx, evs, nil); err != nil {
 				return err
 			}
+			if err := w.flush(ctx); err != nil {
+				return err
+			}
 			n = w.queued
 			return nil
 		})

@@ -50,7 +50,7 @@ func htmlBoard() BoardData {
 	g.WhiteRating, g.BlackRating, g.TimeControl = 1532, 1468, "days=3"
 	g.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 52 * time.Hour}}
 	return BoardData{Game: g, To: "bob", Board: viewWithRows(), Comment: &Comment{By: "alice", Text: "Your move <3"},
-		Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}
+		Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}}
 }
 
 func TestBoardHTMLGolden(t *testing.T) {
@@ -160,7 +160,7 @@ func lastMoveBoard(t testing.TB) BoardData {
 	d := htmlBoard()
 	d.Game.MoveNumber = after.MoveNumber()
 	m := MoveOf("alice", eff)
-	d.Move = &m
+	d.Moves = []Move{m}
 	d.Board = ViewOf(after, rules.Black).WithLast(eff.Move)
 	d.Drowning = DrowningOf(after)
 	return d

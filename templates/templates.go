@@ -4,6 +4,7 @@ package templates
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template"
@@ -121,6 +122,8 @@ type Move struct {
 	// Conditional is true when the move was played from the mover's
 	// conditional moves (M14).
 	Conditional bool
+	// Yours is set by Board when the recipient made the move.
+	Yours bool
 }
 
 // Comment is what a player wrote with a command sent in the Subject.
@@ -154,39 +157,58 @@ type Cell struct {
 	Last   bool // the last move started or landed here (View.WithLast)
 }
 
-// BoardData is a mail showing a game's board: after the challenge was
-// accepted, after a move or a resignation, or in answer to "board".
+// BoardData is a mail showing a game's board: what happened in the game
+// since the recipient's last mail about it (M23: all that one incoming
+// mail caused, in one mail), or the board asked for.
 type BoardData struct {
-	Game     Game
-	To       string // handle of the recipient
-	Accepted bool   // the challenge was just accepted
-	Move     *Move  // the move just made, if any
+	Game Game
+	To   string // handle of the recipient
+	// Moves are the moves made since the recipient's last mail about the
+	// game, oldest first: a player's move that the robot answered at once
+	// comes with the answer, a move with the conditional answer to it.
+	Moves []Move
+	// Events is what else happened, in order.
+	Events []Happening
+	// Level is the level of the robot, Robot, in the mail that starts a
+	// game against it; 0 otherwise.
+	Level int
+	Robot string
 	// Last is the move the HTML board marks (View.WithLast); the zero
 	// Move for none.
 	Last rules.Move
-	// Earlier are the moves made since the recipient's last mail about
-	// the game, before Move, oldest first: a player's move that the
-	// robot answered at once comes with the answer.
-	Earlier []Move
-	// Level is the level of the robot, By, in the mail that starts a
-	// game against it; 0 otherwise.
-	Level   int
+	// Comment is the message the other player wrote (M19).
 	Comment *Comment
-	Board   View
+	// Notes are paragraphs for this recipient alone: answers to their
+	// own mail about the game.
+	Notes []string
+	Board View
 	// Drowning are the recipient's pieces that drown at the end of the
 	// recipient's move unless they leave the river on it (R13), in the
 	// mail to the player to move (DrowningOf).
 	Drowning []Piece
-	// Event is what happened besides a move, done By a player; Until is
-	// the end of a vacation (VacationStarted) and the time the player to
-	// move runs out (Reminder). Past is the board after black's move At
-	// (M15).
+	// Past is set for the board after black's move At (M15).
+	Past bool
+	At   int
+}
+
+// Happening is something that happened in a game besides a move, done By
+// a player (a handle; "" for the server).
+type Happening struct {
 	Event Event
 	By    string
+	// Until is the end of a vacation (VacationStarted), and the time the
+	// player to move runs out (Reminder); Final is set for the last
+	// reminder before the time runs out.
 	Until time.Time
-	Past  bool
-	At    int
-	Final bool // the last reminder before the time runs out
+	Final bool
+
+	// Set by Board for the recipient: whether By is the recipient, the
+	// recipient's opponent, the game, and the time left of the player
+	// to move.
+	Yours  bool
+	Other  string
+	GameID int64
+	Left   time.Duration
 }
 
 // Event is what a board mail is about besides a move. The zero value
@@ -194,6 +216,7 @@ type BoardData struct {
 type Event string
 
 const (
+	Accepted        Event = "accepted" // the challenge was accepted, By the challenged player
 	DrawOffered     Event = "draw offered"
 	DrawDeclined    Event = "draw declined"
 	TakebackAsked   Event = "takeback asked"
@@ -206,6 +229,19 @@ const (
 
 // Board renders a mail that shows a game's board.
 func Board(d BoardData) (subject, body string, err error) {
+	d.Moves = slices.Clone(d.Moves)
+	for i := range d.Moves {
+		d.Moves[i].Yours = d.Moves[i].By == d.To
+	}
+	other := d.Game.White
+	if d.To == d.Game.White {
+		other = d.Game.Black
+	}
+	d.Events = slices.Clone(d.Events)
+	for i := range d.Events {
+		e := &d.Events[i]
+		e.Yours, e.Other, e.GameID, e.Left = e.By == d.To, other, d.Game.ID, d.Game.Left()
+	}
 	return render("board", d.Game, d)
 }
 

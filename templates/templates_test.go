@@ -71,53 +71,53 @@ func TestGolden(t *testing.T) {
 		render func() (string, string, error)
 	}{
 		{"board_accepted", func() (string, string, error) {
-			return Board(BoardData{Game: started, To: "alice", Accepted: true, Board: view})
+			return Board(BoardData{Game: started, To: "alice", Board: view, Events: []Happening{{Event: Accepted, By: "bob"}}})
 		}},
 		{"board_move", func() (string, string, error) {
 			return Board(BoardData{Game: playing, To: "bob", Board: view, Comment: &Comment{By: "alice", Text: "Your move."},
-				Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}})
+				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
 		{"board_move_mover", func() (string, string, error) {
 			return Board(BoardData{Game: playing, To: "alice", Board: view,
-				Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}})
+				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
 		{"board_chain_capture", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "bob", Board: view, Move: &Move{
+			return Board(BoardData{Game: playing, To: "bob", Board: view, Moves: []Move{{
 				By: "alice", Notation: "b1xd3xf5", Piece: "monkey", To: "f5",
 				Captured: []Piece{{"pawn", "c2"}, {"pawn", "e4"}, {"zebra", "f6"}},
 				Drowned:  []Piece{{"giraffe", "a4"}},
-			}})
+			}}})
 		}},
 		{"board_promotion", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "bob", Board: view, Move: &Move{
+			return Board(BoardData{Game: playing, To: "bob", Board: view, Moves: []Move{{
 				By: "alice", Notation: "c6xd7", Piece: "pawn", To: "d7", Captured: []Piece{{"lion", "d7"}}, Promoted: true,
-			}})
+			}}})
 		}},
 		{"board_won", func() (string, string, error) {
 			g := won
 			g.RatingsChanged, g.WhiteChange, g.BlackChange = true, 12, -12
 			g.WhiteRating, g.BlackRating = 1512, 1488
-			return Board(BoardData{Game: g, To: "bob", Board: view, Move: &Move{
+			return Board(BoardData{Game: g, To: "bob", Board: view, Moves: []Move{{
 				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
-			}})
+			}}})
 		}},
 		{"board_robot_accepted", func() (string, string, error) {
 			g := started
 			g.Black = "robot"
-			return Board(BoardData{Game: g, To: "alice", Board: view, Accepted: true, Level: 2, By: "robot"})
+			return Board(BoardData{Game: g, To: "alice", Board: view, Level: 2, Robot: "robot"})
 		}},
 		{"board_robot_answer", func() (string, string, error) {
 			g := started
 			g.Black = "robot"
 			return Board(BoardData{Game: g, To: "alice", Board: view,
-				Earlier: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}},
-				Move:    &Move{By: "robot", Notation: "c6xb5", Piece: "pawn", To: "b5", Captured: []Piece{{"pawn", "b5"}}}})
+				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"},
+					{By: "robot", Notation: "c6xb5", Piece: "pawn", To: "b5", Captured: []Piece{{"pawn", "b5"}}}}})
 		}},
 		{"board_robot_resigned", func() (string, string, error) {
 			g := resigned
 			g.White, g.Winner = "robot", "bob"
-			return Board(BoardData{Game: g, To: "bob", Board: view, Event: RobotResigned, By: "robot",
-				Earlier: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
+			return Board(BoardData{Game: g, To: "bob", Board: view, Events: []Happening{{Event: RobotResigned, By: "robot"}},
+				Moves: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
 		}},
 		{"board_drowning", func() (string, string, error) {
 			return Board(lastMoveBoard(t))
@@ -229,38 +229,38 @@ func TestGolden(t *testing.T) {
 
 		// Correspondence play.
 		{"board_clocks", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}})
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
 		{"board_conditional", func() (string, string, error) {
 			return Board(BoardData{Game: clocked, To: "bob", Board: view,
-				Move: &Move{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3", Conditional: true}})
+				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3", Conditional: true}}})
 		}},
 		{"board_draw_offered", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: DrawOffered, By: "alice"})
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: DrawOffered, By: "alice"}}})
 		}},
 		{"board_draw_offered_offerer", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "alice", Board: view, Event: DrawOffered, By: "alice"})
+			return Board(BoardData{Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: DrawOffered, By: "alice"}}})
 		}},
 		{"board_draw_declined", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "alice", Board: view, Event: DrawDeclined, By: "bob"})
+			return Board(BoardData{Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: DrawDeclined, By: "bob"}}})
 		}},
 		{"board_draw_agreed", func() (string, string, error) {
 			return Board(BoardData{Game: agreed, To: "alice", Board: view})
 		}},
 		{"board_takeback_asked", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: TakebackAsked, By: "alice"})
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: TakebackAsked, By: "alice"}}})
 		}},
 		{"board_takeback_done", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "alice", Board: view, Event: TakebackDone, By: "bob"})
+			return Board(BoardData{Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: TakebackDone, By: "bob"}}})
 		}},
 		{"board_vacation", func() (string, string, error) {
-			return Board(BoardData{Game: onVacation, To: "alice", Board: view, Event: VacationStarted, By: "bob", Until: until})
+			return Board(BoardData{Game: onVacation, To: "alice", Board: view, Events: []Happening{{Event: VacationStarted, By: "bob", Until: until}}})
 		}},
 		{"board_reminder", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Reminder, Until: until})
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until}}})
 		}},
 		{"board_reminder_final", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Reminder, Until: until, Final: true})
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until, Final: true}}})
 		}},
 		{"board_time_out", func() (string, string, error) {
 			return Board(BoardData{Game: timeOut, To: "bob", Board: view})
@@ -272,7 +272,7 @@ func TestGolden(t *testing.T) {
 			return Board(BoardData{Game: clocked, To: "bob", Board: view, Past: true, At: 3})
 		}},
 		{"board_seek_started", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Event: Started})
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Started}}})
 		}},
 		{"challenge_terms", func() (string, string, error) {
 			terms := challenge
@@ -390,11 +390,12 @@ func TestSubject(t *testing.T) {
 		game Game
 		want string
 	}{
-		{Game{ID: 42, White: "alice", Black: "bob", State: Playing, ToMove: "bob"}, "Congo game 42: alice vs bob - bob to move"},
-		{Game{ID: 42, White: "alice", Black: "bob", State: Won, Winner: "alice", Reason: rules.LionCaptured}, "Congo game 42: alice vs bob - alice wins"},
-		{Game{ID: 42, White: "alice", Black: "bob", State: Drawn, Reason: rules.BareLions}, "Congo game 42: alice vs bob - draw"},
-		{Game{ID: 7, White: "bob", Black: "alice", State: Challenged}, "Congo game 7: bob vs alice - challenge"},
-		{Game{ID: 7, White: "bob", Black: "alice", State: Declined}, "Congo game 7: bob vs alice - declined"},
+		// The same Subject from the challenge to the result (M22).
+		{Game{ID: 42, White: "alice", Black: "bob", State: Playing, ToMove: "bob"}, "Congo game 42: alice vs bob"},
+		{Game{ID: 42, White: "alice", Black: "bob", State: Won, Winner: "alice", Reason: rules.LionCaptured}, "Congo game 42: alice vs bob"},
+		{Game{ID: 42, White: "alice", Black: "bob", State: Drawn, Reason: rules.BareLions}, "Congo game 42: alice vs bob"},
+		{Game{ID: 7, White: "bob", Black: "alice", State: Challenged}, "Congo game 7: bob vs alice"},
+		{Game{ID: 7, White: "bob", Black: "alice", State: Declined}, "Congo game 7: bob vs alice"},
 	}
 	for _, tt := range tests {
 		got, _, err := Board(BoardData{Game: tt.game, To: "alice", Board: view})
@@ -565,7 +566,7 @@ func TestDrowningWarning(t *testing.T) {
 			"Careful: your pawns on c4 and f4 are in the river. Those that do not leave the river on this move drown at the end of it."},
 		{"one", BoardData{Game: playing, To: "bob", Board: view, Drowning: one},
 			"Careful: your zebra on b4 is in the river. Unless it leaves the river on this move, it drowns at the end of it."},
-		{"reminder", BoardData{Game: playing, To: "bob", Board: view, Event: Reminder, Drowning: one},
+		{"reminder", BoardData{Game: playing, To: "bob", Board: view, Events: []Happening{{Event: Reminder}}, Drowning: one},
 			"Careful: your zebra on b4 is in the river."},
 		{"none", BoardData{Game: playing, To: "bob", Board: view}, ""},
 		{"not to move", BoardData{Game: playing, To: "alice", Board: view, Drowning: one}, ""},

@@ -74,7 +74,7 @@ func TestAdmin(t *testing.T) {
 	w.expect("carol", 1)
 	for _, who := range []string{"alice", "bob"} {
 		n := w.expect(who, 1)[0]
-		wantSubject(t, "adjudication to "+who, n, "Congo game 1: alice vs bob - alice wins")
+		wantSubject(t, "adjudication to "+who, n, "Congo game 1: alice vs bob")
 		wantContains(t, "adjudication to "+who, n, "decided game 1")
 	}
 	d.stop()

@@ -56,8 +56,8 @@ func TestEndToEndRobot(t *testing.T) {
 
 	w.send(alice, alicePA, "Re: "+welcome.Subject, "challenge congo robot level=1", welcome.MessageID)
 	board := w.expect("alice", 1)[0]
-	wantSubject(t, "start", board, "Congo game 1: alice vs robot - alice to move")
-	wantContains(t, "start", board, "The challenge was accepted", "level 1 of 5",
+	wantSubject(t, "start", board, "Congo game 1: alice vs robot")
+	wantContains(t, "start", board, "accepted the challenge: the game begins", "level 1 of 5",
 		"Position: gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1")
 
 	for i, want := range []string{"b2-b3", "f2-f3", "a2-a3"} {
@@ -65,11 +65,11 @@ func TestEndToEndRobot(t *testing.T) {
 		w.send(alice, alicePA, "Re: "+board.Subject, move, board.MessageID)
 		board = w.expect("alice", 1)[0]
 		what := "after " + move
-		wantContains(t, what, board, "alice: "+move)
+		wantContains(t, what, board, "You: "+move)
 		if robotReply.FindStringSubmatch(board.Text) == nil {
 			t.Fatalf("%s: no move of the robot's in:\n%s", what, board.Text)
 		}
-		if board.Subject != "Congo game 1: alice vs robot - alice to move" {
+		if board.Subject != "Congo game 1: alice vs robot" {
 			break // the robot's answer ended the game
 		}
 		wantContains(t, what, board, "It is your move", fmt.Sprintf("#%d", i+2))

@@ -249,16 +249,16 @@ func playGame(t *testing.T, w *world) {
 	// (M2); alice is told the number too.
 	w.send(alice, alicePA, "Re: "+welcome.Subject, "challenge congo bob", welcome.MessageID)
 	challenge := w.expect("bob", 1)[0]
-	wantSubject(t, "challenge to bob", challenge, "Congo game 1: alice vs bob - challenge")
+	wantSubject(t, "challenge to bob", challenge, "Congo game 1: alice vs bob")
 	wantContains(t, "challenge to bob", challenge, "accept congo 1")
 	wantContains(t, "challenge to alice", w.expect("alice", 1)[0], "game 1")
 
 	w.send(bob, bobPA, "Re: "+challenge.Subject, "accept congo 1", challenge.MessageID)
 	start := w.expect("bob", 1)[0]
-	wantSubject(t, "start to bob", start, "Congo game 1: alice vs bob - alice to move")
+	wantSubject(t, "start to bob", start, "Congo game 1: alice vs bob")
 	wantContains(t, "start to bob", start, "Position: gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1")
 	aliceBoard := w.expect("alice", 1)[0]
-	wantSubject(t, "start to alice", aliceBoard, "Congo game 1: alice vs bob - alice to move")
+	wantSubject(t, "start to alice", aliceBoard, "Congo game 1: alice vs bob")
 	thread := aliceBoard.References
 	if len(thread) == 0 || thread[0] != challenge.MessageID {
 		t.Errorf("board References = %q, want the challenge %q first (M9)", thread, challenge.MessageID)
@@ -276,7 +276,7 @@ func playGame(t *testing.T, w *world) {
 	// A legal move with a correct guard (M1).
 	w.send(alice, alicePA, "Re: "+aliceBoard.Subject, "move congo 1 d2-e3#1", aliceBoard.MessageID)
 	b1 := w.expect("bob", 1)[0]
-	wantSubject(t, "after d2-e3", b1, "Congo game 1: alice vs bob - bob to move")
+	wantSubject(t, "after d2-e3", b1, "Congo game 1: alice vs bob")
 	wantContains(t, "after d2-e3", b1, "d2-e3", "Position: gmelecz/ppppppp/7/7/4P2/PPP1PPP/GMELECZ b 1")
 	w.expect("alice", 1)
 
@@ -306,8 +306,8 @@ func playGame(t *testing.T, w *world) {
 	w.send(alice, alicePA, "Re: "+a2.Subject, "d1xd7", a2.MessageID)
 	for _, who := range []string{"alice", "bob"} {
 		end := w.expect(who, 1)[0]
-		wantSubject(t, "the end to "+who, end, "Congo game 1: alice vs bob - alice wins")
-		wantContains(t, "the end to "+who, end, "d1xd7", "alice wins")
+		wantSubject(t, "the end to "+who, end, "Congo game 1: alice vs bob")
+		wantContains(t, "the end to "+who, end, "d1xd7", map[string]string{"alice": "You win", "bob": "alice wins"}[who])
 	}
 
 	// No player's address ever reaches the other player.

@@ -468,7 +468,7 @@ func TestBackupRestore(t *testing.T) {
 	w.send("alice@example.org", alicePA, "Re: "+a2.Subject, "d1xd7", a2.MessageID)
 	for _, who := range []string{"alice", "bob"} {
 		end := w.expect(who, 1)[0]
-		wantSubject(t, "the end to "+who, end, "Congo game 1: alice vs bob - alice wins")
+		wantSubject(t, "the end to "+who, end, "Congo game 1: alice vs bob")
 	}
 }
 
