@@ -8,29 +8,31 @@ import (
 	"github.com/congobymail/congo/mailmsg"
 )
 
-// deepMail returns a mail whose MIME parts nest depth levels deep, each
-// level a multipart/mixed holding only the next level; the innermost
-// holds the text "move congo 42 b2-b3".
+// deepMail returns a mail of depth nested multipart/mixed, each holding
+// only the next; the innermost holds the text "move congo 42 b2-b3".
 func deepMail(depth int) []byte {
-	return nestedMail(depth, 0)
+	return nestedMail(depth, 0, "")
 }
 
 // deepMailOfSize returns a mail like deepMail, nested as deep as it takes
 // for the mail to be about size bytes long.
 func deepMailOfSize(size int) []byte {
-	return nestedMail(-1, size)
+	return nestedMail(-1, size, "")
 }
 
-// nestedMail writes a mail of nested multiparts, depth levels or, when
-// depth is negative, until it is size bytes long.
-func nestedMail(depth, size int) []byte {
+// nestedMail returns a mail like deepMail of depth levels or, when depth
+// is negative, of about size bytes. The part first, when not empty (a
+// header, a blank line and a body), comes before the nested levels in the
+// outermost.
+func nestedMail(depth, size int, first string) []byte {
 	var b, end strings.Builder
-	b.WriteString("From: mallory@example.org\r\nTo: congo@pbm.example.net\r\n" +
-		"Subject: deep\r\nMessage-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n" +
-		"Content-Type: multipart/mixed; boundary=b0\r\n\r\n")
+	b.WriteString(mailHead + "Content-Type: multipart/mixed; boundary=b0\r\n\r\n")
+	if first != "" {
+		b.WriteString("--b0\r\n" + first + "\r\n")
+	}
 	closings := []string{"--b0--\r\n"}
 	n := 0
-	for ; depth < 0 && b.Len()+end.Len() < size || n < depth; n++ {
+	for ; depth < 0 && b.Len()+end.Len() < size || n < depth-1; n++ {
 		fmt.Fprintf(&b, "--b%d\r\nContent-Type: multipart/mixed; boundary=b%d\r\n\r\n", n, n+1)
 		c := fmt.Sprintf("--b%d--\r\n", n+1)
 		closings = append(closings, c)
@@ -42,6 +44,10 @@ func nestedMail(depth, size int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// mailHead is the start of the header of the generated mails.
+const mailHead = "From: mallory@example.org\r\nTo: congo@pbm.example.net\r\n" +
+	"Subject: deep\r\nMessage-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n"
 
 // typicalReply is an ordinary reply from a mail client: multipart/
 // alternative, quoted-printable, the board quoted below the move.
