@@ -44,6 +44,7 @@ const (
 // when there is none, the first text/html part turned into plain text. It is
 // UTF-8 with LF line ends, without control characters other than tab and
 // newline, and at most MaxText bytes long (Truncated says when it was cut).
+// A text/plain part in format=flowed is unwrapped (RFC 3676, M21).
 //
 // Reading has a budget (M32): MIME nesting deeper than MaxDepth, more than
 // MaxParts parts, more than MaxDecodedText of text or more than

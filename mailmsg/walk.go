@@ -221,9 +221,17 @@ func textPart(e *message.Entity) (string, map[string]string, bool) {
 }
 
 // plainText turns the decoded body of a text/plain part into the text of
-// the mail: line ends and controls cleaned.
+// the mail: line ends and controls cleaned, format=flowed undone, at most
+// MaxText bytes.
 func plainText(s string, params map[string]string, cut bool) (string, bool) {
-	return normalizeText(s), cut
+	s = normalizeText(s)
+	if strings.EqualFold(params["format"], "flowed") {
+		s = unflow(s, strings.EqualFold(params["delsp"], "yes"))
+		if len(s) > MaxText {
+			s, cut = trimPartialRune(s[:MaxText]), true
+		}
+	}
+	return s, cut
 }
 
 // byteSize writes n bytes the way people read them: "1 MiB", "64 KiB",
