@@ -57,12 +57,13 @@ type Incoming struct {
 
 // Outgoing is a mail to send. The server fills it; Compose renders it.
 type Outgoing struct {
-	From    string // our address
-	ReplyTo string // the player's personal address; empty for none
-	To      string // one recipient address
-	ToName  string // display name (a handle), optional
-	Subject string
-	Text    string // the body, UTF-8 plain text
+	From     string // our address
+	FromName string // display name of From, such as "Congo" (M26); optional
+	ReplyTo  string // the player's personal address; empty for none
+	To       string // one recipient address
+	ToName   string // display name (a handle), optional
+	Subject  string
+	Text     string // the body, UTF-8 plain text
 	// HTML, when not empty, is the same mail as HTML: Compose then
 	// writes multipart/alternative, Text first and HTML last (M12).
 	HTML string
