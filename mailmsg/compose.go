@@ -77,7 +77,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	} else if err := h.GenerateMessageIDWithHostname(hostname); err != nil {
 		return nil, "", fmt.Errorf("compose: message id: %w", err)
 	}
-	h.SetSubject(cleanLine(o.Subject))
+	h.Set("Subject", encodeText(cleanLine(o.Subject)))
 	if o.ReplyTo != "" {
 		replyTo, err := mail.ParseAddress(o.ReplyTo)
 		if err != nil {
@@ -109,15 +109,19 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 // formatAddress writes an address with its display name, name cleaned
 // to one line first: "Congo <congo@example.org>" when name is words of
 // ASCII letters, digits and the like, a quoted string for other ASCII,
-// RFC 2047 encoded words in UTF-8 when name is not ASCII, and
+// RFC 2047 encoded words in UTF-8 (encodeWords) when name is not ASCII,
+// and
 // "<congo@example.org>" when name is empty. A name that holds "=?" is
 // quoted, lest it be read as an encoded word.
 func formatAddress(name, addr string) string {
 	name = cleanLine(name)
 	bare := name != "" && !strings.Contains(name, "  ") && !strings.Contains(name, "=?") &&
 		!strings.ContainsFunc(name, func(r rune) bool { return r != ' ' && !atext(r) })
-	if bare {
+	switch {
+	case bare:
 		return name + " <" + addr + ">"
+	case !ascii(name):
+		return encodeWords(name) + " <" + addr + ">"
 	}
 	return (&mail.Address{Name: name, Address: addr}).String()
 }
