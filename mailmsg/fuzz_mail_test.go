@@ -26,14 +26,14 @@ func FuzzMail(f *testing.F) {
 			t.Errorf("Parse(%d bytes) took %v, want at most %v", len(raw), took, maxParse)
 		}
 		if in == nil {
-			t.Fatalf("Parse(%q) = nil", raw)
+			t.Fatalf("Parse(%.200q) = nil", raw)
 		}
 		if !utf8.ValidString(in.Text) || len(in.Text) > mailmsg.MaxText {
-			t.Errorf("Parse(%q).Text is %d bytes, valid UTF-8 %v; want valid UTF-8 of at most %d bytes",
+			t.Errorf("Parse(%.200q).Text is %d bytes, valid UTF-8 %v; want valid UTF-8 of at most %d bytes",
 				raw, len(in.Text), utf8.ValidString(in.Text), mailmsg.MaxText)
 		}
 		if in.Cut != "" && err == nil {
-			t.Errorf("Parse(%q) = Cut %q and no error, want an error for the cut", raw, in.Cut)
+			t.Errorf("Parse(%.200q) = Cut %q and no error, want an error for the cut", raw, in.Cut)
 		}
 
 		start = time.Now()

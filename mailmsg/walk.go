@@ -222,14 +222,16 @@ func textPart(e *message.Entity) (string, map[string]string, bool) {
 
 // plainText turns the decoded body of a text/plain part into the text of
 // the mail: line ends and controls cleaned, format=flowed undone, at most
-// MaxText bytes.
+// MaxText bytes. The body was read up to MaxText bytes, but making it
+// valid UTF-8 can make it longer (a windows-1252 byte becomes up to
+// three), as can quote marks that unflow writes out.
 func plainText(s string, params map[string]string, cut bool) (string, bool) {
 	s = normalizeText(s)
 	if strings.EqualFold(params["format"], "flowed") {
 		s = unflow(s, strings.EqualFold(params["delsp"], "yes"))
-		if len(s) > MaxText {
-			s, cut = trimPartialRune(s[:MaxText]), true
-		}
+	}
+	if len(s) > MaxText {
+		s, cut = trimPartialRune(s[:MaxText]), true
 	}
 	return s, cut
 }
