@@ -22,6 +22,9 @@ const maxLine = 998
 // so that boards read the same in the raw mail, quoted-printable otherwise.
 // When o.HTML is set, the mail is multipart/alternative: that text/plain
 // part first, then o.HTML as text/html in quoted-printable (M12).
+// From carries o.FromName as its display name (M26), and To o.ToName;
+// a name or Subject that is not ASCII is written as RFC 2047 encoded
+// words in UTF-8 (M42).
 // Every mail says "Auto-Submitted" (RFC 3834), auto-replied when it answers
 // a mail (o.InReplyTo is set) and auto-generated otherwise, so that other
 // robots do not answer it.
@@ -34,7 +37,6 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("compose: to address %q: %w", o.To, err)
 	}
-	to.Name = cleanLine(o.ToName)
 	for _, id := range append(append([]string{o.MessageID}, o.InReplyTo...), o.References...) {
 		if id != "" && !ValidID(id) {
 			return nil, "", fmt.Errorf("compose: invalid message id %q", id)
@@ -75,7 +77,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	} else if err := h.GenerateMessageIDWithHostname(hostname); err != nil {
 		return nil, "", fmt.Errorf("compose: message id: %w", err)
 	}
-	h.SetSubject(cleanLine(o.Subject))
+	h.Set("Subject", encodeText(cleanLine(o.Subject)))
 	if o.ReplyTo != "" {
 		replyTo, err := mail.ParseAddress(o.ReplyTo)
 		if err != nil {
@@ -83,8 +85,8 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		}
 		h.SetAddressList("Reply-To", []*mail.Address{{Address: replyTo.Address}})
 	}
-	h.SetAddressList("To", []*mail.Address{to})
-	h.SetAddressList("From", []*mail.Address{{Address: from.Address}})
+	h.Set("To", formatAddress(o.ToName, to.Address))
+	h.Set("From", formatAddress(o.FromName, from.Address))
 	h.SetDate(date)
 
 	id, err := h.MessageID()
@@ -102,6 +104,32 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("compose: %w", err)
 	}
 	return buf.Bytes(), id, nil
+}
+
+// formatAddress writes an address with its display name, name cleaned
+// to one line first: "Congo <congo@example.org>" when name is words of
+// ASCII letters, digits and the like, a quoted string for other ASCII,
+// RFC 2047 encoded words in UTF-8 (encodeWords) when name is not ASCII,
+// and
+// "<congo@example.org>" when name is empty. A name that holds "=?" is
+// quoted, lest it be read as an encoded word.
+func formatAddress(name, addr string) string {
+	name = cleanLine(name)
+	bare := name != "" && !strings.Contains(name, "  ") && !strings.Contains(name, "=?") &&
+		!strings.ContainsFunc(name, func(r rune) bool { return r != ' ' && !atext(r) })
+	switch {
+	case bare:
+		return name + " <" + addr + ">"
+	case !ascii(name):
+		return encodeWords(name) + " <" + addr + ">"
+	}
+	return (&mail.Address{Name: name, Address: addr}).String()
+}
+
+// atext reports whether r may stand in an atom (RFC 5322 3.2.3).
+func atext(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' ||
+		strings.ContainsRune("!#$%&'*+-/=?^_`{|}~", r)
 }
 
 // writeSingle writes a mail of one text part, whose header h holds.

@@ -154,7 +154,7 @@ func checkWireFormat(t *testing.T, raw []byte) {
 
 func TestComposeHeaders(t *testing.T) {
 	raw, _, err := mailmsg.Compose(mailmsg.Outgoing{
-		From: "congo@pbm.example.net", To: "alice@example.org", ToName: "alice",
+		From: "congo@pbm.example.net", FromName: "Congo", To: "alice@example.org", ToName: "alice",
 		ReplyTo: "congo+k3x9q2@pbm.example.net", Subject: "Congo game 42",
 		Text: "x", InReplyTo: []string{"a@b"}, References: []string{"s@b", "a@b"},
 		MessageID: "m@pbm.example.net", Date: time.Date(2025, 6, 14, 10, 0, 0, 0, time.UTC),
@@ -164,8 +164,8 @@ func TestComposeHeaders(t *testing.T) {
 	}
 	want := []string{
 		"Date: Sat, 14 Jun 2025 10:00:00 +0000",
-		"From: <congo@pbm.example.net>",
-		`To: "alice" <alice@example.org>`,
+		"From: Congo <congo@pbm.example.net>",
+		"To: alice <alice@example.org>",
 		"Reply-To: <congo+k3x9q2@pbm.example.net>",
 		"Subject: Congo game 42",
 		"Message-Id: <m@pbm.example.net>",

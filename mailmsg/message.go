@@ -46,16 +46,24 @@ type Incoming struct {
 	// message was larger than mailer.InboxConfig.MaxSize, or its text was
 	// longer than MaxText.
 	Truncated bool
+
+	// Cut says why Parse stopped reading the mail before its end, in
+	// words for the answer to the sender, such as "MIME nesting deeper
+	// than 20 levels", "more than 100 parts", "more than 1 MiB of text"
+	// or "took longer than 1s to read" (M32); empty when nothing was cut.
+	// What was read before the cut is there all the same.
+	Cut string
 }
 
 // Outgoing is a mail to send. The server fills it; Compose renders it.
 type Outgoing struct {
-	From    string // our address
-	ReplyTo string // the player's personal address; empty for none
-	To      string // one recipient address
-	ToName  string // display name (a handle), optional
-	Subject string
-	Text    string // the body, UTF-8 plain text
+	From     string // our address
+	FromName string // display name of From, such as "Congo" (M26); optional
+	ReplyTo  string // the player's personal address; empty for none
+	To       string // one recipient address
+	ToName   string // display name (a handle), optional
+	Subject  string
+	Text     string // the body, UTF-8 plain text
 	// HTML, when not empty, is the same mail as HTML: Compose then
 	// writes multipart/alternative, Text first and HTML last (M12).
 	HTML string

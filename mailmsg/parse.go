@@ -7,8 +7,10 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
+	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/charset"
 	"github.com/emersion/go-message/mail"
 )
@@ -26,10 +28,6 @@ const (
 	// maxHeader is the most header cleanHeader looks at; go-message refuses
 	// longer headers anyway.
 	maxHeader = 1 << 20
-
-	// maxParts is the most MIME parts looked at before giving up on
-	// finding a text.
-	maxParts = 100
 )
 
 // Parse reads a raw RFC 5322 message into an Incoming.
@@ -46,7 +44,18 @@ const (
 // when there is none, the first text/html part turned into plain text. It is
 // UTF-8 with LF line ends, without control characters other than tab and
 // newline, and at most MaxText bytes long (Truncated says when it was cut).
+// A text/plain part in format=flowed is unwrapped (RFC 3676, M21).
+//
+// Reading has a budget (M32): MIME nesting deeper than MaxDepth, more than
+// MaxParts parts, more than MaxDecodedText of text or more than
+// ParseTimeout of time cut the mail there. The header and the text found
+// before the cut are kept, Cut says why, and the error says so too.
 func Parse(raw []byte) (*Incoming, error) {
+	return parse(raw, defaultBudget)
+}
+
+// parse is Parse within budget b.
+func parse(raw []byte, b budget) (*Incoming, error) {
 	in := &Incoming{Size: len(raw)}
 	var errs []error
 
@@ -54,23 +63,26 @@ func Parse(raw []byte) (*Incoming, error) {
 	if dropped > 0 {
 		errs = append(errs, fmt.Errorf("%d malformed header lines dropped", dropped))
 	}
-	mr, err := mail.CreateReader(io.MultiReader(bytes.NewReader(header), bytes.NewReader(body)))
-	if mr == nil {
+	// The clock runs for the body only: the header is read whatever
+	// happens, so that a mail cut at once still says who sent it.
+	w := &walker{budget: b, body: &deadlineReader{r: bytes.NewReader(body), deadline: time.Now().Add(b.Timeout)}}
+	e, err := message.Read(io.MultiReader(bytes.NewReader(header), w.body))
+	if e == nil {
 		return in, fmt.Errorf("parse message header: %w", err)
 	}
 	if err != nil {
-		errs = append(errs, fmt.Errorf("message: %w", err))
+		w.fail(0, err)
 	}
-	defer mr.Close()
 
-	readHeader(in, &mr.Header)
-	in.AutoReply, in.Why = autoReply(in, &mr.Header)
+	h := mail.Header{Header: e.Header}
+	readHeader(in, &h)
+	in.AutoReply, in.Why = autoReply(in, &h)
 
-	text, truncated, err := readText(mr)
-	in.Text = text
-	in.Truncated = truncated
-	if err != nil {
-		errs = append(errs, err)
+	in.Text, in.Truncated = w.text(e)
+	in.Cut = w.cut
+	errs = append(errs, w.errs...)
+	if w.cut != "" {
+		errs = append(errs, fmt.Errorf("mail cut: %s", w.cut))
 	}
 	return in, errors.Join(errs...)
 }
@@ -163,70 +175,6 @@ func firstWord(v string) string {
 		return ""
 	}
 	return words[0]
-}
-
-// readText returns the text of the mail, whether it was cut, and what went
-// wrong on the way.
-func readText(mr *mail.Reader) (string, bool, error) {
-	var (
-		errs    []error
-		html    []byte
-		htmlCut bool
-	)
-	for n := 0; n < maxParts; n++ {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if p == nil {
-			errs = append(errs, fmt.Errorf("mime part %d: %w", n+1, err))
-			break
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("mime part %d: %w", n+1, err))
-		}
-		h, ok := p.Header.(*mail.InlineHeader)
-		if !ok {
-			continue // an attachment: NextPart skips its body
-		}
-		t, params, _ := h.ContentType()
-		if t == "" {
-			t = "text/plain" // RFC 2045 5.2
-		}
-		switch {
-		case t == "text/plain":
-			b, cut, err := readCapped(p.Body, MaxText)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("mime part %d: %w", n+1, err))
-			}
-			return normalizeText(toUTF8(b, params["charset"])), cut, errors.Join(errs...)
-		case t == "text/html" && html == nil:
-			b, cut, err := readCapped(p.Body, maxHTML)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("mime part %d: %w", n+1, err))
-			}
-			html, htmlCut = b, cut
-		}
-	}
-	if html == nil {
-		return "", false, errors.Join(errs...)
-	}
-	text := normalizeText(htmlToText(toUTF8(html, "")))
-	cut := htmlCut
-	if len(text) > MaxText {
-		text, cut = trimPartialRune(text[:MaxText]), true
-	}
-	return text, cut, errors.Join(errs...)
-}
-
-// readCapped reads at most limit bytes from r, reporting whether there was
-// more. What was read before an error is kept.
-func readCapped(r io.Reader, limit int) ([]byte, bool, error) {
-	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if len(b) > limit {
-		return []byte(trimPartialRune(string(b[:limit]))), true, err
-	}
-	return b, false, err
 }
 
 // toUTF8 makes b valid UTF-8. Declared charsets were already converted by

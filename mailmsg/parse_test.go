@@ -378,3 +378,21 @@ func TestParseTextIsCapped(t *testing.T) {
 		t.Errorf("Parse(100,000 lines).Truncated = false, want true")
 	}
 }
+
+// Text is at most MaxText bytes also when making it UTF-8 makes it
+// longer: undeclared 8-bit text, read as windows-1252, or bytes of an
+// unknown charset, each becoming up to three bytes (FuzzMail found it).
+func TestParseTextIsCappedAfterDecoding(t *testing.T) {
+	body := strings.Repeat("That\x92s it. ", mailmsg.MaxText/8)
+	for _, header := range []string{
+		"From: sam@example.org\n\n",
+		"From: sam@example.org\nContent-Type: text/plain; charset=x-unknown\n\n",
+		"From: sam@example.org\nContent-Type: text/plain; format=flowed\n\n",
+	} {
+		in, _ := mailmsg.Parse([]byte(header + body))
+		if len(in.Text) > mailmsg.MaxText || !utf8.ValidString(in.Text) || !in.Truncated {
+			t.Errorf("Parse(%q + 8-bit text).Text is %d bytes, valid UTF-8 %v, Truncated %v; want at most %d, true, true",
+				header, len(in.Text), utf8.ValidString(in.Text), in.Truncated, mailmsg.MaxText)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package mailmsg
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxWord is the longest encoded word written. go-message folds a header
+// field only between words, and only when its first word fits after the
+// field name: words this short keep every line of a Subject or From under
+// the 76 characters that RFC 2047 allows a line with encoded words.
+// (mail.Header.SetSubject writes words of 75 characters, which makes
+// go-message put a long Subject on one line of up to 998.)
+const maxWord = 60
+
+// encodeText writes s, unstructured text (RFC 5322 3.2.5) such as a
+// Subject, for a header: the words that are ASCII stay as they are, and
+// each run of words that are not (with the spaces between them) becomes
+// RFC 2047 Q encoded words in UTF-8. A word holding "=?" is encoded too,
+// lest it be read as an encoded word.
+func encodeText(s string) string {
+	words := strings.Split(s, " ")
+	need := make([]bool, len(words))
+	for i, w := range words {
+		need[i] = !ascii(w) || strings.Contains(w, "=?")
+	}
+	var out []string
+	for i := 0; i < len(words); {
+		if !need[i] {
+			out = append(out, words[i])
+			i++
+			continue
+		}
+		// The run ends at the last word to encode before a word that
+		// needs no encoding; empty words (double spaces) stay inside.
+		last := i
+		for k := i + 1; k < len(words) && (need[k] || words[k] == ""); k++ {
+			if need[k] {
+				last = k
+			}
+		}
+		out = append(out, encodeWords(strings.Join(words[i:last+1], " ")))
+		i = last + 1
+	}
+	return strings.Join(out, " ")
+}
+
+// encodeWords writes s as RFC 2047 Q encoded words in UTF-8 of at most
+// maxWord characters, separated by spaces (which readers drop), split
+// between characters. Only letters, digits and "!*+-/" stand for
+// themselves, so that the words may stand in a phrase too (RFC 2047
+// 5(3)).
+func encodeWords(s string) string {
+	const prefix, suffix = "=?utf-8?q?", "?="
+	var (
+		b    strings.Builder
+		word strings.Builder
+	)
+	flush := func() {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(prefix + word.String() + suffix)
+		word.Reset()
+	}
+	for _, r := range s {
+		var enc string
+		switch {
+		case r == ' ':
+			enc = "_"
+		case r < utf8.RuneSelf && qSafe(byte(r)):
+			enc = string(r)
+		default:
+			var buf [utf8.UTFMax]byte
+			for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
+				enc += fmt.Sprintf("=%02X", c)
+			}
+		}
+		if word.Len() > 0 && len(prefix)+word.Len()+len(enc)+len(suffix) > maxWord {
+			flush()
+		}
+		word.WriteString(enc)
+	}
+	if word.Len() > 0 || b.Len() == 0 {
+		flush()
+	}
+	return b.String()
+}
+
+// qSafe reports whether c stands for itself in a Q encoded word that may
+// be in a phrase.
+func qSafe(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		strings.IndexByte("!*+-/", c) >= 0
+}
+
+// ascii reports whether s is printable ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
