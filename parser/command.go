@@ -184,7 +184,7 @@ const (
 	BadSetting             // notify, vacation or seek has an argument it does not know
 	Ignored                // a limit was reached: this line and the rest of the mail were not read
 	BadLevel               // level=N is not a level from MinLevel to MaxLevel
-	NotRead                // a command in the body of a mail whose Subject is one: the body is a comment
+	NotRead                // a command in the body of a mail whose Subject is one: the body is a message
 	BadAdmin               // an operator's command that is not written as it must be
 )
 
@@ -192,9 +192,9 @@ const (
 type Result struct {
 	Commands []Command
 	Errors   []Error
-	// Comment is the body text that travels with a command taken from the
+	// Message is the body text that travels with a command taken from the
 	// Subject: the message to the opponent. Empty otherwise.
-	Comment string
+	Message string
 	// FromSubject is true when the command came from the Subject line.
 	FromSubject bool
 	// CommandSubject is true when the Subject is a command, or was meant

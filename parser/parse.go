@@ -10,9 +10,9 @@ const (
 	// maxCommands is the most commands read from one mail.
 	maxCommands = 50
 	// maxLines is the most lines of a body read for commands or for a
-	// comment, counting blank ones.
+	// message, counting blank ones.
 	maxLines = 200
-	// maxComment is the most bytes of a comment passed on.
+	// maxComment is the most bytes of a message passed on.
 	maxComment = 16 << 10
 )
 
@@ -20,7 +20,7 @@ const (
 //
 // When the Subject, after any reply prefixes ("Re:", "Fwd:", "AW:", ...) and
 // "[...]" tags, is a command, that is the mail's one command and the body is
-// a comment for the opponent (Result.Comment, FromSubject). Otherwise each
+// a message for the opponent (Result.Message, FromSubject). Otherwise each
 // body line is a command, down to the first signature ("-- "), quoted line
 // ("> "), attribution ("On ... wrote:") or forwarded header block: blank
 // lines and lines of only punctuation are skipped, every other line that is
@@ -46,11 +46,11 @@ func Parse(subject, body string, ctx Context) Result {
 	if s := stripSubject(subject); s != "" {
 		c, e := parseLine(s, game, false) // the operator's commands are read in the body only
 		if c.Kind != NoKind {
-			comment, errs := commentOf(body)
-			if e, ok := commandIn(comment, c, ctx.Operator); ok {
+			message, errs := commentOf(body)
+			if e, ok := commandIn(message, c, ctx.Operator); ok {
 				errs = append([]Error{e}, errs...)
 			}
-			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true, CommandSubject: true}
+			return Result{Commands: []Command{c}, Errors: errs, Message: message, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
 			subjectErr = &e
@@ -64,12 +64,12 @@ func Parse(subject, body string, ctx Context) Result {
 	return r
 }
 
-// commandIn returns an Error for the first line of comment that is a
+// commandIn returns an Error for the first line of message that is a
 // command other than subject, the Subject's command: it is not carried
 // out, which its sender should be told. Bare moves and game commands
 // without a number count for the Subject's game.
-func commandIn(comment string, subject Command, operator bool) (Error, bool) {
-	for line := range strings.Lines(comment) {
+func commandIn(message string, subject Command, operator bool) (Error, bool) {
+	for line := range strings.Lines(message) {
 		line = strings.TrimFunc(line, isSpace)
 		c, _ := parseLine(line, subject.Game, operator)
 		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
@@ -77,7 +77,7 @@ func commandIn(comment string, subject Command, operator bool) (Error, bool) {
 			return Error{
 				Line:    cut(line, maxLineLen),
 				Problem: NotRead,
-				Reason: "Not carried out: with a command in the Subject, the body is read as a comment, not as commands." +
+				Reason: "Not carried out: with a command in the Subject, the body is read as a message, not as commands." +
 					" To send several commands, write them in the body, one a line, under a Subject that is no command.",
 			}, true
 		}
@@ -191,7 +191,7 @@ func commentOf(body string) (string, []Error) {
 			return strings.TrimFunc(b.String(), isSpace), []Error{{
 				Line:    cut(line, maxLineLen),
 				Problem: Ignored,
-				Reason:  fmt.Sprintf("the comment is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
+				Reason:  fmt.Sprintf("the message is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
 			}}
 		}
 	}
