@@ -121,9 +121,11 @@ type Command struct {
 	// challenge names black.
 	Colour rules.Color
 	// Move is the move text as written (for example "b2-b3", "b2 - b3" or
-	// "a2-c4-c6x"), without the #N and with its words joined by one space.
-	// Its syntax is checked (rules.ParseMoveText); the server resolves it
-	// against the legal moves.
+	// "a2-c4-c6x"), without the #N and with its words joined by one space,
+	// read as M21 says: after Unicode NFKC (full-width "ｂ２－ｂ３" is
+	// "b2-b3"), with the dashes of input methods and "×" written "-" and
+	// "x". Its syntax is checked (rules.ParseMoveText); the server
+	// resolves it against the legal moves.
 	Move string
 	// MoveNumber is the #N guard after a move (M1); 0 when absent.
 	MoveNumber int

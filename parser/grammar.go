@@ -270,6 +270,7 @@ func moveArgs(c *Command, args []string, game int64) Error {
 		return lineError(c.Line, MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
 	}
 	move, n, ok := splitMoveNumber(strings.Join(args, " "))
+	move = mapSeparators(move)
 	switch {
 	case !ok:
 		return lineError(c.Line, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")

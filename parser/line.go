@@ -42,33 +42,40 @@ func ValidHandle(h string) bool {
 	return true
 }
 
-// parseLine reads one line as a command. The line is trimmed and not
-// blank; game is the game the mail is about, or 0; operator is whether
-// the operator's commands are read. It returns either a Command with a
-// Kind or an Error with a Problem.
-func parseLine(line string, game int64, operator bool) (Command, Error) {
+// scope is what a line is read against.
+type scope struct {
+	game     int64 // the game the mail is about, or 0
+	operator bool  // whether the operator's commands are read
+}
+
+// parseLine reads one line as a command. line is the line as written,
+// trimmed and not blank; text is normalise(line), what is read (M21).
+// It returns either a Command with a Kind or an Error with a Problem,
+// which quotes line.
+func parseLine(line, text string, sc scope) (Command, Error) {
 	fail := func(p Problem, format string, args ...any) (Command, Error) {
 		return Command{}, lineError(line, p, format, args...)
 	}
-	if len(line) > maxLineLen {
-		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
-	}
-	words := strings.FieldsFunc(line, isSpace)
+	long := len(line) > maxNormLen || len(text) > maxLineLen
+	words := strings.FieldsFunc(text, isSpace)
 	if len(words) == 0 {
 		return fail(UnknownCommand, `%s is not a command; send "help" for the list of commands`, quote(line))
 	}
 	k, args := commandOf(words)
-	if k.Operator() && !operator {
+	if k.Operator() && !sc.operator {
 		k, args = NoKind, words
 	}
+	if long {
+		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
+	}
 	if k == NoKind {
-		return bareMove(line, words, game)
+		return bareLine(line, words, sc)
 	}
 	c := Command{Kind: k, Line: line}
 	if isGameCommand(k) && len(args) > 0 && isGameWord(args[0]) {
 		args = args[1:]
 	}
-	if e := grammar[k].args(&c, args, game); e.Problem != NoProblem {
+	if e := grammar[k].args(&c, args, sc.game); e.Problem != NoProblem {
 		return Command{}, e
 	}
 	return c, Error{}
@@ -83,7 +90,7 @@ func conditionalMoves(args []string) ([]string, string) {
 	var cur []string
 	want := "then" // the word that ends the move being read
 	flush := func() string {
-		m := strings.Join(cur, " ")
+		m := mapSeparators(strings.Join(cur, " "))
 		if m == "" {
 			return "a move is missing: " + form
 		}
@@ -116,9 +123,9 @@ func conditionalMoves(args []string) ([]string, string) {
 	return moves, ""
 }
 
-// bareMove reads a line that starts with no command word: a move, which
-// applies to game (the game the mail is about), or an unknown command.
-func bareMove(line string, words []string, game int64) (Command, Error) {
+// bareLine reads a line that starts with no command word: a move, which
+// applies to the game the mail is about, or no command.
+func bareLine(line string, words []string, sc scope) (Command, Error) {
 	fail := func(p Problem, format string, args ...any) (Command, Error) {
 		return Command{}, lineError(line, p, format, args...)
 	}
@@ -126,14 +133,15 @@ func bareMove(line string, words []string, game int64) (Command, Error) {
 		words = words[1:]
 	}
 	move, n, ok := splitMoveNumber(strings.Join(words, " "))
+	move = mapSeparators(move)
 	if move != "" && isMove(move) {
 		switch {
 		case !ok:
 			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
-		case game == 0:
+		case sc.game == 0:
 			return fail(MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
 		}
-		return Command{Kind: Move, Line: line, Game: game, Move: move, MoveNumber: n}, Error{}
+		return Command{Kind: Move, Line: line, Game: sc.game, Move: move, MoveNumber: n}, Error{}
 	}
 	if looksLikeMove(words[0]) {
 		return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))

@@ -24,9 +24,10 @@ const (
 // body line is a command, down to the first signature ("-- "), quoted line
 // ("> "), attribution ("On ... wrote:") or forwarded header block: blank
 // lines and lines of only punctuation are skipped, every other line that is
-// no command is an Error. When the body holds nothing to read and the
-// Subject starts like a command but is malformed, the Subject's Error is
-// reported.
+// no command is an Error. Each line is read after Unicode NFKC (M21), so
+// that the full-width letters and digits of an input method read as
+// ASCII. When the body holds nothing to read and the Subject starts like
+// a command but is malformed, the Subject's Error is reported.
 //
 // In a mail about a game (ctx.Game, or else the game in a "Congo game N"
 // Subject), a bare move or a game command without a game number applies to
@@ -38,16 +39,18 @@ const (
 // reported as one Error with Problem Ignored. Parse judges only the form of
 // commands: legality, game numbers and handles are the server's to check.
 func Parse(subject, body string, ctx Context) Result {
-	game := ctx.Game
-	if game == 0 {
-		game = GameFromSubject(subject)
+	sc := scope{game: ctx.Game, operator: ctx.Operator}
+	if sc.game == 0 {
+		sc.game = GameFromSubject(subject)
 	}
 	var subjectErr *Error
 	if s := stripSubject(subject); s != "" {
-		c, e := parseLine(s, game, false) // the operator's commands are read in the body only
+		subj := sc
+		subj.operator = false // the operator's commands are read in the body only
+		c, e := parseLine(s, normalise(s), subj)
 		if c.Kind != NoKind {
 			message, errs := commentOf(body)
-			if e, ok := commandIn(message, c, ctx.Operator); ok {
+			if e, ok := commandIn(message, c, sc); ok {
 				errs = append([]Error{e}, errs...)
 			}
 			return Result{Commands: []Command{c}, Errors: errs, Message: message, FromSubject: true, CommandSubject: true}
@@ -56,7 +59,7 @@ func Parse(subject, body string, ctx Context) Result {
 			subjectErr = &e
 		}
 	}
-	r := parseBody(body, game, ctx.Operator)
+	r := parseBody(body, sc)
 	r.CommandSubject = subjectErr != nil
 	if subjectErr != nil && len(r.Commands) == 0 && len(r.Errors) == 0 {
 		r.Errors = []Error{*subjectErr}
@@ -68,10 +71,16 @@ func Parse(subject, body string, ctx Context) Result {
 // command other than subject, the Subject's command: it is not carried
 // out, which its sender should be told. Bare moves and game commands
 // without a number count for the Subject's game.
-func commandIn(message string, subject Command, operator bool) (Error, bool) {
+func commandIn(message string, subject Command, sc scope) (Error, bool) {
+	if subject.Game != 0 {
+		sc.game = subject.Game
+	}
 	for line := range strings.Lines(message) {
 		line = strings.TrimFunc(line, isSpace)
-		c, _ := parseLine(line, subject.Game, operator)
+		if line == "" {
+			continue
+		}
+		c, _ := parseLine(line, normalise(line), sc)
 		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
 		if c.Kind != NoKind && c.Kind != If && !same {
 			return Error{
@@ -86,7 +95,7 @@ func commandIn(message string, subject Command, operator bool) (Error, bool) {
 }
 
 // parseBody reads the commands of a body, one a line.
-func parseBody(body string, game int64, operator bool) Result {
+func parseBody(body string, sc scope) Result {
 	var r Result
 	cond := int64(0) // the game of the last "conditional congo <id>" line (M14)
 	afterBlank := true
@@ -95,7 +104,8 @@ func parseBody(body string, game int64, operator bool) Result {
 		var line string
 		line, rest = nextLine(rest)
 		line = strings.TrimFunc(line, isSpace)
-		switch classify(line, afterBlank, rest) {
+		text := normalise(line)
+		switch classify(text, afterBlank, rest) {
 		case stopLine:
 			return r
 		case skipLine:
@@ -119,11 +129,11 @@ func parseBody(body string, game int64, operator bool) Result {
 			})
 			return r
 		}
-		g := game
-		if cond != 0 && startsWithIf(line) {
+		g := sc.game
+		if cond != 0 && startsWithIf(text) {
 			g = cond
 		}
-		c, e := parseLine(line, g, operator)
+		c, e := parseLine(line, text, scope{game: g, operator: sc.operator})
 		if c.Kind == Conditional && !c.Clear {
 			cond = c.Game
 		}
@@ -139,13 +149,13 @@ func parseBody(body string, game int64, operator bool) Result {
 // CutBody splits a mail body where Parse stops reading it: read is the
 // text above the first signature ("-- "), quoted line ("> "), attribution
 // ("On ... wrote:"), separator ("-----Original Message-----"), forwarded
-// header block or sign-off; rest is that line and all below it, or "" when
-// there is none. read+rest is body.
+// header block or sign-off; rest is that line and all below it, or ""
+// when there is none. read+rest is body.
 func CutBody(body string) (read, rest string) {
 	afterBlank := true
 	for left := body; left != ""; {
 		line, next := nextLine(left)
-		switch classify(strings.TrimFunc(line, isSpace), afterBlank, next) {
+		switch classify(normalise(strings.TrimFunc(line, isSpace)), afterBlank, next) {
 		case stopLine:
 			at := len(body) - len(left)
 			return body[:at], body[at:]
@@ -165,7 +175,7 @@ func startsWithIf(line string) bool {
 }
 
 // commentOf returns the body of a mail whose command is in the Subject,
-// down to its signature or quote, trimmed; and an Error when it was cut to
+// down to where reading stops, trimmed; and an Error when it was cut to
 // maxLines lines or maxComment bytes.
 func commentOf(body string) (string, []Error) {
 	var b strings.Builder
@@ -177,7 +187,7 @@ func commentOf(body string) (string, []Error) {
 		raw, rest = nextLine(rest)
 		raw = strings.TrimRightFunc(raw, isSpace)
 		line := strings.TrimLeftFunc(raw, isSpace)
-		class := classify(line, afterBlank, rest)
+		class := classify(normalise(line), afterBlank, rest)
 		if class == stopLine {
 			break
 		}
@@ -202,14 +212,15 @@ func commentOf(body string) (string, []Error) {
 type lineClass uint8
 
 const (
-	textLine lineClass = iota // a command, or an error
-	skipLine                  // blank, or only punctuation
+	textLine lineClass = iota // a command, or else an error or a line of the message
+	skipLine                  // blank, or only punctuation: no command
 	stopLine                  // the end of what the sender wrote: nothing after it is read
 )
 
-// classify says how a trimmed body line is read. afterBlank is whether the
-// line before was skipped (or there is none); rest is the body after the
-// line, to look one line ahead for an attribution split over two lines.
+// classify says how a body line is read. line is trimmed and normalised
+// (normalise); afterBlank is whether the line before was skipped (or
+// there is none); rest is the body after the line, to look one line
+// ahead for an attribution split over two lines.
 func classify(line string, afterBlank bool, rest string) lineClass {
 	switch {
 	case line == "":
@@ -266,7 +277,7 @@ func isAttribution(line, rest string) bool {
 		return strings.Contains(line, verb)
 	}
 	next, _ := nextLine(rest)
-	next = strings.TrimFunc(next, isSpace)
+	next = normalise(strings.TrimFunc(next, isSpace))
 	return strings.HasSuffix(next, ":") && (strings.Contains(line, verb) || strings.Contains(next, verb))
 }
 

@@ -69,12 +69,12 @@ func TestParseSubject(t *testing.T) {
 			Result{Commands: []Command{{Kind: Help, Line: "help"}}, FromSubject: true},
 		},
 		{
-			// A message keeps its inner blank lines and ends at the quote.
+			// A comment keeps its inner blank lines and ends at the quote.
 			"resign congo 42", "\r\nHi Bob,\r\n\r\nwell played.  \r\n\r\nOn Mon, 1 Jan 2024, Bob wrote:\r\n> b2-b3\r\n", 0,
 			Result{Commands: []Command{{Kind: Resign, Line: "resign congo 42", Game: 42}}, Message: "Hi Bob,\n\nwell played.", FromSubject: true},
 		},
 		{
-			// The body is the message even when it holds commands; the
+			// The body is a comment even when it holds commands; the
 			// sender is told that the first one was not carried out.
 			"move congo 42 b2-b3", "resign congo 42\nratings", 0,
 			Result{Commands: []Command{move42}, Message: "resign congo 42\nratings", FromSubject: true,
@@ -287,13 +287,13 @@ func TestParseLimits(t *testing.T) {
 		}},
 		{"long non-ASCII line is cut between characters", "", "x" + strings.Repeat("\u00e9", 200), Result{Errors: []Error{errAt("x"+strings.Repeat("\u00e9", 127)+"...", LongLine)}}},
 		{"long subject", strings.Repeat("move ", 100000), "help", Result{Commands: helps(1)}},
-		{"long message", "help", lines("hello", maxLines+5), Result{
+		{"long comment", "help", lines("hello", maxLines+5), Result{
 			Commands:    helps(1),
 			Message:     strings.TrimSpace(lines("hello", maxLines)),
 			FromSubject: true,
 			Errors:      []Error{errAt("hello", Ignored)},
 		}},
-		{"long message line", "help", "hello\n" + long, Result{
+		{"long comment line", "help", "hello\n" + long, Result{
 			Commands:    helps(1),
 			Message:     "hello",
 			FromSubject: true,

@@ -1,0 +1,56 @@
+package parser
+
+import (
+	"fmt"
+	"testing"
+)
+
+// gameSubject is the Subject of a reply to one of the server's mails
+// about game 42.
+const gameSubject = "Re: Congo game 42: alice vs bob - bob to move"
+
+// TestFullWidth checks M21: lines are read after NFKC, so that the
+// full-width letters, digits, signs and spaces of an input method, and
+// the dashes mail programs make, read as ASCII.
+func TestFullWidth(t *testing.T) {
+	tests := []struct {
+		client, line string
+		game         int64 // Context.Game
+		want         Command
+	}{
+		{"Japanese IME", "ｂ２－ｂ３", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Japanese IME", "Ｂ２－Ｂ３", 42, Command{Kind: Move, Game: 42, Move: "B2-B3"}},
+		{"Japanese IME", "ｃ３ｘｄ４", 42, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
+		{"Japanese IME", "ｍｏｖｅ　ｃｏｎｇｏ　４２　ｂ２－ｂ３", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Japanese IME", "ｍｏｖｅ　ｃｏｎｇｏ　４２　ｂ２－ｂ３　＃３", 0, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 3}},
+		{"Japanese IME", "ｒｅｓｉｇｎ", 42, Command{Kind: Resign, Game: 42}},
+		{"Japanese IME", "ａｃｃｅｐｔ　ｃｏｎｇｏ　＃７", 0, Command{Kind: Accept, Game: 7}},
+		{"Japanese IME, ideographic spaces", "move\u3000congo\u300042\u3000b2-b3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Japanese IME, katakana long mark", "b2ーb3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Japanese IME, half-width long mark", "b2ｰb3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Japanese IME, long mark in a chain", "b1ーd3ーf5", 42, Command{Kind: Move, Game: 42, Move: "b1-d3-f5"}},
+		{"Japanese IME, full-width x", "c3ｘd4", 42, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
+		{"Word, en dash", "b2\u2013b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Word, em dash", "b2\u2014b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"Apple Mail, hyphen", "b2\u2010b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"non-breaking hyphen", "b2\u2011b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"figure dash", "b2\u2012b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"horizontal bar", "b2\u2015b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"minus sign", "b2\u2212b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
+		{"multiplication sign", "c3\u00d7d4", 42, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
+		{"an if line", "ｉｆ　ｃ６－ｃ５　ｔｈｅｎ　ｂ２ーｂ３", 42, Command{Kind: If, Game: 42, Moves: []string{"c6-c5", "b2-b3"}}},
+		{"a handle", "ｃｈａｌｌｅｎｇｅ　ｃｏｎｇｏ　ｂｏｂ　ｂｌａｃｋ", 0, Command{Kind: Challenge, Handle: "bob", Colour: 1}},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{Game: tt.game})
+		want := tt.want
+		want.Line = tt.line
+		checkResult(t, fmt.Sprintf("%s: Parse(%q, game %d)", tt.client, tt.line, tt.game), got, Result{Commands: []Command{want}})
+	}
+	// The long mark is a dash only between two squares.
+	for _, line := range []string{"ーb2-b3", "b2-b3ー", "ボード"} {
+		if got := Parse(gameSubject, line, Context{}); len(got.Commands) != 0 {
+			t.Errorf("Parse(%q) = %+v, want no command", line, got)
+		}
+	}
+}
