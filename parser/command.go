@@ -124,8 +124,10 @@ type Command struct {
 	// "a2-c4-c6x"), without the #N and with its words joined by one space,
 	// read as M21 says: after Unicode NFKC (full-width "ｂ２－ｂ３" is
 	// "b2-b3"), with the dashes of input methods and "×" written "-" and
-	// "x". Its syntax is checked (rules.ParseMoveText); the server
-	// resolves it against the legal moves.
+	// "x", and without what M20 lets surround a move alone (quotes,
+	// brackets, a final "." or "!?", a "Move:" before it). Its syntax is
+	// checked (rules.ParseMoveText); the server resolves it against the
+	// legal moves.
 	Move string
 	// MoveNumber is the #N guard after a move (M1); 0 when absent.
 	MoveNumber int

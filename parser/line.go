@@ -69,7 +69,7 @@ func parseLine(line, text string, sc scope) (Command, Error) {
 		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
 	}
 	if k == NoKind {
-		return bareLine(line, words, sc)
+		return bareLine(line, text, words, sc)
 	}
 	c := Command{Kind: k, Line: line}
 	if isGameCommand(k) && len(args) > 0 && isGameWord(args[0]) {
@@ -123,27 +123,26 @@ func conditionalMoves(args []string) ([]string, string) {
 	return moves, ""
 }
 
-// bareLine reads a line that starts with no command word: a move, which
-// applies to the game the mail is about, or no command.
-func bareLine(line string, words []string, sc scope) (Command, Error) {
+// bareLine reads a line that starts with no command word: a move alone
+// (M20), which applies to the game the mail is about, or no command.
+func bareLine(line, text string, words []string, sc scope) (Command, Error) {
 	fail := func(p Problem, format string, args ...any) (Command, Error) {
 		return Command{}, lineError(line, p, format, args...)
 	}
-	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b3
-		words = words[1:]
-	}
-	move, n, ok := splitMoveNumber(strings.Join(words, " "))
-	move = mapSeparators(move)
-	if move != "" && isMove(move) {
+	if move, n, guard, ok := moveAlone(text); ok {
 		switch {
-		case !ok:
+		case !guard:
 			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
 		case sc.game == 0:
 			return fail(MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
 		}
 		return Command{Kind: Move, Line: line, Game: sc.game, Move: move, MoveNumber: n}, Error{}
 	}
-	if looksLikeMove(words[0]) {
+	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b9, congo mvoe 42 b2-b3
+		_, text = cutWord(text)
+		words = words[1:]
+	}
+	if move, _, _ := splitMoveNumber(undecorate(text)); looksLikeMove(move) {
 		return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))
 	}
 	return fail(UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))

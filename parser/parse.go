@@ -24,10 +24,11 @@ const (
 // body line is a command, down to the first signature ("-- "), quoted line
 // ("> "), attribution ("On ... wrote:") or forwarded header block: blank
 // lines and lines of only punctuation are skipped, every other line that is
-// no command is an Error. Each line is read after Unicode NFKC (M21), so
-// that the full-width letters and digits of an input method read as
-// ASCII. When the body holds nothing to read and the Subject starts like
-// a command but is malformed, the Subject's Error is reported.
+// no command is an Error. Each line is read after Unicode NFKC (M21), and
+// a move alone may carry what people add to it (M20: "b2-b3.", "b2-b3!?",
+// "(b2-b3)", "「b2-b3」", "Move: b2-b3", "I play b2-b3", ...). When the
+// body holds nothing to read and the Subject starts like a command but is
+// malformed, the Subject's Error is reported.
 //
 // In a mail about a game (ctx.Game, or else the game in a "Congo game N"
 // Subject), a bare move or a game command without a game number applies to

@@ -27,6 +27,104 @@ func normalise(line string) string {
 	return strings.TrimFunc(norm.NFKC.String(line), isSpace)
 }
 
+// moveAlone reads a normalised line as a move alone on its line (M20):
+// a move, optionally after the word "congo", with what people add to
+// it: a final ".", ",", ";", "!", "?" (or "!!", "!?", ...), "。" or "、";
+// quotes or brackets around it; "move", "Move:", "my move:" or "I play"
+// before it; and the #N guard (M1). ok reports whether the line is one;
+// move is then the move (separators mapped, see mapSeparators) and n its
+// guard, and guard is false when a '#' is followed by no number from 1
+// up.
+func moveAlone(line string) (move string, n int, guard, ok bool) {
+	if w, rest := cutWord(line); isGameWord(w) && rest != "" { // congo b2-b3
+		line = rest
+	}
+	move, n, guard = splitMoveNumber(undecorate(line))
+	move = mapSeparators(undecorate(move))
+	if move == "" || !isMove(move) {
+		return "", 0, false, false
+	}
+	return move, n, guard, true
+}
+
+// cutWord splits the first word off a trimmed line.
+func cutWord(s string) (word, rest string) {
+	i := strings.IndexFunc(s, isSpace)
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimLeftFunc(s[i:], isSpace)
+}
+
+// undecorate cuts off what M20 lets surround a move: final marks,
+// quotes and brackets, and the prefixes "move", "my move" and "I play"
+// (each with or without a colon), in any nesting, as in `Move: "b2-b3".`.
+func undecorate(s string) string {
+	for range 8 {
+		t := cutMovePrefix(unwrap(trimMarks(s)))
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s
+}
+
+// trimMarks cuts the marks people end a move with: ".", ",", ";", "!",
+// "?" (so also the annotations "!!", "!?", "?!", "??") and the Japanese
+// full stop and comma "。" and "、", and spaces.
+func trimMarks(s string) string {
+	return strings.TrimRightFunc(s, func(r rune) bool {
+		switch r {
+		case '.', ',', ';', '!', '?', '。', '、':
+			return true
+		}
+		return isSpace(r)
+	})
+}
+
+// pairs are the quotes and brackets that may surround a move alone, as
+// they are after NFKC: ASCII quotes and brackets (also for the full-width
+// ones), guillemets both ways, typographic quotes in the English,
+// German, Czech and Swedish manners, Japanese corner and lenticular
+// brackets, and the asterisks of a plain-text rendering of bold.
+var pairs = [...]struct{ open, close string }{
+	{`"`, `"`}, {"'", "'"}, {"(", ")"}, {"[", "]"}, {"*", "*"},
+	{"«", "»"}, {"»", "«"}, {"‹", "›"},
+	{"“", "”"}, {"”", "”"}, {"„", "“"}, {"„", "”"}, {"‘", "’"}, {"’", "’"}, {"‚", "‘"},
+	{"「", "」"}, {"『", "』"}, {"【", "】"},
+}
+
+// unwrap cuts one pair of quotes or brackets off s, when s is wrapped in
+// one.
+func unwrap(s string) string {
+	for _, p := range pairs {
+		if len(s) >= len(p.open)+len(p.close) && strings.HasPrefix(s, p.open) && strings.HasSuffix(s, p.close) {
+			return strings.TrimFunc(s[len(p.open):len(s)-len(p.close)], isSpace)
+		}
+	}
+	return s
+}
+
+// cutMovePrefix cuts "move", "my move" or "I play", in any case and with
+// or without a colon, off the start of s.
+func cutMovePrefix(s string) string {
+	for _, p := range [...]string{"my move", "move", "i play"} {
+		if !hasPrefixFold(s, p) {
+			continue
+		}
+		rest := s[len(p):]
+		t := strings.TrimLeftFunc(rest, isSpace)
+		if strings.HasPrefix(t, ":") {
+			t = strings.TrimLeftFunc(t[1:], isSpace)
+		} else if len(t) == len(rest) {
+			continue // "movement", "I player"
+		}
+		return t
+	}
+	return s
+}
+
 // mapSeparators writes the separators that mail programs and input
 // methods put between the squares of a move as R20's: the dashes U+2010
 // to U+2015 and the minus sign U+2212 as "-", and so the katakana long

@@ -9,6 +9,73 @@ import (
 // about game 42.
 const gameSubject = "Re: Congo game 42: alice vs bob - bob to move"
 
+// TestMoveAlone checks M20: a move alone on its line may carry what
+// people add to it, in a reply about game 42.
+func TestMoveAlone(t *testing.T) {
+	tests := []struct {
+		client, line string
+		move         string
+		n            int // the #N guard
+	}{
+		{"any", "b2-b3.", "b2-b3", 0},
+		{"any", "b2-b3,", "b2-b3", 0},
+		{"any", "b2-b3;", "b2-b3", 0},
+		{"any", "b2-b3!", "b2-b3", 0},
+		{"any", "c3xd4?", "c3xd4", 0},
+		{"a player who annotates", "c3xd4!!", "c3xd4", 0},
+		{"a player who annotates", "c3xd4!?", "c3xd4", 0},
+		{"a player who annotates", "c3xd4?!", "c3xd4", 0},
+		{"a player who annotates", "c3xd4??", "c3xd4", 0},
+		{"a player who annotates", "b2-b3 !", "b2-b3", 0},
+		{"Japanese IME", "b2-b3。", "b2-b3", 0},
+		{"Japanese IME", "b2-b3、", "b2-b3", 0},
+		{"Japanese IME, full-width marks", "b2-b3！？", "b2-b3", 0},
+		{"any", `"b2-b3"`, "b2-b3", 0},
+		{"any", "'b2-b3'", "b2-b3", 0},
+		{"any", "(b2-b3)", "b2-b3", 0},
+		{"any", "[b2-b3]", "b2-b3", 0},
+		{"any", "( b2-b3 )", "b2-b3", 0},
+		{"French", "«b2-b3»", "b2-b3", 0},
+		{"French, spaced", "« b2-b3 »", "b2-b3", 0},
+		{"Japanese IME", "「b2-b3」", "b2-b3", 0},
+		{"Japanese IME", "『b2-b3』", "b2-b3", 0},
+		{"Japanese IME, full-width parentheses", "（ｂ２－ｂ３）", "b2-b3", 0},
+		{"Apple Mail, smart quotes", "\u201cb2-b3\u201d", "b2-b3", 0},
+		{"Apple Mail, smart single quotes", "\u2018b2-b3\u2019", "b2-b3", 0},
+		{"Czech and German quotes", "\u201eb2-b3\u201c", "b2-b3", 0},
+		{"Gmail, bold as plain text", "*b2-b3*", "b2-b3", 0},
+		{"any", "move b2-b3", "b2-b3", 0},
+		{"squares alone, as R20 reads them", "B2 B3", "B2 B3", 0},
+		{"any", "Move: b2-b3", "b2-b3", 0},
+		{"any", "MOVE: b2-b3", "b2-b3", 0},
+		{"any", "Move:b2-b3", "b2-b3", 0},
+		{"any", "my move: b2-b3", "b2-b3", 0},
+		{"any", "My move: c3xd4", "c3xd4", 0},
+		{"any", "I play b2-b3", "b2-b3", 0},
+		{"any", "i play b2-b3", "b2-b3", 0},
+		{"any", "I PLAY: b2-b3", "b2-b3", 0},
+		{"nested", `Move: "b2-b3".`, "b2-b3", 0},
+		{"nested", "my move: (b2-b3)!", "b2-b3", 0},
+		{"nested", `"I play b2-b3!"`, "b2-b3", 0},
+		{"nested", "Move 「ｂ２－ｂ３」。", "b2-b3", 0},
+		{"with the guard (M1)", "b2-b3#2.", "b2-b3", 2},
+		{"with the guard (M1)", "b2-b3 #2!", "b2-b3", 2},
+		{"with the guard (M1)", "b2-b3! #2", "b2-b3", 2},
+		{"with the guard (M1)", `"b2-b3" #2`, "b2-b3", 2},
+		{"with the guard (M1)", "I play b2-b3 #2", "b2-b3", 2},
+		{"with the guard (M1)", "Move: b2-b3#2", "b2-b3", 2},
+		{"with the game word", "congo b2-b3!", "b2-b3", 0},
+		{"move command", "move congo 42 b2-b3.", "b2-b3", 0},
+		{"move command", `move "b2-b3"`, "b2-b3", 0},
+		{"move command", "move (c3xd4)!", "c3xd4", 0},
+	}
+	for _, tt := range tests {
+		got := Parse(gameSubject, tt.line, Context{})
+		want := Result{Commands: []Command{{Kind: Move, Line: tt.line, Game: 42, Move: tt.move, MoveNumber: tt.n}}}
+		checkResult(t, fmt.Sprintf("%s: Parse(%q)", tt.client, tt.line), got, want)
+	}
+}
+
 // TestFullWidth checks M21: lines are read after NFKC, so that the
 // full-width letters, digits, signs and spaces of an input method, and
 // the dashes mail programs make, read as ASCII.
