@@ -281,7 +281,7 @@ func moveArgs(c *Command, args []string, game int64) Error {
 	case move == "":
 		return lineError(c.Line, MissingMove, "move needs a move before the #: move congo %d b2-b3#%d", c.Game, n)
 	case !isMove(move):
-		return lineError(c.Line, BadMove, "%s is not a move: write it as b2-b3", quote(move))
+		return lineError(c.Line, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
 	c.Move, c.MoveNumber = move, n
 	return Error{}

@@ -143,7 +143,7 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error) {
 		words = words[1:]
 	}
 	if move, _, _ := splitMoveNumber(undecorate(text)); looksLikeMove(move) {
-		return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))
+		return fail(BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
 	return fail(UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
 }

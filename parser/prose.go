@@ -176,3 +176,70 @@ func endsWithSquare(s string) bool {
 }
 
 func startsWithSquare(s string) bool { return isSquare(strings.TrimLeft(s, " ")) }
+
+// canonical writes a move text that isMove accepts as R20 writes moves:
+// squares in lower case, joined by "-", or by "x" where the text has "x"
+// (or "×"), without spaces. A final "x" (MindSports' capture mark, as in
+// "d2-e3x") is kept as written, a final "-" dropped.
+func canonical(move string) string {
+	move = mapSeparators(move)
+	var b strings.Builder
+	var sep byte // the separator since the last square: 0, '-' or 'x'
+	for i := 0; i < len(move); {
+		switch c := move[i]; {
+		case c == '-':
+			sep = max(sep, '-')
+			i++
+		case c == 'x' || c == 'X':
+			sep = 'x'
+			i++
+		case isSquare(move[i:]):
+			if b.Len() > 0 {
+				b.WriteByte(max(sep, '-'))
+			}
+			b.WriteString(strings.ToLower(move[i : i+2]))
+			sep = 0
+			i += 2
+		default: // a space, or what isMove accepts besides
+			_, w := utf8.DecodeRuneInString(move[i:])
+			i += w
+		}
+	}
+	if sep == 'x' {
+		b.WriteByte('x')
+	}
+	return b.String()
+}
+
+// hintReplacer turns the ways people write a move that R20 does not know
+// into its separators, for moveHint.
+var hintReplacer = strings.NewReplacer(
+	"->", "-", "=>", "-", "→", "-", "⇒", "-", "—>", "-", "〜", "-", "~", "-",
+	" to ", "-", ":", "x", "*", "x",
+)
+
+// moveHint guesses the move meant by text, the words of a line that is
+// not a move: "b2->b3", "b2 to b3", "c3:d4", "c3*d4" are guessed as
+// "b2-b3" and "c3xd4", in R20's canonical form; and so, written as R20
+// does, are the forms that are moves already ("b2b3", "B2 B3", "b2–b3").
+// ok is false when text is no move in any of these ways.
+func moveHint(text string) (string, bool) {
+	t := strings.TrimFunc(text, isSpace)
+	if t == "" || len(t) > maxLineLen {
+		return "", false
+	}
+	t = mapSeparators(hintReplacer.Replace(strings.ToLower(t)))
+	if !isMove(t) {
+		return "", false
+	}
+	return canonical(t), true
+}
+
+// badMoveExample returns how to write the move that move, which is no
+// move, was meant as (see moveHint), or a general example.
+func badMoveExample(move string) string {
+	if m, ok := moveHint(move); ok {
+		return m
+	}
+	return "b2-b3"
+}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -118,6 +119,87 @@ func TestFullWidth(t *testing.T) {
 	for _, line := range []string{"ーb2-b3", "b2-b3ー", "ボード"} {
 		if got := Parse(gameSubject, line, Context{}); len(got.Commands) != 0 {
 			t.Errorf("Parse(%q) = %+v, want no command", line, got)
+		}
+	}
+}
+
+// TestBadMoveHint checks that the hint for a bad move shows how to write
+// that move when it can be guessed.
+func TestBadMoveHint(t *testing.T) {
+	tests := []struct {
+		line, want string // want: the end of the Reason
+	}{
+		{"move congo 42 d2->e3", "write it as d2-e3"},
+		{"move congo 42 D2 -> E3", "write it as d2-e3"},
+		{"move congo 42 d2 to e3", "write it as d2-e3"},
+		{"move congo 42 d2 TO e3", "write it as d2-e3"},
+		{"move congo 42 d2=>e3", "write it as d2-e3"},
+		{"move congo 42 d2→e3", "write it as d2-e3"},
+		{"move congo 42 c3:d4", "write it as c3xd4"},
+		{"move congo 42 c3*d4", "write it as c3xd4"},
+		{"move congo 42 b1:d3:f5", "write it as b1xd3xf5"},
+		{"move congo 42 d2~e3", "write it as d2-e3"},
+		{"move congo 42 xyz", "write it as b2-b3"},
+		{"move congo 42 e4", "write it as b2-b3"},
+		{"move congo 42 b2-b9", "write it as b2-b3"},
+		{"move congo 42 d2-e3 please", "write it as b2-b3"},
+		{"d2->e3", "write it as d2-e3"},
+		{"c3:d4!", "write it as c3xd4"},
+		{"congo d2 to e3", "write it as d2-e3"},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{})
+		if len(got.Errors) != 1 || got.Errors[0].Problem != BadMove || !strings.HasSuffix(got.Errors[0].Reason, tt.want) {
+			t.Errorf("Parse(%q) = %+v, want a bad move whose reason ends %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestMoveHint(t *testing.T) {
+	tests := []struct {
+		text, want string // want "" for no guess
+	}{
+		{"b2b3", "b2-b3"},
+		{"B2 B3", "b2-b3"},
+		{"b2->b3", "b2-b3"},
+		{"b2 to b3", "b2-b3"},
+		{"b2\u2013b3", "b2-b3"},
+		{"c3:d4", "c3xd4"},
+		{"c3*d4", "c3xd4"},
+		{"C3XD4", "c3xd4"},
+		{"c3 x d4", "c3xd4"},
+		{"c3\u00d7d4", "c3xd4"},
+		{"b1xd3xf5", "b1xd3xf5"},
+		{"d2-e3x", "d2-e3x"},
+		{"b2ーb3", "b2-b3"},
+		{"", ""},
+		{"b2", ""},
+		{"xyz", ""},
+		{"b2-b9", ""},
+		{"b2 to", ""},
+		{"to b3", ""},
+	}
+	for _, tt := range tests {
+		got, ok := moveHint(tt.text)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("moveHint(%q) = %q, %v, want %q", tt.text, got, ok, tt.want)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"b2-b3", "b2-b3"},
+		{"B2XB3", "b2xb3"},
+		{"b2 - b3", "b2-b3"},
+		{"b2b3", "b2-b3"},
+		{"a2-c4-c6x", "a2-c4-c6x"},
+		{"b1 x d3 x f5", "b1xd3xf5"},
+		{"b2\u2014b3", "b2-b3"},
+		{"b2-b3-", "b2-b3"},
+	} {
+		if got := canonical(tt.in); got != tt.want {
+			t.Errorf("canonical(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
