@@ -190,14 +190,32 @@ const (
 	BadLevel               // level=N is not a level from MinLevel to MaxLevel
 	NotRead                // a command in the body of a mail whose Subject is one: the body is a message
 	BadAdmin               // an operator's command that is not written as it must be
+	EmbeddedMove           // a mail about a game has no command, but a move inside a line of words: nothing was played (M20)
 )
 
 // Result is everything Parse found in one mail.
 type Result struct {
 	Commands []Command
 	Errors   []Error
-	// Message is the body text that travels with a command taken from the
-	// Subject: the message to the opponent. Empty otherwise.
+	// Message is the sender's message to the opponent (M19).
+	//
+	// In a mail about one game (Context.Game, or a "Congo game N"
+	// Subject) whose commands are in the body, it is the body's lines
+	// that are no command, down to where reading stops (a quote, a
+	// signature, an attribution, a line of one of the server's own
+	// mails, ...), in order: each line as the sender wrote it (not
+	// normalised, only trimmed of trailing space), every run of blank
+	// lines made one empty line, none at the start or the end, joined by
+	// "\n". It is "" when the mail holds no such line, and when the mail
+	// has no command but a move inside a line of words (EmbeddedMove):
+	// then nothing is relayed.
+	//
+	// When the command is the Subject (FromSubject), it is the body down
+	// to where reading stops, trimmed.
+	//
+	// At most 200 lines and 16 KiB are kept; a line beyond is reported as
+	// one Error with Problem Ignored. In a mail about no game, Message is
+	// "" and its lines that are no command are Errors.
 	Message string
 	// FromSubject is true when the command came from the Subject line.
 	FromSubject bool
@@ -211,7 +229,8 @@ type Result struct {
 type Context struct {
 	// Game is the game the mail replies to (from In-Reply-To/References or
 	// a "Congo game N" Subject), or 0 when it is not a reply about a game.
-	// It lets bare move and resign lines apply to that game.
+	// It lets bare move and resign lines apply to that game, and makes
+	// the body's lines that are no command a message (Result.Message).
 	Game int64
 	// Operator is set when the mail is the operator's, proven: the
 	// operator's commands (ban, adjourn, ...) are read only then.
@@ -259,6 +278,8 @@ func (p Problem) String() string {
 		return "not read"
 	case BadAdmin:
 		return "bad admin"
+	case EmbeddedMove:
+		return "embedded move"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -266,5 +287,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= BadAdmin
+	return p <= EmbeddedMove
 }

@@ -51,10 +51,14 @@ type scope struct {
 // parseLine reads one line as a command. line is the line as written,
 // trimmed and not blank; text is normalise(line), what is read (M21).
 // It returns either a Command with a Kind or an Error with a Problem,
-// which quotes line.
-func parseLine(line, text string, sc scope) (Command, Error) {
-	fail := func(p Problem, format string, args ...any) (Command, Error) {
-		return Command{}, lineError(line, p, format, args...)
+// which quotes line. meant reports whether the line is a command by M19,
+// so that its Error is one: its first word is a command word (in either
+// word order), or it is a move alone (M20). In a
+// mail about a game, a line that is not meant is part of the message,
+// and its Error is not reported.
+func parseLine(line, text string, sc scope) (c Command, e Error, meant bool) {
+	fail := func(p Problem, format string, args ...any) (Command, Error, bool) {
+		return Command{}, lineError(line, p, format, args...), meant
 	}
 	long := len(line) > maxNormLen || len(text) > maxLineLen
 	words := strings.FieldsFunc(text, isSpace)
@@ -65,20 +69,24 @@ func parseLine(line, text string, sc scope) (Command, Error) {
 	if k.Operator() && !sc.operator {
 		k, args = NoKind, words
 	}
+	if k == NoKind {
+		if long {
+			return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
+		}
+		return bareLine(line, text, words, sc)
+	}
+	meant = true
 	if long {
 		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
 	}
-	if k == NoKind {
-		return bareLine(line, text, words, sc)
-	}
-	c := Command{Kind: k, Line: line}
+	c = Command{Kind: k, Line: line}
 	if isGameCommand(k) && len(args) > 0 && isGameWord(args[0]) {
 		args = args[1:]
 	}
 	if e := grammar[k].args(&c, args, sc.game); e.Problem != NoProblem {
-		return Command{}, e
+		return Command{}, e, true
 	}
-	return c, Error{}
+	return c, Error{}, true
 }
 
 // conditionalMoves reads the words after "if" of a conditional line:
@@ -125,27 +133,27 @@ func conditionalMoves(args []string) ([]string, string) {
 
 // bareLine reads a line that starts with no command word: a move alone
 // (M20), which applies to the game the mail is about, or no command.
-func bareLine(line, text string, words []string, sc scope) (Command, Error) {
-	fail := func(p Problem, format string, args ...any) (Command, Error) {
-		return Command{}, lineError(line, p, format, args...)
+func bareLine(line, text string, words []string, sc scope) (Command, Error, bool) {
+	fail := func(meant bool, p Problem, format string, args ...any) (Command, Error, bool) {
+		return Command{}, lineError(line, p, format, args...), meant
 	}
 	if move, n, guard, ok := moveAlone(text); ok {
 		switch {
 		case !guard:
-			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+			return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
 		case sc.game == 0:
-			return fail(MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
+			return fail(true, MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
 		}
-		return Command{Kind: Move, Line: line, Game: sc.game, Move: move, MoveNumber: n}, Error{}
+		return Command{Kind: Move, Line: line, Game: sc.game, Move: move, MoveNumber: n}, Error{}, true
 	}
 	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b9, congo mvoe 42 b2-b3
 		_, text = cutWord(text)
 		words = words[1:]
 	}
 	if move, _, _ := splitMoveNumber(undecorate(text)); looksLikeMove(move) {
-		return fail(BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
+		return fail(false, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
-	return fail(UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
+	return fail(false, UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
 }
 
 // lineError returns the Error for line, with a Reason made by

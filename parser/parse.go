@@ -16,29 +16,45 @@ const (
 	maxComment = 16 << 10
 )
 
-// Parse reads the commands of a mail.
+// Parse reads the commands of a mail, and the sender's message to the
+// opponent (Result.Message).
 //
 // When the Subject, after any reply prefixes ("Re:", "Fwd:", "AW:", ...) and
 // "[...]" tags, is a command, that is the mail's one command and the body is
-// a message for the opponent (Result.Message, FromSubject). Otherwise each
-// body line is a command, down to the first signature ("-- "), quoted line
-// ("> "), attribution ("On ... wrote:") or forwarded header block: blank
-// lines and lines of only punctuation are skipped, every other line that is
-// no command is an Error. Each line is read after Unicode NFKC (M21), and
-// a move alone may carry what people add to it (M20: "b2-b3.", "b2-b3!?",
-// "(b2-b3)", "「b2-b3」", "Move: b2-b3", "I play b2-b3", ...). When the
-// body holds nothing to read and the Subject starts like a command but is
-// malformed, the Subject's Error is reported.
+// the message (FromSubject); a command in it is not carried out, and the
+// first one is reported as an Error with Problem NotRead.
+//
+// Otherwise the body is read line by line, down to where the sender's
+// text ends: a signature ("-- "), a quoted line ("> "), an attribution
+// ("On ... wrote:"), a separator ("-----Original Message-----"), a
+// forwarded header block or a sign-off ("Sent from my iPhone"). Each line
+// is read after Unicode NFKC (M21). A
+// line is a command when its first word is a command word, in either
+// word order (move congo 42 b2-b3, congo move 42 b2-b3), or it is a move
+// alone, which may carry what people add to it (M20: "b2-b3.", "b2-b3!?",
+// "(b2-b3)", "「b2-b3」", "Move: b2-b3", "I play b2-b3", ...).
 //
 // In a mail about a game (ctx.Game, or else the game in a "Congo game N"
-// Subject), a bare move or a game command without a game number applies to
-// that game. Conditional lines ("if ... then ...") apply to the game of the
-// "conditional congo <id>" line above them, if any, or else to that game
-// (M14).
+// Subject), the other lines are the message to the opponent (M19), never
+// Errors; a bare move or a game command without a game number applies
+// to that game. But when such a mail has no command at all and a move
+// stands inside a line of words ("I think b2-b3 is best"), nothing is
+// played or relayed: the Result is one Error with Problem EmbeddedMove,
+// which shows how to write the move alone on a line.
 //
-// At most 50 commands and 200 lines are read; a line beyond either limit is
-// reported as one Error with Problem Ignored. Parse judges only the form of
-// commands: legality, game numbers and handles are the server's to check.
+// In a mail about no game, blank lines and lines of only punctuation are
+// skipped, and every other line that is no command is an Error. When the
+// body holds nothing to read and the Subject starts like a command but
+// is malformed, the Subject's Error is reported.
+//
+// Conditional lines ("if ... then ...") apply to the game of the
+// "conditional congo <id>" line above them, if any, or else to the game
+// the mail is about (M14).
+//
+// At most 50 commands, 200 lines, and a message of 16 KiB are read; a
+// line beyond is reported as one Error with Problem Ignored. Parse judges
+// only the form of commands: legality, game numbers and handles are the
+// server's to check.
 func Parse(subject, body string, ctx Context) Result {
 	sc := scope{game: ctx.Game, operator: ctx.Operator}
 	if sc.game == 0 {
@@ -48,7 +64,7 @@ func Parse(subject, body string, ctx Context) Result {
 	if s := stripSubject(subject); s != "" {
 		subj := sc
 		subj.operator = false // the operator's commands are read in the body only
-		c, e := parseLine(s, normalise(s), subj)
+		c, e, _ := parseLine(s, normalise(s), subj)
 		if c.Kind != NoKind {
 			message, errs := commentOf(body)
 			if e, ok := commandIn(message, c, sc); ok {
@@ -81,7 +97,7 @@ func commandIn(message string, subject Command, sc scope) (Error, bool) {
 		if line == "" {
 			continue
 		}
-		c, _ := parseLine(line, normalise(line), sc)
+		c, _, _ := parseLine(line, normalise(line), sc)
 		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
 		if c.Kind != NoKind && c.Kind != If && !same {
 			return Error{
@@ -95,46 +111,64 @@ func commandIn(message string, subject Command, sc scope) (Error, bool) {
 	return Error{}, false
 }
 
-// parseBody reads the commands of a body, one a line.
+// parseBody reads the commands of a body, one a line, and in a mail
+// about a game (sc.game) its message.
 func parseBody(body string, sc scope) Result {
 	var r Result
-	cond := int64(0) // the game of the last "conditional congo <id>" line (M14)
+	inGame := sc.game != 0
+	var msg message
+	var embedded Error // the first move inside a line of words (M20)
+	meant := false     // a line was meant as a command
+	cond := int64(0)   // the game of the last "conditional congo <id>" line (M14)
+	ignore := func(line, reason string, args ...any) {
+		r.Errors = append(r.Errors, lineError(line, Ignored, reason, args...))
+	}
 	afterBlank := true
 	rest := body
 	for n := 0; rest != ""; n++ {
-		var line string
-		line, rest = nextLine(rest)
-		line = strings.TrimFunc(line, isSpace)
+		var raw string
+		raw, rest = nextLine(rest)
+		raw = strings.TrimRightFunc(raw, isSpace)
+		line := strings.TrimLeftFunc(raw, isSpace)
 		text := normalise(line)
-		switch classify(text, afterBlank, rest) {
-		case stopLine:
-			return r
-		case skipLine:
-			afterBlank = true
+		class := classify(text, afterBlank, rest)
+		if class == stopLine {
+			break
+		}
+		afterBlank = class == skipLine
+		if class == skipLine && (text == "" || !inGame) {
+			msg.blank(text == "")
 			continue
 		}
-		afterBlank = false
 		if n >= maxLines {
-			r.Errors = append(r.Errors, Error{
-				Line:    cut(line, maxLineLen),
-				Problem: Ignored,
-				Reason:  fmt.Sprintf("only the first %d lines of a mail are read: this line and the rest were ignored", maxLines),
-			})
-			return r
+			ignore(line, "only the first %d lines of a mail are read: this line and the rest were ignored", maxLines)
+			break
 		}
-		if len(r.Commands) == maxCommands {
-			r.Errors = append(r.Errors, Error{
-				Line:    cut(line, maxLineLen),
-				Problem: Ignored,
-				Reason:  fmt.Sprintf("at most %d commands are read from one mail: this line and the rest were ignored", maxCommands),
-			})
-			return r
+		var c Command
+		var e Error
+		isCommand := false
+		if class == textLine {
+			if len(r.Commands) == maxCommands {
+				ignore(line, "at most %d commands are read from one mail: this line and the rest were ignored", maxCommands)
+				break
+			}
+			g := sc.game
+			if cond != 0 && startsWithIf(text) {
+				g = cond
+			}
+			c, e, isCommand = parseLine(line, text, scope{game: g, operator: sc.operator})
 		}
-		g := sc.game
-		if cond != 0 && startsWithIf(text) {
-			g = cond
+		if inGame && !isCommand {
+			if embedded.Problem == NoProblem {
+				embedded = embeddedMove(line, text)
+			}
+			if !msg.add(raw) {
+				ignore(line, "the message is too long (at most %d lines or %d bytes): this line and the rest were not read", maxLines, maxComment)
+				break
+			}
+			continue
 		}
-		c, e := parseLine(line, text, scope{game: g, operator: sc.operator})
+		meant = true
 		if c.Kind == Conditional && !c.Clear {
 			cond = c.Game
 		}
@@ -144,7 +178,79 @@ func parseBody(body string, sc scope) Result {
 			r.Errors = append(r.Errors, e)
 		}
 	}
+	if inGame && !meant && embedded.Problem != NoProblem {
+		return Result{Errors: []Error{embedded}}
+	}
+	r.Message = msg.String()
 	return r
+}
+
+// embeddedMove returns the EmbeddedMove Error for a line of a mail about
+// a game that is no command but holds a move: a move inside other words
+// ("I think b2-b3 is best"), or a line that is alone what moveHint
+// guesses a move from ("b2->b3", "b2 to b3"). Without a move, it returns
+// an Error with no Problem.
+func embeddedMove(line, text string) Error {
+	if len(line) <= maxNormLen {
+		if t, _, _ := splitMoveNumber(undecorate(text)); t != "" {
+			if m, ok := moveHint(t); ok {
+				return lineError(line, EmbeddedMove, "%s was not played: a move is written as its squares joined by - or x. To play it, reply with just: %s", quote(t), m)
+			}
+		}
+	}
+	if token, m, ok := findMove(text); ok {
+		return lineError(line, EmbeddedMove, "%s was not played: a move must stand alone on its line. To play it, reply with just: %s", quote(token), m)
+	}
+	return Error{}
+}
+
+// message gathers the lines of a message to the opponent (M19).
+type message struct {
+	lines   []string // "" for a paragraph break
+	size    int      // the bytes of the lines joined by "\n"
+	pending bool     // a blank line came since the last line
+}
+
+// blank records a line that is blank (or, if empty is false, one that
+// adds nothing: there is none).
+func (m *message) blank(empty bool) {
+	if empty && len(m.lines) > 0 {
+		m.pending = true
+	}
+}
+
+// add appends line, as written, trimmed of trailing space. It reports
+// false, adding nothing, when the message would be longer than maxLines
+// lines or maxComment bytes.
+func (m *message) add(line string) bool {
+	n, size := 1, len(line)
+	if m.pending {
+		n, size = 2, size+1
+	}
+	if len(m.lines) > 0 {
+		size++
+	}
+	if len(m.lines)+n > maxLines || m.size+size > maxComment {
+		return false
+	}
+	if m.pending {
+		m.lines = append(m.lines, "")
+		m.pending = false
+	}
+	m.lines = append(m.lines, line)
+	m.size += size
+	return true
+}
+
+// String returns the message: its lines joined by "\n", without the
+// rules of dashes or underscores that mail programs draw above an old
+// mail at its end.
+func (m *message) String() string {
+	lines := m.lines
+	for len(lines) > 0 && (lines[len(lines)-1] == "" || isRule(strings.TrimFunc(lines[len(lines)-1], isSpace))) {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // CutBody splits a mail body where Parse stops reading it: read is the
@@ -308,6 +414,15 @@ func attributionVerb(line string) string {
 		return "skrev"
 	}
 	return ""
+}
+
+// isRule reports whether line is a rule drawn with one character, as
+// "________________________________" above Outlook's header block.
+func isRule(line string) bool {
+	if len(line) < 5 || strings.IndexByte("-_=*~", line[0]) < 0 {
+		return false
+	}
+	return strings.Count(line, line[:1]) == len(line)
 }
 
 // isPunctuation reports whether line holds only punctuation, symbols and

@@ -243,3 +243,72 @@ func badMoveExample(move string) string {
 	}
 	return "b2-b3"
 }
+
+// findMove finds the first move-shaped token in a normalised line of
+// words: squares joined by "-" or "x" (or a dash or "×", with spaces or
+// not around them, as in "b2-b3", "c3xd4", "b2 - b3", "b2ーb3"), not
+// part of a longer word of ASCII letters and digits; Japanese and other
+// words may touch it, as they are written without spaces. It returns the
+// token and its canonical form.
+func findMove(line string) (token, move string, ok bool) {
+	for i := 0; i+2 <= len(line); i++ {
+		if !isSquare(line[i:]) || i > 0 && isWordByte(line[i-1]) {
+			continue
+		}
+		end := moveEnd(line, i)
+		if end < 0 {
+			continue
+		}
+		token = line[i:end]
+		if m := mapSeparators(token); isMove(m) {
+			return token, canonical(m), true
+		}
+	}
+	return "", "", false
+}
+
+// moveEnd returns the end of the move-shaped token at line[i:], which
+// starts with a square, or -1 when there is none there: at least one
+// separator and square must follow, and no ASCII letter or digit after.
+func moveEnd(line string, i int) int {
+	end := -1
+	j := i + 2 // after the last square
+	for {
+		k := skipBlanks(line, j)
+		r, w := utf8.DecodeRuneInString(line[k:])
+		if !isSeparatorRune(r) {
+			break
+		}
+		next := skipBlanks(line, k+w)
+		if !isSquare(line[next:]) {
+			// A final x, MindSports' capture mark, as in "d2-e3x".
+			if (r == 'x' || r == 'X') && k == j && end >= 0 {
+				end = j + 1
+			}
+			break
+		}
+		j = next + 2
+		end = j
+	}
+	if end < 0 || end < len(line) && isWordByte(line[end]) {
+		return -1
+	}
+	return end
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// isSeparatorRune reports whether r may join the squares of a move-shaped
+// token: "-", "x", a dash, the minus sign, "×" or the katakana long mark.
+func isSeparatorRune(r rune) bool {
+	switch {
+	case r == '-', r == 'x', r == 'X', r == '\u00d7', r == '\u2212', r == '\u30fc':
+		return true
+	}
+	return '\u2010' <= r && r <= '\u2015'
+}

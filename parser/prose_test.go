@@ -123,6 +123,77 @@ func TestFullWidth(t *testing.T) {
 	}
 }
 
+// TestEmbeddedMove checks M20: a line in which a move stands inside other
+// words is no move, and a mail about a game whose only move is such a
+// line plays nothing and relays nothing: it is answered with how to
+// write that move.
+func TestEmbeddedMove(t *testing.T) {
+	tests := []struct {
+		client, body string
+		line         string // the line of the Error
+		move         string // how to write it, canonically
+	}{
+		{"Gmail", "I think b2-b3 is best", "I think b2-b3 is best", "b2-b3"},
+		{"Gmail", "what about c3xd4?", "what about c3xd4?", "c3xd4"},
+		{"Outlook", "Hi Bob,\n\nMy move is b2-b3.\n\nAlice", "My move is b2-b3.", "b2-b3"},
+		{"Apple Mail", "Let's go: B2XB3!\n\nSent from my iPhone", "Let's go: B2XB3!", "b2xb3"},
+		{"Thunderbird", "1. b2-b3 c6-c5", "1. b2-b3 c6-c5", "b2-b3"},
+		{"Thunderbird", "b2-b3 please", "b2-b3 please", "b2-b3"},
+		{"a spaced move", "I'd say b2 - b3 here", "I'd say b2 - b3 here", "b2-b3"},
+		{"a monkey's chain", "then b1xd3xf5 wins", "then b1xd3xf5 wins", "b1xd3xf5"},
+		{"MindSports' final x", "try d2-e3x now", "try d2-e3x now", "d2-e3x"},
+		{"Japanese IME", "b2-b3を指します。", "b2-b3を指します。", "b2-b3"},
+		{"Japanese IME, full-width", "ｂ２－ｂ３でお願いします", "ｂ２－ｂ３でお願いします", "b2-b3"},
+		{"Japanese IME, long mark", "次はb2ーb3です", "次はb2ーb3です", "b2-b3"},
+		{"Czech Seznam", "Hraju c3×d4, dobrý?", "Hraju c3×d4, dobrý?", "c3xd4"},
+		{"a move written another way, alone", "b2->b3", "b2->b3", "b2-b3"},
+		{"a move written another way, alone", "b2 to b3", "b2 to b3", "b2-b3"},
+		{"a move written another way, alone", "I play c3:d4", "I play c3:d4", "c3xd4"},
+		{"the first of two", "b2-b3 or c3xd4?\nor maybe d2-d3", "b2-b3 or c3xd4?", "b2-b3"},
+		{"after a message", "Good luck!\n\nI'll try c3-c4 then", "I'll try c3-c4 then", "c3-c4"},
+	}
+	for _, tt := range tests {
+		got := Parse(gameSubject, tt.body, Context{})
+		call := fmt.Sprintf("%s: Parse(%q)", tt.client, tt.body)
+		if len(got.Errors) == 1 && !strings.HasSuffix(got.Errors[0].Reason, "reply with just: "+tt.move) {
+			t.Errorf("%s reason = %q, want it to show how to write %s", call, got.Errors[0].Reason, tt.move)
+		}
+		checkResult(t, call, got, Result{Errors: []Error{errAt(tt.line, EmbeddedMove)}})
+	}
+}
+
+// TestNoEmbeddedMove checks lines that hold no move-shaped token, and
+// mails with a command beside one: their lines are message.
+func TestNoEmbeddedMove(t *testing.T) {
+	for _, body := range []string{
+		"See you on 2025-03-01!",
+		"My phone is 555-1234",
+		"e4 is not a square here",
+		"a1b2c3d4 is my password",
+		"ab2-b3c",
+		"x2-b3",
+		"b2-b9 was a typo",
+		"Call me at h2-h3",
+	} {
+		got := Parse(gameSubject, body, Context{})
+		checkResult(t, fmt.Sprintf("Parse(%q)", body), got, Result{Message: body})
+	}
+	// A command beside the line: it is message, as M19 says.
+	body := "I think c3xd4 is best, but\nb2-b3"
+	got := Parse(gameSubject, body, Context{})
+	want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Message: "I think c3xd4 is best, but"}
+	checkResult(t, fmt.Sprintf("Parse(%q)", body), got, want)
+	// A failed command beside it too: it is a command all the same.
+	body = "I think c3xd4 is best\nresign congo x"
+	got = Parse(gameSubject, body, Context{})
+	want = Result{Errors: []Error{errAt("resign congo x", BadGame)}, Message: "I think c3xd4 is best"}
+	checkResult(t, fmt.Sprintf("Parse(%q)", body), got, want)
+	// In a mail about no game, the line is an error as before.
+	body = "I think c3xd4 is best"
+	got = Parse("", body, Context{})
+	checkResult(t, fmt.Sprintf("Parse(%q)", body), got, Result{Errors: []Error{errAt(body, UnknownCommand)}})
+}
+
 // TestBadMoveHint checks that the hint for a bad move shows how to write
 // that move when it can be guessed.
 func TestBadMoveHint(t *testing.T) {
