@@ -26,9 +26,12 @@ const (
 //
 // Otherwise the body is read line by line, down to where the sender's
 // text ends: a signature ("-- "), a quoted line ("> "), an attribution
-// ("On ... wrote:"), a separator ("-----Original Message-----"), a
-// forwarded header block or a sign-off ("Sent from my iPhone"). Each line
-// is read after Unicode NFKC (M21). A
+// ("On ... wrote:", and its like in other languages), a separator
+// ("-----Original Message-----"), a quoted header block ("From:",
+// "Von:", "差出人:", ...), a sign-off ("Sent from my iPhone"), or a line
+// that repeats a fixed line of the server's own mails (a board rank,
+// "Position: ...", the footer; M21), so that a mail pasted below without
+// quote marks is not read. Each line is read after Unicode NFKC (M21). A
 // line is a command when its first word is a command word, in either
 // word order (move congo 42 b2-b3, congo move 42 b2-b3), or it is a move
 // alone, which may carry what people add to it (M20: "b2-b3.", "b2-b3!?",
@@ -256,8 +259,8 @@ func (m *message) String() string {
 // CutBody splits a mail body where Parse stops reading it: read is the
 // text above the first signature ("-- "), quoted line ("> "), attribution
 // ("On ... wrote:"), separator ("-----Original Message-----"), forwarded
-// header block or sign-off; rest is that line and all below it, or ""
-// when there is none. read+rest is body.
+// header block, sign-off or line of the server's own mails; rest is that
+// line and all below it, or "" when there is none. read+rest is body.
 func CutBody(body string) (read, rest string) {
 	afterBlank := true
 	for left := body; left != ""; {
@@ -313,127 +316,6 @@ func commentOf(body string) (string, []Error) {
 		}
 	}
 	return strings.TrimFunc(b.String(), isSpace), nil
-}
-
-// lineClass is how a body line is read.
-type lineClass uint8
-
-const (
-	textLine lineClass = iota // a command, or else an error or a line of the message
-	skipLine                  // blank, or only punctuation: no command
-	stopLine                  // the end of what the sender wrote: nothing after it is read
-)
-
-// classify says how a body line is read. line is trimmed and normalised
-// (normalise); afterBlank is whether the line before was skipped (or
-// there is none); rest is the body after the line, to look one line
-// ahead for an attribution split over two lines.
-func classify(line string, afterBlank bool, rest string) lineClass {
-	switch {
-	case line == "":
-		return skipLine
-	case line[0] == '>', // a quoted line
-		line == "--",      // a signature, "-- " trimmed
-		isSeparator(line), // "-----Original Message-----"
-		afterBlank && isHeader(line),
-		isSignOff(line),
-		isAttribution(line, rest):
-		return stopLine
-	case isPunctuation(line):
-		return skipLine
-	}
-	return textLine
-}
-
-// isSeparator reports whether line is a separator written by a mail
-// program before an old mail, such as "-----Original Message-----" or
-// "---------- Forwarded message ---------".
-func isSeparator(line string) bool {
-	if len(line) < 7 || !strings.HasPrefix(line, "---") || !strings.HasSuffix(line, "---") {
-		return false
-	}
-	return strings.IndexFunc(line, unicode.IsLetter) >= 0
-}
-
-// isHeader reports whether line starts the header block a mail program
-// writes above an old mail ("From: Alice ...").
-func isHeader(line string) bool {
-	return hasPrefixFold(line, "From:") || hasPrefixFold(line, "Von:") ||
-		hasPrefixFold(line, "De:") || hasPrefixFold(line, "De :")
-}
-
-// isSignOff reports whether line is a mail program's sign-off, such as
-// "Sent from my iPhone".
-func isSignOff(line string) bool {
-	return hasPrefixFold(line, "Sent from ") || hasPrefixFold(line, "Get Outlook for ") ||
-		hasPrefixFold(line, "Envoyé de mon ") || hasPrefixFold(line, "Von meinem ")
-}
-
-// isAttribution reports whether line introduces a quoted mail: "On <date>,
-// <someone> wrote:", "Le ... a écrit :", "Am ... schrieb ...:" and their
-// like, also when split over this line and the next.
-func isAttribution(line, rest string) bool {
-	if strings.HasSuffix(line, " wrote:") {
-		return true
-	}
-	verb := attributionVerb(line)
-	if verb == "" {
-		return false
-	}
-	if strings.HasSuffix(line, ":") {
-		return strings.Contains(line, verb)
-	}
-	next, _ := nextLine(rest)
-	next = normalise(strings.TrimFunc(next, isSpace))
-	return strings.HasSuffix(next, ":") && (strings.Contains(line, verb) || strings.Contains(next, verb))
-}
-
-// attributionVerb returns the verb of an attribution that starts with the
-// first word of line ("wrote" for "On"), or "" when it starts none.
-func attributionVerb(line string) string {
-	i := strings.IndexByte(line, ' ')
-	if i < 2 || i > 3 {
-		return ""
-	}
-	switch strings.ToLower(line[:i]) {
-	case "on":
-		return "wrote"
-	case "le":
-		return "écrit"
-	case "am":
-		return "schrieb"
-	case "el":
-		return "escribió"
-	case "il":
-		return "scritto"
-	case "op":
-		return "schreef"
-	case "em":
-		return "escreveu"
-	case "den":
-		return "skrev"
-	}
-	return ""
-}
-
-// isRule reports whether line is a rule drawn with one character, as
-// "________________________________" above Outlook's header block.
-func isRule(line string) bool {
-	if len(line) < 5 || strings.IndexByte("-_=*~", line[0]) < 0 {
-		return false
-	}
-	return strings.Count(line, line[:1]) == len(line)
-}
-
-// isPunctuation reports whether line holds only punctuation, symbols and
-// spaces, like "***" or "________".
-func isPunctuation(line string) bool {
-	for _, r := range line {
-		if !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !isSpace(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // nextLine splits s after its first line, ended by "\n", "\r\n" or "\r".
