@@ -191,6 +191,7 @@ const (
 	NotRead                // a command in the body of a mail whose Subject is one: the body is a message
 	BadAdmin               // an operator's command that is not written as it must be
 	EmbeddedMove           // a mail about a game has no command, but a move inside a line of words: nothing was played (M20)
+	NotInDigest            // a digest line "<id>: <move>" names a game the digest replied to did not list (M24)
 )
 
 // Result is everything Parse found in one mail.
@@ -232,6 +233,12 @@ type Context struct {
 	// It lets bare move and resign lines apply to that game, and makes
 	// the body's lines that are no command a message (Result.Message).
 	Game int64
+	// Digest is the games listed by the digest that the mail replies to
+	// (M24), or nil. Lines "<id>: <move>", "<id> <move>" and "game <id>
+	// <move>" are then moves in game <id>; an <id> not in Digest is an
+	// Error with Problem NotInDigest. When the digest listed one game,
+	// the server sets Game to it too, so that a bare move plays there.
+	Digest []int64
 	// Operator is set when the mail is the operator's, proven: the
 	// operator's commands (ban, adjourn, ...) are read only then.
 	Operator bool
@@ -280,6 +287,8 @@ func (p Problem) String() string {
 		return "bad admin"
 	case EmbeddedMove:
 		return "embedded move"
+	case NotInDigest:
+		return "not in digest"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -287,5 +296,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= EmbeddedMove
+	return p <= NotInDigest
 }

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -44,8 +45,9 @@ func ValidHandle(h string) bool {
 
 // scope is what a line is read against.
 type scope struct {
-	game     int64 // the game the mail is about, or 0
-	operator bool  // whether the operator's commands are read
+	game     int64   // the game the mail is about, or 0
+	digest   []int64 // the games of the digest the mail replies to (M24), or nil
+	operator bool    // whether the operator's commands are read
 }
 
 // parseLine reads one line as a command. line is the line as written,
@@ -53,7 +55,7 @@ type scope struct {
 // It returns either a Command with a Kind or an Error with a Problem,
 // which quotes line. meant reports whether the line is a command by M19,
 // so that its Error is one: its first word is a command word (in either
-// word order), or it is a move alone (M20). In a
+// word order), or it is a move alone (M20) or a digest line (M24). In a
 // mail about a game, a line that is not meant is part of the message,
 // and its Error is not reported.
 func parseLine(line, text string, sc scope) (c Command, e Error, meant bool) {
@@ -131,16 +133,30 @@ func conditionalMoves(args []string) ([]string, string) {
 	return moves, ""
 }
 
-// bareLine reads a line that starts with no command word: a move alone
-// (M20), which applies to the game the mail is about, or no command.
+// bareLine reads a line that starts with no command word: a digest
+// line (M24), a move alone (M20), which applies to the game the mail is
+// about, or no command.
 func bareLine(line, text string, words []string, sc scope) (Command, Error, bool) {
 	fail := func(meant bool, p Problem, format string, args ...any) (Command, Error, bool) {
 		return Command{}, lineError(line, p, format, args...), meant
+	}
+	if sc.digest != nil {
+		if id, move, n, guard, ok := digestMove(text); ok {
+			switch {
+			case !guard:
+				return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as %d: b2-b3#1", id)
+			case !slices.Contains(sc.digest, id):
+				return fail(true, NotInDigest, "game %d was not in the digest you replied to: to play in it, write move congo %d %s", id, id, canonical(move))
+			}
+			return Command{Kind: Move, Line: line, Game: id, Move: move, MoveNumber: n}, Error{}, true
+		}
 	}
 	if move, n, guard, ok := moveAlone(text); ok {
 		switch {
 		case !guard:
 			return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+		case sc.game == 0 && len(sc.digest) > 1:
+			return fail(true, MissingGame, "%s is a move, but the digest you replied to lists several games: write the game before it, as %d: %s", quote(move), sc.digest[0], cut(move, maxWordLen))
 		case sc.game == 0:
 			return fail(true, MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
 		}
@@ -149,6 +165,11 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b9, congo mvoe 42 b2-b3
 		_, text = cutWord(text)
 		words = words[1:]
+	}
+	if sc.digest != nil {
+		if _, rest, ok := digestGame(text); ok { // 12: b2-b9
+			text = rest
+		}
 	}
 	if move, _, _ := splitMoveNumber(undecorate(text)); looksLikeMove(move) {
 		return fail(false, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))

@@ -35,7 +35,8 @@ const (
 // line is a command when its first word is a command word, in either
 // word order (move congo 42 b2-b3, congo move 42 b2-b3), or it is a move
 // alone, which may carry what people add to it (M20: "b2-b3.", "b2-b3!?",
-// "(b2-b3)", "「b2-b3」", "Move: b2-b3", "I play b2-b3", ...).
+// "(b2-b3)", "「b2-b3」", "Move: b2-b3", "I play b2-b3", ...), or, in a
+// reply to a digest (Context.Digest), a line "<id>: <move>" (M24).
 //
 // In a mail about a game (ctx.Game, or else the game in a "Congo game N"
 // Subject), the other lines are the message to the opponent (M19), never
@@ -59,7 +60,7 @@ const (
 // only the form of commands: legality, game numbers and handles are the
 // server's to check.
 func Parse(subject, body string, ctx Context) Result {
-	sc := scope{game: ctx.Game, operator: ctx.Operator}
+	sc := scope{game: ctx.Game, digest: ctx.Digest, operator: ctx.Operator}
 	if sc.game == 0 {
 		sc.game = GameFromSubject(subject)
 	}
@@ -159,7 +160,7 @@ func parseBody(body string, sc scope) Result {
 			if cond != 0 && startsWithIf(text) {
 				g = cond
 			}
-			c, e, isCommand = parseLine(line, text, scope{game: g, operator: sc.operator})
+			c, e, isCommand = parseLine(line, text, scope{game: g, digest: sc.digest, operator: sc.operator})
 		}
 		if inGame && !isCommand {
 			if embedded.Problem == NoProblem {

@@ -312,3 +312,47 @@ func isSeparatorRune(r rune) bool {
 	}
 	return '\u2010' <= r && r <= '\u2015'
 }
+
+// digestMove reads a normalised line of a reply to a digest (M24):
+// "<id>: <move>", "<id> <move>" or "game <id> <move>", the move with the
+// decorations of M20. ok is false when the line is none of these;
+// otherwise move, n and guard are as moveAlone's.
+func digestMove(line string) (id int64, move string, n int, guard, ok bool) {
+	id, rest, ok := digestGame(line)
+	if !ok {
+		return 0, "", 0, false, false
+	}
+	move, n, guard, ok = moveAlone(rest)
+	return id, move, n, guard, ok
+}
+
+// digestGame cuts the game off a line of a reply to a digest: "<id>:",
+// "<id>" or "game <id>" before the rest (the number may be written
+// "#42", and a colon may follow it in every form). ok is false when the
+// line does not start so, or nothing follows.
+func digestGame(line string) (id int64, rest string, ok bool) {
+	s := line
+	if hasPrefixFold(s, "game") {
+		if t, cut := cutSpaces(s[len("game"):]); cut {
+			s = t
+		}
+	}
+	j := 0
+	if strings.HasPrefix(s, "#") {
+		j++
+	}
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if id, ok = parseID(s[:j]); !ok {
+		return 0, "", false
+	}
+	rest = s[j:]
+	if t := strings.TrimLeftFunc(rest, isSpace); strings.HasPrefix(t, ":") {
+		rest = t[1:]
+	} else if len(t) == len(rest) {
+		return 0, "", false // "42b2-b3"
+	}
+	rest = strings.TrimFunc(rest, isSpace)
+	return id, rest, rest != ""
+}

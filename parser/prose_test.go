@@ -258,6 +258,55 @@ func TestMoveHint(t *testing.T) {
 	}
 }
 
+// TestDigest checks M24: in a reply to a digest, a line "<id>: <move>",
+// "<id> <move>" or "game <id> <move>" plays in game <id> when the digest
+// listed it.
+func TestDigest(t *testing.T) {
+	move := func(line string, game int64, m string, n int) Command {
+		return Command{Kind: Move, Line: line, Game: game, Move: m, MoveNumber: n}
+	}
+	several := Context{Digest: []int64{12, 13}}
+	one := Context{Game: 12, Digest: []int64{12}} // as the server sets it for one game
+	tests := []struct {
+		name, body string
+		ctx        Context
+		want       Result
+	}{
+		{"Gmail: one line per game", "12: b2-b3\n13: c3xd4\n", several, Result{Commands: []Command{
+			move("12: b2-b3", 12, "b2-b3", 0), move("13: c3xd4", 13, "c3xd4", 0)}}},
+		{"without the colon", "12 b2-b3\n13 c3xd4!", several, Result{Commands: []Command{
+			move("12 b2-b3", 12, "b2-b3", 0), move("13 c3xd4!", 13, "c3xd4", 0)}}},
+		{"with the word game", "game 12 b2-b3\nGame #13: c3xd4 #4\nGAME 12: (d2-d3).", several, Result{Commands: []Command{
+			move("game 12 b2-b3", 12, "b2-b3", 0), move("Game #13: c3xd4 #4", 13, "c3xd4", 4), move("GAME 12: (d2-d3).", 12, "d2-d3", 0)}}},
+		{"Japanese IME", "１２：ｂ２－ｂ３\n１３　ｃ３ｘｄ４。", several, Result{Commands: []Command{
+			move("１２：ｂ２－ｂ３", 12, "b2-b3", 0), move("１３　ｃ３ｘｄ４。", 13, "c3xd4", 0)}}},
+		{"with the guard", "12: b2-b3#2\n13: c3xd4 #x", several, Result{
+			Commands: []Command{move("12: b2-b3#2", 12, "b2-b3", 2)},
+			Errors:   []Error{errAt("13: c3xd4 #x", BadMoveNumber)}}},
+		{"a game not in the digest", "14: b2-b3", several, Result{Errors: []Error{errAt("14: b2-b3", NotInDigest)}}},
+		{"a move command names any game", "move congo 14 b2-b3", several, Result{Commands: []Command{
+			{Kind: Move, Line: "move congo 14 b2-b3", Game: 14, Move: "b2-b3"}}}},
+		{"a bare move, several games", "b2-b3", several, Result{Errors: []Error{errAt("b2-b3", MissingGame)}}},
+		{"a bad move", "12: b2-b9", several, Result{Errors: []Error{errAt("12: b2-b9", BadMove)}}},
+		{"several games: no message", "12: b2-b3\nThanks!", several, Result{
+			Commands: []Command{move("12: b2-b3", 12, "b2-b3", 0)},
+			Errors:   []Error{errAt("Thanks!", UnknownCommand)}}},
+		{"one game: a bare move", "b2-b3", one, Result{Commands: []Command{move("b2-b3", 12, "b2-b3", 0)}}},
+		{"one game: its line", "12: b2-b3\nGood luck!", one, Result{
+			Commands: []Command{move("12: b2-b3", 12, "b2-b3", 0)}, Message: "Good luck!"}},
+		{"one game: another game", "13: b2-b3", one, Result{Errors: []Error{errAt("13: b2-b3", NotInDigest)}}},
+		{"one game: a bad move is message", "12: b2-b9", one, Result{Message: "12: b2-b9"}},
+		{"not a digest reply", "12: b2-b3", Context{Game: 42}, Result{Errors: []Error{errAt("12: b2-b3", EmbeddedMove)}}},
+		{"not a digest reply, no game", "12: b2-b3", Context{}, Result{Errors: []Error{errAt("12: b2-b3", UnknownCommand)}}},
+		{"the digest pasted below", "12: b2-b3\n\nYour daily Congo digest, bob: it is your move in these games.\n\nGame 13: alice (white) vs bob (black)\n13: c3xd4", several,
+			Result{Commands: []Command{move("12: b2-b3", 12, "b2-b3", 0)}}},
+	}
+	for _, tt := range tests {
+		got := Parse("Re: Congo: your move in 2 games", tt.body, tt.ctx)
+		checkResult(t, fmt.Sprintf("%s: Parse(%q, %+v)", tt.name, tt.body, tt.ctx), got, tt.want)
+	}
+}
+
 func TestCanonical(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"b2-b3", "b2-b3"},
