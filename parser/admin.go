@@ -14,6 +14,6 @@ func ParseAdmin(line string) (c Command, e Error, ok bool) {
 	if len(words) == 0 || !keyword(words[0]).Operator() {
 		return Command{}, Error{}, false
 	}
-	c, e = parseLine(line, 0, true)
+	c, e, _ = parseLine(line, normalise(line), scope{operator: true})
 	return c, e, true
 }

@@ -39,9 +39,15 @@ func TestParseAdmin(t *testing.T) {
 // the operator's mail only; in anyone else's they are unknown words.
 func TestOperatorWordsOnlyForTheOperator(t *testing.T) {
 	for _, line := range []string{"ban bob", "adjourn congo 4", "adjudicate 4 draw"} {
-		r := Parse("", line, Context{Game: 4})
+		r := Parse("", line, Context{})
 		if len(r.Commands) != 0 || len(r.Errors) != 1 || r.Errors[0].Problem != UnknownCommand {
 			t.Errorf("Parse(%q) for a player = %+v, want an unknown command", line, r)
+		}
+		// In a mail about a game, a player's line that starts with no
+		// command word of theirs is part of the message (M19).
+		r = Parse("", line, Context{Game: 4})
+		if len(r.Commands) != 0 || len(r.Errors) != 0 || r.Message != line {
+			t.Errorf("Parse(%q) for a player in a mail about a game = %+v, want the message %q", line, r, line)
 		}
 		r = Parse("", line, Context{Game: 4, Operator: true})
 		if len(r.Commands) != 1 || !r.Commands[0].Kind.Operator() {

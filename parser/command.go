@@ -121,9 +121,13 @@ type Command struct {
 	// challenge names black.
 	Colour rules.Color
 	// Move is the move text as written (for example "b2-b3", "b2 - b3" or
-	// "a2-c4-c6x"), without the #N and with its words joined by one space.
-	// Its syntax is checked (rules.ParseMoveText); the server resolves it
-	// against the legal moves.
+	// "a2-c4-c6x"), without the #N and with its words joined by one space,
+	// read as M21 says: after Unicode NFKC (full-width "ｂ２－ｂ３" is
+	// "b2-b3"), with the dashes of input methods and "×" written "-" and
+	// "x", and without what M20 lets surround a move alone (quotes,
+	// brackets, a final "." or "!?", a "Move:" before it). Its syntax is
+	// checked (rules.ParseMoveText); the server resolves it against the
+	// legal moves.
 	Move string
 	// MoveNumber is the #N guard after a move (M1); 0 when absent.
 	MoveNumber int
@@ -184,17 +188,36 @@ const (
 	BadSetting             // notify, vacation or seek has an argument it does not know
 	Ignored                // a limit was reached: this line and the rest of the mail were not read
 	BadLevel               // level=N is not a level from MinLevel to MaxLevel
-	NotRead                // a command in the body of a mail whose Subject is one: the body is a comment
+	NotRead                // a command in the body of a mail whose Subject is one: the body is a message
 	BadAdmin               // an operator's command that is not written as it must be
+	EmbeddedMove           // a mail about a game has no command, but a move inside a line of words: nothing was played (M20)
+	NotInDigest            // a digest line "<id>: <move>" names a game the digest replied to did not list (M24)
 )
 
 // Result is everything Parse found in one mail.
 type Result struct {
 	Commands []Command
 	Errors   []Error
-	// Comment is the body text that travels with a command taken from the
-	// Subject: the message to the opponent. Empty otherwise.
-	Comment string
+	// Message is the sender's message to the opponent (M19).
+	//
+	// In a mail about one game (Context.Game, or a "Congo game N"
+	// Subject) whose commands are in the body, it is the body's lines
+	// that are no command, down to where reading stops (a quote, a
+	// signature, an attribution, a line of one of the server's own
+	// mails, ...), in order: each line as the sender wrote it (not
+	// normalised, only trimmed of trailing space), every run of blank
+	// lines made one empty line, none at the start or the end, joined by
+	// "\n". It is "" when the mail holds no such line, and when the mail
+	// has no command but a move inside a line of words (EmbeddedMove):
+	// then nothing is relayed.
+	//
+	// When the command is the Subject (FromSubject), it is the body down
+	// to where reading stops, trimmed.
+	//
+	// At most 200 lines and 16 KiB are kept; a line beyond is reported as
+	// one Error with Problem Ignored. In a mail about no game, Message is
+	// "" and its lines that are no command are Errors.
+	Message string
 	// FromSubject is true when the command came from the Subject line.
 	FromSubject bool
 	// CommandSubject is true when the Subject is a command, or was meant
@@ -207,8 +230,15 @@ type Result struct {
 type Context struct {
 	// Game is the game the mail replies to (from In-Reply-To/References or
 	// a "Congo game N" Subject), or 0 when it is not a reply about a game.
-	// It lets bare move and resign lines apply to that game.
+	// It lets bare move and resign lines apply to that game, and makes
+	// the body's lines that are no command a message (Result.Message).
 	Game int64
+	// Digest is the games listed by the digest that the mail replies to
+	// (M24), or nil. Lines "<id>: <move>", "<id> <move>" and "game <id>
+	// <move>" are then moves in game <id>; an <id> not in Digest is an
+	// Error with Problem NotInDigest. When the digest listed one game,
+	// the server sets Game to it too, so that a bare move plays there.
+	Digest []int64
 	// Operator is set when the mail is the operator's, proven: the
 	// operator's commands (ban, adjourn, ...) are read only then.
 	Operator bool
@@ -255,6 +285,10 @@ func (p Problem) String() string {
 		return "not read"
 	case BadAdmin:
 		return "bad admin"
+	case EmbeddedMove:
+		return "embedded move"
+	case NotInDigest:
+		return "not in digest"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -262,5 +296,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= BadAdmin
+	return p <= NotInDigest
 }

@@ -269,14 +269,19 @@ func moveArgs(c *Command, args []string, game int64) Error {
 	if len(args) == 0 {
 		return lineError(c.Line, MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
 	}
-	move, n, ok := splitMoveNumber(strings.Join(args, " "))
+	// The decorations of a move alone (M20) are allowed here too, as in
+	// move congo 42 "b2-b3".
+	move, n, ok := splitMoveNumber(undecorate(strings.Join(args, " ")))
+	move = mapSeparators(undecorate(move))
 	switch {
 	case !ok:
 		return lineError(c.Line, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+	case move == "" && n == 0:
+		return lineError(c.Line, MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
 	case move == "":
 		return lineError(c.Line, MissingMove, "move needs a move before the #: move congo %d b2-b3#%d", c.Game, n)
 	case !isMove(move):
-		return lineError(c.Line, BadMove, "%s is not a move: write it as b2-b3", quote(move))
+		return lineError(c.Line, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
 	c.Move, c.MoveNumber = move, n
 	return Error{}

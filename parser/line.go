@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -42,36 +43,52 @@ func ValidHandle(h string) bool {
 	return true
 }
 
-// parseLine reads one line as a command. The line is trimmed and not
-// blank; game is the game the mail is about, or 0; operator is whether
-// the operator's commands are read. It returns either a Command with a
-// Kind or an Error with a Problem.
-func parseLine(line string, game int64, operator bool) (Command, Error) {
-	fail := func(p Problem, format string, args ...any) (Command, Error) {
-		return Command{}, lineError(line, p, format, args...)
+// scope is what a line is read against.
+type scope struct {
+	game     int64   // the game the mail is about, or 0
+	digest   []int64 // the games of the digest the mail replies to (M24), or nil
+	operator bool    // whether the operator's commands are read
+}
+
+// parseLine reads one line as a command. line is the line as written,
+// trimmed and not blank; text is normalise(line), what is read (M21).
+// It returns either a Command with a Kind or an Error with a Problem,
+// which quotes line. meant reports whether the line is a command by M19,
+// so that its Error is one: its first word is a command word (in either
+// word order), or it is a move alone (M20) or a digest line (M24). In a
+// mail about a game, a line that is not meant is part of the message,
+// and its Error is not reported.
+func parseLine(line, text string, sc scope) (c Command, e Error, meant bool) {
+	fail := func(p Problem, format string, args ...any) (Command, Error, bool) {
+		return Command{}, lineError(line, p, format, args...), meant
 	}
-	if len(line) > maxLineLen {
-		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
-	}
-	words := strings.FieldsFunc(line, isSpace)
+	long := len(line) > maxNormLen || len(text) > maxLineLen
+	words := strings.FieldsFunc(text, isSpace)
 	if len(words) == 0 {
 		return fail(UnknownCommand, `%s is not a command; send "help" for the list of commands`, quote(line))
 	}
 	k, args := commandOf(words)
-	if k.Operator() && !operator {
+	if k.Operator() && !sc.operator {
 		k, args = NoKind, words
 	}
 	if k == NoKind {
-		return bareMove(line, words, game)
+		if long {
+			return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
+		}
+		return bareLine(line, text, words, sc)
 	}
-	c := Command{Kind: k, Line: line}
+	meant = true
+	if long {
+		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
+	}
+	c = Command{Kind: k, Line: line}
 	if isGameCommand(k) && len(args) > 0 && isGameWord(args[0]) {
 		args = args[1:]
 	}
-	if e := grammar[k].args(&c, args, game); e.Problem != NoProblem {
-		return Command{}, e
+	if e := grammar[k].args(&c, args, sc.game); e.Problem != NoProblem {
+		return Command{}, e, true
 	}
-	return c, Error{}
+	return c, Error{}, true
 }
 
 // conditionalMoves reads the words after "if" of a conditional line:
@@ -83,7 +100,7 @@ func conditionalMoves(args []string) ([]string, string) {
 	var cur []string
 	want := "then" // the word that ends the move being read
 	flush := func() string {
-		m := strings.Join(cur, " ")
+		m := mapSeparators(strings.Join(cur, " "))
 		if m == "" {
 			return "a move is missing: " + form
 		}
@@ -116,29 +133,48 @@ func conditionalMoves(args []string) ([]string, string) {
 	return moves, ""
 }
 
-// bareMove reads a line that starts with no command word: a move, which
-// applies to game (the game the mail is about), or an unknown command.
-func bareMove(line string, words []string, game int64) (Command, Error) {
-	fail := func(p Problem, format string, args ...any) (Command, Error) {
-		return Command{}, lineError(line, p, format, args...)
+// bareLine reads a line that starts with no command word: a digest
+// line (M24), a move alone (M20), which applies to the game the mail is
+// about, or no command.
+func bareLine(line, text string, words []string, sc scope) (Command, Error, bool) {
+	fail := func(meant bool, p Problem, format string, args ...any) (Command, Error, bool) {
+		return Command{}, lineError(line, p, format, args...), meant
 	}
-	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b3
+	if sc.digest != nil {
+		if id, move, n, guard, ok := digestMove(text); ok {
+			switch {
+			case !guard:
+				return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as %d: b2-b3#1", id)
+			case !slices.Contains(sc.digest, id):
+				return fail(true, NotInDigest, "game %d was not in the digest you replied to: to play in it, write move congo %d %s", id, id, canonical(move))
+			}
+			return Command{Kind: Move, Line: line, Game: id, Move: move, MoveNumber: n}, Error{}, true
+		}
+	}
+	if move, n, guard, ok := moveAlone(text); ok {
+		switch {
+		case !guard:
+			return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
+		case sc.game == 0 && len(sc.digest) > 1:
+			return fail(true, MissingGame, "%s is a move, but the digest you replied to lists several games: write the game before it, as %d: %s", quote(move), sc.digest[0], cut(move, maxWordLen))
+		case sc.game == 0:
+			return fail(true, MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
+		}
+		return Command{Kind: Move, Line: line, Game: sc.game, Move: move, MoveNumber: n}, Error{}, true
+	}
+	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b9, congo mvoe 42 b2-b3
+		_, text = cutWord(text)
 		words = words[1:]
 	}
-	move, n, ok := splitMoveNumber(strings.Join(words, " "))
-	if move != "" && isMove(move) {
-		switch {
-		case !ok:
-			return fail(BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
-		case game == 0:
-			return fail(MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
+	if sc.digest != nil {
+		if _, rest, ok := digestGame(text); ok { // 12: b2-b9
+			text = rest
 		}
-		return Command{Kind: Move, Line: line, Game: game, Move: move, MoveNumber: n}, Error{}
 	}
-	if looksLikeMove(words[0]) {
-		return fail(BadMove, "%s is not a move: write it as b2-b3", quote(move))
+	if move, _, _ := splitMoveNumber(undecorate(text)); looksLikeMove(move) {
+		return fail(false, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
-	return fail(UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
+	return fail(false, UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
 }
 
 // lineError returns the Error for line, with a Reason made by

@@ -10,53 +10,77 @@ const (
 	// maxCommands is the most commands read from one mail.
 	maxCommands = 50
 	// maxLines is the most lines of a body read for commands or for a
-	// comment, counting blank ones.
+	// message, counting blank ones.
 	maxLines = 200
-	// maxComment is the most bytes of a comment passed on.
+	// maxComment is the most bytes of a message passed on.
 	maxComment = 16 << 10
 )
 
-// Parse reads the commands of a mail.
+// Parse reads the commands of a mail, and the sender's message to the
+// opponent (Result.Message).
 //
 // When the Subject, after any reply prefixes ("Re:", "Fwd:", "AW:", ...) and
 // "[...]" tags, is a command, that is the mail's one command and the body is
-// a comment for the opponent (Result.Comment, FromSubject). Otherwise each
-// body line is a command, down to the first signature ("-- "), quoted line
-// ("> "), attribution ("On ... wrote:") or forwarded header block: blank
-// lines and lines of only punctuation are skipped, every other line that is
-// no command is an Error. When the body holds nothing to read and the
-// Subject starts like a command but is malformed, the Subject's Error is
-// reported.
+// the message (FromSubject); a command in it is not carried out, and the
+// first one is reported as an Error with Problem NotRead.
+//
+// Otherwise the body is read line by line, down to where the sender's
+// text ends: a signature ("-- "), a quoted line ("> "), an attribution
+// ("On ... wrote:", and its like in other languages), a separator
+// ("-----Original Message-----"), a quoted header block ("From:",
+// "Von:", "差出人:", ...), a sign-off ("Sent from my iPhone"), or a line
+// that repeats a fixed line of the server's own mails (a board rank,
+// "Position: ...", the footer; M21), so that a mail pasted below without
+// quote marks is not read. Each line is read after Unicode NFKC (M21). A
+// line is a command when its first word is a command word, in either
+// word order (move congo 42 b2-b3, congo move 42 b2-b3), or it is a move
+// alone, which may carry what people add to it (M20: "b2-b3.", "b2-b3!?",
+// "(b2-b3)", "「b2-b3」", "Move: b2-b3", "I play b2-b3", ...), or, in a
+// reply to a digest (Context.Digest), a line "<id>: <move>" (M24).
 //
 // In a mail about a game (ctx.Game, or else the game in a "Congo game N"
-// Subject), a bare move or a game command without a game number applies to
-// that game. Conditional lines ("if ... then ...") apply to the game of the
-// "conditional congo <id>" line above them, if any, or else to that game
-// (M14).
+// Subject), the other lines are the message to the opponent (M19), never
+// Errors; a bare move or a game command without a game number applies
+// to that game. But when such a mail has no command at all and a move
+// stands inside a line of words ("I think b2-b3 is best"), nothing is
+// played or relayed: the Result is one Error with Problem EmbeddedMove,
+// which shows how to write the move alone on a line.
 //
-// At most 50 commands and 200 lines are read; a line beyond either limit is
-// reported as one Error with Problem Ignored. Parse judges only the form of
-// commands: legality, game numbers and handles are the server's to check.
+// In a mail about no game, blank lines and lines of only punctuation are
+// skipped, and every other line that is no command is an Error. When the
+// body holds nothing to read and the Subject starts like a command but
+// is malformed, the Subject's Error is reported.
+//
+// Conditional lines ("if ... then ...") apply to the game of the
+// "conditional congo <id>" line above them, if any, or else to the game
+// the mail is about (M14).
+//
+// At most 50 commands, 200 lines, and a message of 16 KiB are read; a
+// line beyond is reported as one Error with Problem Ignored. Parse judges
+// only the form of commands: legality, game numbers and handles are the
+// server's to check.
 func Parse(subject, body string, ctx Context) Result {
-	game := ctx.Game
-	if game == 0 {
-		game = GameFromSubject(subject)
+	sc := scope{game: ctx.Game, digest: ctx.Digest, operator: ctx.Operator}
+	if sc.game == 0 {
+		sc.game = GameFromSubject(subject)
 	}
 	var subjectErr *Error
 	if s := stripSubject(subject); s != "" {
-		c, e := parseLine(s, game, false) // the operator's commands are read in the body only
+		subj := sc
+		subj.operator = false // the operator's commands are read in the body only
+		c, e, _ := parseLine(s, normalise(s), subj)
 		if c.Kind != NoKind {
-			comment, errs := commentOf(body)
-			if e, ok := commandIn(comment, c, ctx.Operator); ok {
+			message, errs := commentOf(body)
+			if e, ok := commandIn(message, c, sc); ok {
 				errs = append([]Error{e}, errs...)
 			}
-			return Result{Commands: []Command{c}, Errors: errs, Comment: comment, FromSubject: true, CommandSubject: true}
+			return Result{Commands: []Command{c}, Errors: errs, Message: message, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
 			subjectErr = &e
 		}
 	}
-	r := parseBody(body, game, ctx.Operator)
+	r := parseBody(body, sc)
 	r.CommandSubject = subjectErr != nil
 	if subjectErr != nil && len(r.Commands) == 0 && len(r.Errors) == 0 {
 		r.Errors = []Error{*subjectErr}
@@ -64,20 +88,26 @@ func Parse(subject, body string, ctx Context) Result {
 	return r
 }
 
-// commandIn returns an Error for the first line of comment that is a
+// commandIn returns an Error for the first line of message that is a
 // command other than subject, the Subject's command: it is not carried
 // out, which its sender should be told. Bare moves and game commands
 // without a number count for the Subject's game.
-func commandIn(comment string, subject Command, operator bool) (Error, bool) {
-	for line := range strings.Lines(comment) {
+func commandIn(message string, subject Command, sc scope) (Error, bool) {
+	if subject.Game != 0 {
+		sc.game = subject.Game
+	}
+	for line := range strings.Lines(message) {
 		line = strings.TrimFunc(line, isSpace)
-		c, _ := parseLine(line, subject.Game, operator)
+		if line == "" {
+			continue
+		}
+		c, _, _ := parseLine(line, normalise(line), sc)
 		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
 		if c.Kind != NoKind && c.Kind != If && !same {
 			return Error{
 				Line:    cut(line, maxLineLen),
 				Problem: NotRead,
-				Reason: "Not carried out: with a command in the Subject, the body is read as a comment, not as commands." +
+				Reason: "Not carried out: with a command in the Subject, the body is read as a message, not as commands." +
 					" To send several commands, write them in the body, one a line, under a Subject that is no command.",
 			}, true
 		}
@@ -85,45 +115,64 @@ func commandIn(comment string, subject Command, operator bool) (Error, bool) {
 	return Error{}, false
 }
 
-// parseBody reads the commands of a body, one a line.
-func parseBody(body string, game int64, operator bool) Result {
+// parseBody reads the commands of a body, one a line, and in a mail
+// about a game (sc.game) its message.
+func parseBody(body string, sc scope) Result {
 	var r Result
-	cond := int64(0) // the game of the last "conditional congo <id>" line (M14)
+	inGame := sc.game != 0
+	var msg message
+	var embedded Error // the first move inside a line of words (M20)
+	meant := false     // a line was meant as a command
+	cond := int64(0)   // the game of the last "conditional congo <id>" line (M14)
+	ignore := func(line, reason string, args ...any) {
+		r.Errors = append(r.Errors, lineError(line, Ignored, reason, args...))
+	}
 	afterBlank := true
 	rest := body
 	for n := 0; rest != ""; n++ {
-		var line string
-		line, rest = nextLine(rest)
-		line = strings.TrimFunc(line, isSpace)
-		switch classify(line, afterBlank, rest) {
-		case stopLine:
-			return r
-		case skipLine:
-			afterBlank = true
+		var raw string
+		raw, rest = nextLine(rest)
+		raw = strings.TrimRightFunc(raw, isSpace)
+		line := strings.TrimLeftFunc(raw, isSpace)
+		text := normalise(line)
+		class := classify(text, afterBlank, rest)
+		if class == stopLine {
+			break
+		}
+		afterBlank = class == skipLine
+		if class == skipLine && (text == "" || !inGame) {
+			msg.blank(text == "")
 			continue
 		}
-		afterBlank = false
 		if n >= maxLines {
-			r.Errors = append(r.Errors, Error{
-				Line:    cut(line, maxLineLen),
-				Problem: Ignored,
-				Reason:  fmt.Sprintf("only the first %d lines of a mail are read: this line and the rest were ignored", maxLines),
-			})
-			return r
+			ignore(line, "only the first %d lines of a mail are read: this line and the rest were ignored", maxLines)
+			break
 		}
-		if len(r.Commands) == maxCommands {
-			r.Errors = append(r.Errors, Error{
-				Line:    cut(line, maxLineLen),
-				Problem: Ignored,
-				Reason:  fmt.Sprintf("at most %d commands are read from one mail: this line and the rest were ignored", maxCommands),
-			})
-			return r
+		var c Command
+		var e Error
+		isCommand := false
+		if class == textLine {
+			if len(r.Commands) == maxCommands {
+				ignore(line, "at most %d commands are read from one mail: this line and the rest were ignored", maxCommands)
+				break
+			}
+			g := sc.game
+			if cond != 0 && startsWithIf(text) {
+				g = cond
+			}
+			c, e, isCommand = parseLine(line, text, scope{game: g, digest: sc.digest, operator: sc.operator})
 		}
-		g := game
-		if cond != 0 && startsWithIf(line) {
-			g = cond
+		if inGame && !isCommand {
+			if embedded.Problem == NoProblem {
+				embedded = embeddedMove(line, text)
+			}
+			if !msg.add(raw) {
+				ignore(line, "the message is too long (at most %d lines or %d bytes): this line and the rest were not read", maxLines, maxComment)
+				break
+			}
+			continue
 		}
-		c, e := parseLine(line, g, operator)
+		meant = true
 		if c.Kind == Conditional && !c.Clear {
 			cond = c.Game
 		}
@@ -133,19 +182,91 @@ func parseBody(body string, game int64, operator bool) Result {
 			r.Errors = append(r.Errors, e)
 		}
 	}
+	if inGame && !meant && embedded.Problem != NoProblem {
+		return Result{Errors: []Error{embedded}}
+	}
+	r.Message = msg.String()
 	return r
+}
+
+// embeddedMove returns the EmbeddedMove Error for a line of a mail about
+// a game that is no command but holds a move: a move inside other words
+// ("I think b2-b3 is best"), or a line that is alone what moveHint
+// guesses a move from ("b2->b3", "b2 to b3"). Without a move, it returns
+// an Error with no Problem.
+func embeddedMove(line, text string) Error {
+	if len(line) <= maxNormLen {
+		if t, _, _ := splitMoveNumber(undecorate(text)); t != "" {
+			if m, ok := moveHint(t); ok {
+				return lineError(line, EmbeddedMove, "%s was not played: a move is written as its squares joined by - or x. To play it, reply with just: %s", quote(t), m)
+			}
+		}
+	}
+	if token, m, ok := findMove(text); ok {
+		return lineError(line, EmbeddedMove, "%s was not played: a move must stand alone on its line. To play it, reply with just: %s", quote(token), m)
+	}
+	return Error{}
+}
+
+// message gathers the lines of a message to the opponent (M19).
+type message struct {
+	lines   []string // "" for a paragraph break
+	size    int      // the bytes of the lines joined by "\n"
+	pending bool     // a blank line came since the last line
+}
+
+// blank records a line that is blank (or, if empty is false, one that
+// adds nothing: there is none).
+func (m *message) blank(empty bool) {
+	if empty && len(m.lines) > 0 {
+		m.pending = true
+	}
+}
+
+// add appends line, as written, trimmed of trailing space. It reports
+// false, adding nothing, when the message would be longer than maxLines
+// lines or maxComment bytes.
+func (m *message) add(line string) bool {
+	n, size := 1, len(line)
+	if m.pending {
+		n, size = 2, size+1
+	}
+	if len(m.lines) > 0 {
+		size++
+	}
+	if len(m.lines)+n > maxLines || m.size+size > maxComment {
+		return false
+	}
+	if m.pending {
+		m.lines = append(m.lines, "")
+		m.pending = false
+	}
+	m.lines = append(m.lines, line)
+	m.size += size
+	return true
+}
+
+// String returns the message: its lines joined by "\n", without the
+// rules of dashes or underscores that mail programs draw above an old
+// mail at its end.
+func (m *message) String() string {
+	lines := m.lines
+	for len(lines) > 0 && (lines[len(lines)-1] == "" || isRule(strings.TrimFunc(lines[len(lines)-1], isSpace))) {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // CutBody splits a mail body where Parse stops reading it: read is the
 // text above the first signature ("-- "), quoted line ("> "), attribution
 // ("On ... wrote:"), separator ("-----Original Message-----"), forwarded
-// header block or sign-off; rest is that line and all below it, or "" when
-// there is none. read+rest is body.
+// header block, sign-off or line of the server's own mails; rest is that
+// line and all below it, or "" when there is none. read+rest is body.
 func CutBody(body string) (read, rest string) {
 	afterBlank := true
 	for left := body; left != ""; {
 		line, next := nextLine(left)
-		switch classify(strings.TrimFunc(line, isSpace), afterBlank, next) {
+		switch classify(normalise(strings.TrimFunc(line, isSpace)), afterBlank, next) {
 		case stopLine:
 			at := len(body) - len(left)
 			return body[:at], body[at:]
@@ -165,7 +286,7 @@ func startsWithIf(line string) bool {
 }
 
 // commentOf returns the body of a mail whose command is in the Subject,
-// down to its signature or quote, trimmed; and an Error when it was cut to
+// down to where reading stops, trimmed; and an Error when it was cut to
 // maxLines lines or maxComment bytes.
 func commentOf(body string) (string, []Error) {
 	var b strings.Builder
@@ -177,7 +298,7 @@ func commentOf(body string) (string, []Error) {
 		raw, rest = nextLine(rest)
 		raw = strings.TrimRightFunc(raw, isSpace)
 		line := strings.TrimLeftFunc(raw, isSpace)
-		class := classify(line, afterBlank, rest)
+		class := classify(normalise(line), afterBlank, rest)
 		if class == stopLine {
 			break
 		}
@@ -191,122 +312,11 @@ func commentOf(body string) (string, []Error) {
 			return strings.TrimFunc(b.String(), isSpace), []Error{{
 				Line:    cut(line, maxLineLen),
 				Problem: Ignored,
-				Reason:  fmt.Sprintf("the comment is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
+				Reason:  fmt.Sprintf("the message is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
 			}}
 		}
 	}
 	return strings.TrimFunc(b.String(), isSpace), nil
-}
-
-// lineClass is how a body line is read.
-type lineClass uint8
-
-const (
-	textLine lineClass = iota // a command, or an error
-	skipLine                  // blank, or only punctuation
-	stopLine                  // the end of what the sender wrote: nothing after it is read
-)
-
-// classify says how a trimmed body line is read. afterBlank is whether the
-// line before was skipped (or there is none); rest is the body after the
-// line, to look one line ahead for an attribution split over two lines.
-func classify(line string, afterBlank bool, rest string) lineClass {
-	switch {
-	case line == "":
-		return skipLine
-	case line[0] == '>', // a quoted line
-		line == "--",      // a signature, "-- " trimmed
-		isSeparator(line), // "-----Original Message-----"
-		afterBlank && isHeader(line),
-		isSignOff(line),
-		isAttribution(line, rest):
-		return stopLine
-	case isPunctuation(line):
-		return skipLine
-	}
-	return textLine
-}
-
-// isSeparator reports whether line is a separator written by a mail
-// program before an old mail, such as "-----Original Message-----" or
-// "---------- Forwarded message ---------".
-func isSeparator(line string) bool {
-	if len(line) < 7 || !strings.HasPrefix(line, "---") || !strings.HasSuffix(line, "---") {
-		return false
-	}
-	return strings.IndexFunc(line, unicode.IsLetter) >= 0
-}
-
-// isHeader reports whether line starts the header block a mail program
-// writes above an old mail ("From: Alice ...").
-func isHeader(line string) bool {
-	return hasPrefixFold(line, "From:") || hasPrefixFold(line, "Von:") ||
-		hasPrefixFold(line, "De:") || hasPrefixFold(line, "De :")
-}
-
-// isSignOff reports whether line is a mail program's sign-off, such as
-// "Sent from my iPhone".
-func isSignOff(line string) bool {
-	return hasPrefixFold(line, "Sent from ") || hasPrefixFold(line, "Get Outlook for ") ||
-		hasPrefixFold(line, "Envoyé de mon ") || hasPrefixFold(line, "Von meinem ")
-}
-
-// isAttribution reports whether line introduces a quoted mail: "On <date>,
-// <someone> wrote:", "Le ... a écrit :", "Am ... schrieb ...:" and their
-// like, also when split over this line and the next.
-func isAttribution(line, rest string) bool {
-	if strings.HasSuffix(line, " wrote:") {
-		return true
-	}
-	verb := attributionVerb(line)
-	if verb == "" {
-		return false
-	}
-	if strings.HasSuffix(line, ":") {
-		return strings.Contains(line, verb)
-	}
-	next, _ := nextLine(rest)
-	next = strings.TrimFunc(next, isSpace)
-	return strings.HasSuffix(next, ":") && (strings.Contains(line, verb) || strings.Contains(next, verb))
-}
-
-// attributionVerb returns the verb of an attribution that starts with the
-// first word of line ("wrote" for "On"), or "" when it starts none.
-func attributionVerb(line string) string {
-	i := strings.IndexByte(line, ' ')
-	if i < 2 || i > 3 {
-		return ""
-	}
-	switch strings.ToLower(line[:i]) {
-	case "on":
-		return "wrote"
-	case "le":
-		return "écrit"
-	case "am":
-		return "schrieb"
-	case "el":
-		return "escribió"
-	case "il":
-		return "scritto"
-	case "op":
-		return "schreef"
-	case "em":
-		return "escreveu"
-	case "den":
-		return "skrev"
-	}
-	return ""
-}
-
-// isPunctuation reports whether line holds only punctuation, symbols and
-// spaces, like "***" or "________".
-func isPunctuation(line string) bool {
-	for _, r := range line {
-		if !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !isSpace(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // nextLine splits s after its first line, ended by "\n", "\r\n" or "\r".

@@ -33,8 +33,8 @@ func checkResult(t *testing.T, call string, got, want Result) {
 	if !reflect.DeepEqual(got.Errors, want.Errors) {
 		t.Errorf("%s errors (-want +got):\n-%+v\n+%+v", call, want.Errors, got.Errors)
 	}
-	if got.Comment != want.Comment {
-		t.Errorf("%s comment = %q, want %q", call, got.Comment, want.Comment)
+	if got.Message != want.Message {
+		t.Errorf("%s message = %q, want %q", call, got.Message, want.Message)
 	}
 	if got.FromSubject != want.FromSubject {
 		t.Errorf("%s FromSubject = %v, want %v", call, got.FromSubject, want.FromSubject)
@@ -50,7 +50,7 @@ func TestParseSubject(t *testing.T) {
 	}{
 		{
 			"move congo 42 b2-b3", "Good luck!\n\n-- \nAlice\n", 0,
-			Result{Commands: []Command{move42}, Comment: "Good luck!", FromSubject: true},
+			Result{Commands: []Command{move42}, Message: "Good luck!", FromSubject: true},
 		},
 		{
 			"Re: RE: Fwd: [congo] move congo 42 b2-b3", "", 0,
@@ -71,30 +71,30 @@ func TestParseSubject(t *testing.T) {
 		{
 			// A comment keeps its inner blank lines and ends at the quote.
 			"resign congo 42", "\r\nHi Bob,\r\n\r\nwell played.  \r\n\r\nOn Mon, 1 Jan 2024, Bob wrote:\r\n> b2-b3\r\n", 0,
-			Result{Commands: []Command{{Kind: Resign, Line: "resign congo 42", Game: 42}}, Comment: "Hi Bob,\n\nwell played.", FromSubject: true},
+			Result{Commands: []Command{{Kind: Resign, Line: "resign congo 42", Game: 42}}, Message: "Hi Bob,\n\nwell played.", FromSubject: true},
 		},
 		{
 			// The body is a comment even when it holds commands; the
 			// sender is told that the first one was not carried out.
 			"move congo 42 b2-b3", "resign congo 42\nratings", 0,
-			Result{Commands: []Command{move42}, Comment: "resign congo 42\nratings", FromSubject: true,
+			Result{Commands: []Command{move42}, Message: "resign congo 42\nratings", FromSubject: true,
 				Errors: []Error{{Line: "resign congo 42", Problem: NotRead}}},
 		},
 		{
 			// The Subject's own command again in the body is no news.
 			"Re: b2-b3", "b2-b3\n\nyour move", 42,
-			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Comment: "b2-b3\n\nyour move", FromSubject: true},
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Message: "b2-b3\n\nyour move", FromSubject: true},
 		},
 		{
 			// A bare move in the body counts for the Subject's game.
 			"move congo 42 b2-b3", "b6-b5", 0,
-			Result{Commands: []Command{move42}, Comment: "b6-b5", FromSubject: true,
+			Result{Commands: []Command{move42}, Message: "b6-b5", FromSubject: true,
 				Errors: []Error{{Line: "b6-b5", Problem: NotRead}}},
 		},
 		{
 			// A bare move in the Subject of a reply.
 			"Re: b2-b3 #3", "your turn", 42,
-			Result{Commands: []Command{{Kind: Move, Line: "b2-b3 #3", Game: 42, Move: "b2-b3", MoveNumber: 3}}, Comment: "your turn", FromSubject: true},
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3 #3", Game: 42, Move: "b2-b3", MoveNumber: 3}}, Message: "your turn", FromSubject: true},
 		},
 		{
 			// The server's own Subject is no command: the body is read.
@@ -289,13 +289,13 @@ func TestParseLimits(t *testing.T) {
 		{"long subject", strings.Repeat("move ", 100000), "help", Result{Commands: helps(1)}},
 		{"long comment", "help", lines("hello", maxLines+5), Result{
 			Commands:    helps(1),
-			Comment:     strings.TrimSpace(lines("hello", maxLines)),
+			Message:     strings.TrimSpace(lines("hello", maxLines)),
 			FromSubject: true,
 			Errors:      []Error{errAt("hello", Ignored)},
 		}},
 		{"long comment line", "help", "hello\n" + long, Result{
 			Commands:    helps(1),
-			Comment:     "hello",
+			Message:     "hello",
 			FromSubject: true,
 			Errors:      []Error{errAt(long[:maxLineLen]+"...", Ignored)},
 		}},

@@ -122,7 +122,7 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	}
 	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame, Operator: h.isOperator()})
 	if res.FromSubject {
-		h.comment = strings.TrimSpace(res.Comment)
+		h.comment = strings.TrimSpace(res.Message)
 	}
 	h.subjectCommand = res.CommandSubject
 	h.replyGame = ctxGame

@@ -1,0 +1,358 @@
+package parser
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// maxNormLen is the most bytes of a line normalised (M21): a longer line
+// is too long to be a command, and only its first words are read.
+const maxNormLen = 4 * maxLineLen
+
+// normalise returns a trimmed line as it is read for commands (M21):
+// Unicode NFKC, so that the full-width letters, digits, signs and
+// ideographic spaces of an input method read as ASCII ("ｍｏｖｅ　ｃｏｎｇｏ"
+// is "move congo"), then trimmed. Of a line longer than maxNormLen bytes
+// only the start is normalised.
+func normalise(line string) string {
+	if len(line) > maxNormLen {
+		n := maxNormLen
+		for n > 0 && !utf8.RuneStart(line[n]) {
+			n--
+		}
+		line = line[:n]
+	}
+	return strings.TrimFunc(norm.NFKC.String(line), isSpace)
+}
+
+// moveAlone reads a normalised line as a move alone on its line (M20):
+// a move, optionally after the word "congo", with what people add to
+// it: a final ".", ",", ";", "!", "?" (or "!!", "!?", ...), "。" or "、";
+// quotes or brackets around it; "move", "Move:", "my move:" or "I play"
+// before it; and the #N guard (M1). ok reports whether the line is one;
+// move is then the move (separators mapped, see mapSeparators) and n its
+// guard, and guard is false when a '#' is followed by no number from 1
+// up.
+func moveAlone(line string) (move string, n int, guard, ok bool) {
+	if w, rest := cutWord(line); isGameWord(w) && rest != "" { // congo b2-b3
+		line = rest
+	}
+	move, n, guard = splitMoveNumber(undecorate(line))
+	move = mapSeparators(undecorate(move))
+	if move == "" || !isMove(move) {
+		return "", 0, false, false
+	}
+	return move, n, guard, true
+}
+
+// cutWord splits the first word off a trimmed line.
+func cutWord(s string) (word, rest string) {
+	i := strings.IndexFunc(s, isSpace)
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimLeftFunc(s[i:], isSpace)
+}
+
+// undecorate cuts off what M20 lets surround a move: final marks,
+// quotes and brackets, and the prefixes "move", "my move" and "I play"
+// (each with or without a colon), in any nesting, as in `Move: "b2-b3".`.
+func undecorate(s string) string {
+	for range 8 {
+		t := cutMovePrefix(unwrap(trimMarks(s)))
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s
+}
+
+// trimMarks cuts the marks people end a move with: ".", ",", ";", "!",
+// "?" (so also the annotations "!!", "!?", "?!", "??") and the Japanese
+// full stop and comma "。" and "、", and spaces.
+func trimMarks(s string) string {
+	return strings.TrimRightFunc(s, func(r rune) bool {
+		switch r {
+		case '.', ',', ';', '!', '?', '。', '、':
+			return true
+		}
+		return isSpace(r)
+	})
+}
+
+// pairs are the quotes and brackets that may surround a move alone, as
+// they are after NFKC: ASCII quotes and brackets (also for the full-width
+// ones), guillemets both ways, typographic quotes in the English,
+// German, Czech and Swedish manners, Japanese corner and lenticular
+// brackets, and the asterisks of a plain-text rendering of bold.
+var pairs = [...]struct{ open, close string }{
+	{`"`, `"`}, {"'", "'"}, {"(", ")"}, {"[", "]"}, {"*", "*"},
+	{"«", "»"}, {"»", "«"}, {"‹", "›"},
+	{"“", "”"}, {"”", "”"}, {"„", "“"}, {"„", "”"}, {"‘", "’"}, {"’", "’"}, {"‚", "‘"},
+	{"「", "」"}, {"『", "』"}, {"【", "】"},
+}
+
+// unwrap cuts one pair of quotes or brackets off s, when s is wrapped in
+// one.
+func unwrap(s string) string {
+	for _, p := range pairs {
+		if len(s) >= len(p.open)+len(p.close) && strings.HasPrefix(s, p.open) && strings.HasSuffix(s, p.close) {
+			return strings.TrimFunc(s[len(p.open):len(s)-len(p.close)], isSpace)
+		}
+	}
+	return s
+}
+
+// cutMovePrefix cuts "move", "my move" or "I play", in any case and with
+// or without a colon, off the start of s.
+func cutMovePrefix(s string) string {
+	for _, p := range [...]string{"my move", "move", "i play"} {
+		if !hasPrefixFold(s, p) {
+			continue
+		}
+		rest := s[len(p):]
+		t := strings.TrimLeftFunc(rest, isSpace)
+		if strings.HasPrefix(t, ":") {
+			t = strings.TrimLeftFunc(t[1:], isSpace)
+		} else if len(t) == len(rest) {
+			continue // "movement", "I player"
+		}
+		return t
+	}
+	return s
+}
+
+// mapSeparators writes the separators that mail programs and input
+// methods put between the squares of a move as R20's: the dashes U+2010
+// to U+2015 and the minus sign U+2212 as "-", and so the katakana long
+// mark "ー" (which NFKC makes of the half-width "ｰ") when it stands
+// between two squares; the multiplication sign "×" as "x". It is applied
+// to a move's text only, never to a line of words.
+func mapSeparators(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case '\u2010' <= r && r <= '\u2015', r == '\u2212':
+			r = '-'
+		case r == '\u00d7':
+			r = 'x'
+		case r == '\u30fc' && endsWithSquare(b.String()) && startsWithSquare(s[i+len("\u30fc"):]):
+			r = '-'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isSquare reports whether s starts with a square, a1 to g7, in any case.
+func isSquare(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	f := s[0] | 0x20
+	return 'a' <= f && f <= 'g' && '1' <= s[1] && s[1] <= '7'
+}
+
+// endsWithSquare and startsWithSquare report whether s ends or starts
+// with a square, spaces aside.
+func endsWithSquare(s string) bool {
+	s = strings.TrimRight(s, " ")
+	return len(s) >= 2 && isSquare(s[len(s)-2:])
+}
+
+func startsWithSquare(s string) bool { return isSquare(strings.TrimLeft(s, " ")) }
+
+// canonical writes a move text that isMove accepts as R20 writes moves:
+// squares in lower case, joined by "-", or by "x" where the text has "x"
+// (or "×"), without spaces. A final "x" (MindSports' capture mark, as in
+// "d2-e3x") is kept as written, a final "-" dropped.
+func canonical(move string) string {
+	move = mapSeparators(move)
+	var b strings.Builder
+	var sep byte // the separator since the last square: 0, '-' or 'x'
+	for i := 0; i < len(move); {
+		switch c := move[i]; {
+		case c == '-':
+			sep = max(sep, '-')
+			i++
+		case c == 'x' || c == 'X':
+			sep = 'x'
+			i++
+		case isSquare(move[i:]):
+			if b.Len() > 0 {
+				b.WriteByte(max(sep, '-'))
+			}
+			b.WriteString(strings.ToLower(move[i : i+2]))
+			sep = 0
+			i += 2
+		default: // a space, or what isMove accepts besides
+			_, w := utf8.DecodeRuneInString(move[i:])
+			i += w
+		}
+	}
+	if sep == 'x' {
+		b.WriteByte('x')
+	}
+	return b.String()
+}
+
+// hintReplacer turns the ways people write a move that R20 does not know
+// into its separators, for moveHint.
+var hintReplacer = strings.NewReplacer(
+	"->", "-", "=>", "-", "→", "-", "⇒", "-", "—>", "-", "〜", "-", "~", "-",
+	" to ", "-", ":", "x", "*", "x",
+)
+
+// moveHint guesses the move meant by text, the words of a line that is
+// not a move: "b2->b3", "b2 to b3", "c3:d4", "c3*d4" are guessed as
+// "b2-b3" and "c3xd4", in R20's canonical form; and so, written as R20
+// does, are the forms that are moves already ("b2b3", "B2 B3", "b2–b3").
+// ok is false when text is no move in any of these ways.
+func moveHint(text string) (string, bool) {
+	t := strings.TrimFunc(text, isSpace)
+	if t == "" || len(t) > maxLineLen {
+		return "", false
+	}
+	t = mapSeparators(hintReplacer.Replace(strings.ToLower(t)))
+	if !isMove(t) {
+		return "", false
+	}
+	return canonical(t), true
+}
+
+// badMoveExample returns how to write the move that move, which is no
+// move, was meant as (see moveHint), or a general example.
+func badMoveExample(move string) string {
+	if m, ok := moveHint(move); ok {
+		return m
+	}
+	return "b2-b3"
+}
+
+// findMove finds the first move-shaped token in a normalised line of
+// words: squares joined by "-" or "x" (or a dash or "×", with spaces or
+// not around them, as in "b2-b3", "c3xd4", "b2 - b3", "b2ーb3"), not
+// part of a longer word of ASCII letters and digits; Japanese and other
+// words may touch it, as they are written without spaces. It returns the
+// token and its canonical form.
+func findMove(line string) (token, move string, ok bool) {
+	for i := 0; i+2 <= len(line); i++ {
+		if !isSquare(line[i:]) || i > 0 && isWordByte(line[i-1]) {
+			continue
+		}
+		end := moveEnd(line, i)
+		if end < 0 {
+			continue
+		}
+		token = line[i:end]
+		if m := mapSeparators(token); isMove(m) {
+			return token, canonical(m), true
+		}
+	}
+	return "", "", false
+}
+
+// moveEnd returns the end of the move-shaped token at line[i:], which
+// starts with a square, or -1 when there is none there: at least one
+// separator and square must follow, and no ASCII letter or digit after.
+func moveEnd(line string, i int) int {
+	end := -1
+	j := i + 2 // after the last square
+	for {
+		k := skipBlanks(line, j)
+		r, w := utf8.DecodeRuneInString(line[k:])
+		if !isSeparatorRune(r) {
+			break
+		}
+		next := skipBlanks(line, k+w)
+		if !isSquare(line[next:]) {
+			// A final x, MindSports' capture mark, as in "d2-e3x".
+			if (r == 'x' || r == 'X') && k == j && end >= 0 {
+				end = j + 1
+			}
+			break
+		}
+		j = next + 2
+		end = j
+	}
+	if end < 0 || end < len(line) && isWordByte(line[end]) {
+		return -1
+	}
+	return end
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// isSeparatorRune reports whether r may join the squares of a move-shaped
+// token: "-", "x", a dash, the minus sign, "×" or the katakana long mark.
+func isSeparatorRune(r rune) bool {
+	switch {
+	case r == '-', r == 'x', r == 'X', r == '\u00d7', r == '\u2212', r == '\u30fc':
+		return true
+	}
+	return '\u2010' <= r && r <= '\u2015'
+}
+
+// digestMove reads a normalised line of a reply to a digest (M24):
+// "<id>: <move>", "<id> <move>" or "game <id> <move>", the move with the
+// decorations of M20. ok is false when the line is none of these;
+// otherwise move, n and guard are as moveAlone's.
+func digestMove(line string) (id int64, move string, n int, guard, ok bool) {
+	id, rest, ok := digestGame(line)
+	if !ok {
+		return 0, "", 0, false, false
+	}
+	move, n, guard, ok = moveAlone(rest)
+	return id, move, n, guard, ok
+}
+
+// digestGame cuts the game off a line of a reply to a digest: "<id>:",
+// "<id>" or "game <id>" before the rest (the number may be written
+// "#42", and a colon may follow it in every form). ok is false when the
+// line does not start so, or nothing follows.
+func digestGame(line string) (id int64, rest string, ok bool) {
+	s := line
+	if hasPrefixFold(s, "game") {
+		if t, cut := cutSpaces(s[len("game"):]); cut {
+			s = t
+		}
+	}
+	j := 0
+	if strings.HasPrefix(s, "#") {
+		j++
+	}
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if id, ok = parseID(s[:j]); !ok {
+		return 0, "", false
+	}
+	rest = s[j:]
+	if t := strings.TrimLeftFunc(rest, isSpace); strings.HasPrefix(t, ":") {
+		rest = t[1:]
+	} else if len(t) == len(rest) {
+		return 0, "", false // "42b2-b3"
+	}
+	rest = strings.TrimFunc(rest, isSpace)
+	return id, rest, rest != ""
+}
