@@ -254,3 +254,20 @@ func TestSwissRounds(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundEnded(t *testing.T) {
+	tests := []struct {
+		rd   Round
+		want bool
+	}{
+		{Round{}, true},
+		{Round{Bye: "ann"}, true},
+		{Round{Games: []Game{{"ann", "ben", Drawn}, {"cat", "dan", BlackWon}}}, true},
+		{Round{Games: []Game{{"ann", "ben", Drawn}, {"cat", "dan", Unfinished}}}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.rd.Ended(); got != tt.want {
+			t.Errorf("%v.Ended() = %v, want %v", tt.rd, got, tt.want)
+		}
+	}
+}

@@ -34,7 +34,8 @@ func (s System) String() string {
 // Player is an entrant as pairing and scoring see them.
 type Player struct {
 	Handle string
-	// Rating ranks the players of a Swiss before their points do (M36).
+	// Rating ranks the players of a Swiss on equal points, and so all of
+	// them in round 1 (M36).
 	Rating float64
 	// Withdrawn is set when the player left after the start (M38): their
 	// unfinished games count as lost and a Swiss pairs them no further.
@@ -45,9 +46,9 @@ type Player struct {
 type Result int
 
 const (
-	Unfinished Result = iota
-	WhiteWon          // also Black lost on time or resigned
-	BlackWon          // also White lost on time or resigned
+	Unfinished Result = iota // still being played
+	WhiteWon                 // also Black lost on time or resigned
+	BlackWon                 // also White lost on time or resigned
 	Drawn
 )
 
