@@ -104,6 +104,19 @@ func (tx *Tx) RecordSentGames(ctx context.Context, messageID string, games []int
 	return nil
 }
 
+// GamesOfMessages returns the games listed (RecordSentGames) by the
+// first of the mails we sent with the Message-IDs that listed any; none
+// when none did. At most the first 40 ids are looked up.
+func (tx *Tx) GamesOfMessages(ctx context.Context, messageIDs ...string) ([]int64, error) {
+	for _, id := range messageIDs[:min(len(messageIDs), 40)] {
+		games, err := tx.GamesOfMessage(ctx, id)
+		if err != nil || len(games) > 0 {
+			return games, err
+		}
+	}
+	return nil, nil
+}
+
 // GamesOfMessage returns the games the mail we sent with the Message-ID
 // listed (RecordSentGames), in order; none for a mail that listed none.
 func (tx *Tx) GamesOfMessage(ctx context.Context, messageID string) ([]int64, error) {

@@ -123,7 +123,7 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 		h.notRegistered(c)
 		return nil
 	case need >= proven && !h.proven:
-		h.notProven(c)
+		h.notProven(c.Line, c.Kind.String())
 		return nil
 	case need == operator && !h.isOperator():
 		// The parser reads the operator's commands in the operator's

@@ -59,9 +59,13 @@ type handling struct {
 	*work
 	mail *mailmsg.Incoming
 
-	sender  *db.Player // nil while the From address is not registered
-	proven  bool       // the mail proves it comes from sender
-	comment string     // the words for the opponent, from a Subject command
+	sender *db.Player // nil while the From address is not registered
+	proven bool       // the mail proves it comes from sender
+	// message is the sender's words for the opponent (M19), in the game
+	// messageGame; with a Subject command, that command's game, 0 for a
+	// command that starts one (a challenge).
+	message     string
+	messageGame int64
 	// subjectCommand is true when the Subject was a command: the answer
 	// must not repeat it, or a reply to the answer would run it again.
 	subjectCommand bool
@@ -120,9 +124,26 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame, Operator: h.isOperator()})
-	if res.FromSubject {
-		h.comment = strings.TrimSpace(res.Message)
+	var digest []int64
+	if ctxGame == 0 {
+		// A reply to a digest (M24): its games, and the one when it
+		// listed one.
+		if digest, err = h.tx.GamesOfMessages(ctx, m.Answers()...); err != nil {
+			return "", err
+		}
+		if len(digest) == 1 {
+			ctxGame = digest[0]
+		}
+	}
+	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame, Digest: digest, Operator: h.isOperator()})
+	h.message = strings.TrimSpace(res.Message)
+	switch {
+	case res.FromSubject:
+		h.messageGame = res.Commands[0].Game // 0: with whatever the command starts (a challenge)
+	case ctxGame != 0:
+		h.messageGame = ctxGame
+	default:
+		h.messageGame = parser.GameFromSubject(m.Subject)
 	}
 	h.subjectCommand = res.CommandSubject
 	h.replyGame = ctxGame
@@ -134,7 +155,7 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	if err := h.listConditionals(ctx); err != nil {
 		return "", err
 	}
-	if err := h.flush(ctx); err != nil {
+	if err := h.relay(ctx); err != nil {
 		return "", err
 	}
 	for _, e := range res.Errors {
@@ -144,7 +165,17 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		// command itself may have been carried out.
 		h.refused = h.refused || e.Problem != parser.NotRead
 	}
+	if m.Cut != "" {
+		h.answer(templates.Cut{Why: m.Cut})
+		h.note("cut: " + m.Cut)
+	}
 	h.finishReply(len(res.Commands), len(res.Errors))
+	if err := h.fold(); err != nil {
+		return "", err
+	}
+	if err := h.flush(ctx); err != nil {
+		return "", err
+	}
 	if err := h.answerOnce(ctx); err != nil {
 		return "", err
 	}
@@ -258,15 +289,16 @@ func (h *handling) notRegistered(c parser.Command) {
 	h.note(c.Kind.String() + ": not registered")
 }
 
-// notProven answers a command that the mail does not prove to come from
-// the player. All such commands share one section, where the first stood.
-func (h *handling) notProven(c parser.Command) {
+// notProven answers a line (a command of the given kind, or a message)
+// that the mail does not prove to come from the player. All such lines
+// share one section, where the first stood.
+func (h *handling) notProven(line, kind string) {
 	if h.proveAt < 0 {
 		h.proveAt = len(h.reply)
 		h.answer(nil)
 	}
-	h.unproven = append(h.unproven, c.Line)
-	h.note(c.Kind.String() + ": not proven")
+	h.unproven = append(h.unproven, line)
+	h.note(kind + ": not proven")
 }
 
 // finishReply fills in the gathered sections, and makes sure that every
@@ -352,10 +384,11 @@ func (h *handling) senderHandle() string {
 	return h.sender.Handle
 }
 
-// commentFor returns the sender's words for the opponent, if any.
-func (h *handling) commentFor() *templates.Comment {
-	if h.comment == "" {
+// commentFor returns the sender's words for the opponent in the game
+// (0 for one the command starts), if any.
+func (h *handling) commentFor(game int64) *templates.Comment {
+	if h.message == "" || h.messageGame != 0 && h.messageGame != game {
 		return nil
 	}
-	return &templates.Comment{By: h.sender.Handle, Text: h.comment}
+	return &templates.Comment{By: h.sender.Handle, Text: h.message}
 }

@@ -65,8 +65,8 @@ func TestSubjectCommandCarriesComment(t *testing.T) {
 	m.HeaderRecipients = []string{h.personal("alice")}
 	h.handle(m)
 	mails := h.deliver()
-	wantText(t, only(t, mails, "bob"), "alice: b2-b3", "alice says:", "Your turn, bob!")
-	wantNoText(t, only(t, mails, "alice"), "alice says:")
+	wantText(t, only(t, mails, "bob"), "alice: b2-b3", "alice writes:", "Your turn, bob!")
+	wantNoText(t, only(t, mails, "alice"), "alice writes:")
 }
 
 func TestDuplicateMail(t *testing.T) {

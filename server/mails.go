@@ -29,13 +29,14 @@ func (w *work) gameMail(ctx context.Context, to db.Player, g db.Game, subject, b
 // address.
 func (w *work) mailTo(to db.Player, subject, body string) mailmsg.Outgoing {
 	return mailmsg.Outgoing{
-		From:    w.s.address,
-		ReplyTo: w.s.personal(to),
-		To:      to.Address,
-		ToName:  to.Handle,
-		Subject: subject,
-		Text:    body,
-		Date:    w.now,
+		From:     w.s.address,
+		FromName: w.s.name,
+		ReplyTo:  w.s.personal(to),
+		To:       to.Address,
+		ToName:   to.Handle,
+		Subject:  subject,
+		Text:     body,
+		Date:     w.now,
 	}
 }
 
@@ -50,7 +51,7 @@ func (h *handling) sendReply(ctx context.Context) error {
 		return err
 	}
 	// M5: a registered player is answered at the registered address only.
-	o := mailmsg.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
+	o := mailmsg.Outgoing{From: h.s.address, FromName: h.s.name, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
 	if h.sender != nil {
 		o = h.mailTo(*h.sender, subject, body)
 	}
@@ -86,7 +87,7 @@ func (h *handling) capNotice(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o := mailmsg.Outgoing{From: h.s.address, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
+	o := mailmsg.Outgoing{From: h.s.address, FromName: h.s.name, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
 	if h.sender != nil {
 		o = h.mailTo(*h.sender, subject, body)
 	}

@@ -56,7 +56,7 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 		return err
 	}
 	data := templates.ChallengeData{Game: gameWords(&st), To: opponent.Handle, Challenger: h.sender.Handle,
-		Challenged: opponent.Handle, Comment: h.commentFor()}
+		Challenged: opponent.Handle, Comment: h.commentFor(0)}
 
 	// The mail to the challenged player starts the game's thread (M9).
 	subject, body, err := templates.Challenge(data)
@@ -122,7 +122,7 @@ func (h *handling) challengeRobot(ctx context.Context, terms game.Terms, me db.P
 	if h.robotWaits(&st) {
 		return nil // the robot plays white: its first move's mail tells all (robotPlay)
 	}
-	return h.announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me, nil, false)
+	return h.announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me, nil, false, nil)
 }
 
 // accept starts a game the sender was challenged to.
@@ -138,7 +138,7 @@ func (h *handling) accept(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	return h.tell(ctx, evs, h.commentFor())
+	return h.tell(ctx, evs, h.commentFor(st.ID()))
 }
 
 // decline refuses a game the sender was challenged to.
@@ -160,7 +160,7 @@ func (h *handling) decline(ctx context.Context, c parser.Command) error {
 	for _, to := range []db.Player{challenger, *h.sender} {
 		data.To, data.Comment = to.Handle, nil
 		if to.ID != h.sender.ID {
-			data.Comment = h.commentFor()
+			data.Comment = h.commentFor(st.ID())
 		}
 		subject, body, err := templates.ChallengeDeclined(data)
 		if err != nil {
@@ -290,7 +290,7 @@ func (h *handling) change(ctx context.Context, c parser.Command, fn func(st *gam
 		return err
 	}
 	comment := ""
-	if cm := h.commentFor(); cm != nil {
+	if cm := h.commentFor(st.ID()); cm != nil {
 		comment = cm.Text
 	}
 	evs, err := fn(&st, comment)
@@ -301,7 +301,7 @@ func (h *handling) change(ctx context.Context, c parser.Command, fn func(st *gam
 		return err
 	}
 	h.rated(evs)
-	return h.tell(ctx, evs, h.commentFor())
+	return h.tell(ctx, evs, h.commentFor(st.ID()))
 }
 
 // rated brings the sender's rating up to date when the events end a

@@ -22,6 +22,20 @@ type story struct {
 	actor   *db.Player // who caused it; nil for the clock
 	comment *templates.Comment
 	perMove bool // moves alone: not mailed to those who want no mail per move (M18)
+	// only, when set, is the one player told: a message alone goes to
+	// the opponent.
+	only *db.Player
+	// notes are paragraphs for one player alone, by id: the answers to
+	// their own mail.
+	notes map[int64][]string
+}
+
+// note adds a paragraph to the mail of the story to one player.
+func (s *story) note(player int64, text string) {
+	if s.notes == nil {
+		s.notes = map[int64][]string{}
+	}
+	s.notes[player] = append(s.notes[player], text)
 }
 
 // tell records the events of one change to a game for the mails that
@@ -107,7 +121,15 @@ func (w *work) flush(ctx context.Context) error {
 	w.stories = nil
 	for _, s := range stories {
 		data := templates.BoardData{Moves: s.moves, Events: s.events, Last: s.last}
-		if err := w.announce(ctx, &s.st, data, s.actor, s.comment, s.perMove); err != nil {
+		if s.only != nil {
+			data.Game, data.To, data.Comment = gameWords(&s.st), s.only.Handle, s.comment
+			data.Board = templates.ViewOf(s.st.Pos, s.st.Side(s.only.ID))
+			if err := w.boardMail(ctx, &s.st, *s.only, data); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.announce(ctx, &s.st, data, s.actor, s.comment, s.perMove, s.notes); err != nil {
 			return err
 		}
 	}
@@ -157,13 +179,14 @@ func (w *work) noteEvent(e game.Event) {
 }
 
 // announce sends the board to both players, each from their side, and to
-// the observers, with what data says happened. actor, when not nil, is
-// the player who caused it: the comment goes to the other. A perMove
+// the observers, with what data says happened, and to each player the
+// notes for them. actor, when not nil, is the player who caused it: the
+// comment goes to the other. A perMove
 // mail does not go to a player other than actor who asked for no mail
 // per move (M18), unless the game is over. The first mail of a game
 // without a thread starts it (M9). When the robot is to move, the mails
 // about a move wait for its answer, and then show both moves.
-func (w *work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, comment *templates.Comment, perMove bool) error {
+func (w *work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, comment *templates.Comment, perMove bool, notes map[int64][]string) error {
 	if perMove && w.robotWaits(st) {
 		return nil // the robot's answer brings the move (RobotStep)
 	}
@@ -189,7 +212,7 @@ func (w *work) announce(ctx context.Context, st *game.State, data templates.Boar
 		if perMove && !isActor && st.Active() && to.Notify != db.NotifyEach && to.Notify != "" {
 			continue
 		}
-		data.To, data.Comment = to.Handle, nil
+		data.To, data.Comment, data.Notes = to.Handle, nil, notes[to.ID]
 		if !isActor && i < len(players) {
 			data.Comment = comment
 		}

@@ -428,6 +428,42 @@ type CapNotice struct {
 	PerSender    int
 }
 
+// Cut says that only the start of the mail was read (M32): Why says why.
+type Cut struct {
+	Why string
+}
+
+// Relayed tells the sender that their message went to the opponent,
+// To (M19).
+type Relayed struct {
+	To string
+}
+
+// RelayedLine is the line of Relayed, for a board mail's notes.
+func RelayedLine(to string) (string, error) {
+	return execute("relayed", Relayed{To: to})
+}
+
+// NotRelayed says that the sender's words were not passed on: they do
+// not play in game GameID.
+type NotRelayed struct {
+	GameID int64
+}
+
+// Sections renders sections of a reply, each as its text, for the notes
+// of a board mail.
+func Sections(secs []Section) ([]string, error) {
+	var out []string
+	for _, s := range secs {
+		text, err := execute(s.template(), s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, strings.TrimSpace(text))
+	}
+	return out, nil
+}
+
 // RulesSummary answers rules: the rules of the game in plain words, for a
 // player who has never seen it (M25).
 type RulesSummary struct{}
@@ -443,6 +479,9 @@ func (NoCommand) template() string     { return "no_command" }
 func (CapNotice) template() string     { return "cap_notice" }
 func (Omitted) template() string       { return "omitted" }
 func (RulesSummary) template() string  { return "rules" }
+func (Cut) template() string           { return "cut" }
+func (Relayed) template() string       { return "relayed" }
+func (NotRelayed) template() string    { return "not_relayed" }
 
 // render executes the body template name with data and the subject of
 // the game g.

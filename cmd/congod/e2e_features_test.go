@@ -79,7 +79,7 @@ func TestEndToEndFeatures(t *testing.T) {
 	// A move sent in the Subject carries its comment to bob.
 	w.send(alice, alicePA, "move congo 1 b2-b3", "Good luck!", "")
 	b1 := w.expect("bob", 1)[0]
-	wantContains(t, "move with comment", b1, "alice says:", "Good luck!", "b2-b3")
+	wantContains(t, "move with comment", b1, "alice writes:", "Good luck!", "b2-b3")
 	w.expect("alice", 1)
 	wantContains(t, "observer's board", w.expect("carol", 1)[0], "alice: b2-b3", "bob (black) to move")
 
