@@ -27,13 +27,13 @@ func (h *harness) games() int {
 	return n
 }
 
-// answerTo returns the one answer (Subject "Re: ...") among mails to the
-// player with the handle.
+// answerTo returns the one answer (not a mail of a game's) among mails
+// to the player with the handle.
 func answerTo(t *testing.T, mails []received, handle string) received {
 	t.Helper()
 	var answers []received
 	for _, r := range to(mails, handle) {
-		if strings.HasPrefix(r.Subject, "Re:") {
+		if !strings.HasPrefix(r.Subject, "Congo game ") {
 			answers = append(answers, r)
 		}
 	}

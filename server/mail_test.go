@@ -146,7 +146,7 @@ func TestHelpAndErrorsGoInOneReply(t *testing.T) {
 	}
 	var reply received
 	for _, m := range to(mails, "alice") {
-		if m.Subject == "Re: your mail to Congo" {
+		if m.Subject == "The Congo manual" {
 			reply = m
 		}
 	}
@@ -185,8 +185,8 @@ func TestAnswerDoesNotRepeatSubjectCommand(t *testing.T) {
 	h := newHarness(t)
 	h.handle(h.mail("alice", "register alice", ""))
 	welcome := only(t, h.deliver(), "alice")
-	if welcome.Subject != "Re: your mail to Congo" {
-		t.Errorf("Subject of the answer to \"register alice\" = %q, want %q", welcome.Subject, "Re: your mail to Congo")
+	if welcome.Subject != "Welcome to Congo, alice" {
+		t.Errorf("Subject of the answer to \"register alice\" = %q, want %q", welcome.Subject, "Welcome to Congo, alice")
 	}
 	h.reply(welcome, "help")
 	if r := only(t, h.deliver(), "alice"); !strings.Contains(r.Text, "CONGO BY MAIL") || strings.Contains(r.Text, "Welcome") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/templates"
@@ -46,7 +47,18 @@ func (h *handling) sendReply(ctx context.Context) error {
 	if h.subjectCommand {
 		answered = ""
 	}
-	subject, body, err := templates.Reply(templates.ReplyData{Subject: answered, Sections: h.reply})
+	data := templates.ReplyData{Subject: answered, Sections: h.reply}
+	if h.replyGame != 0 {
+		st, err := game.Load(ctx, h.tx, h.replyGame, h.now)
+		if err != nil && !errors.Is(err, db.ErrNotFound) {
+			return err
+		}
+		if err == nil {
+			g := gameWords(&st)
+			data.Game = &g
+		}
+	}
+	subject, body, err := templates.Reply(data)
 	if err != nil {
 		return err
 	}

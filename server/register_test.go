@@ -52,8 +52,8 @@ func TestRegister(t *testing.T) {
 		t.Errorf("Reply-To of the welcome = %q, want the personal address %q", welcome.ReplyTo, personal)
 	}
 	wantText(t, welcome, personal)
-	if welcome.Subject != "Re: your mail to Congo" {
-		t.Errorf("Subject of the answer to a mail without one = %q, want %q", welcome.Subject, "Re: your mail to Congo")
+	if welcome.Subject != "Welcome to Congo, alice" {
+		t.Errorf("Subject of the answer to a mail without one = %q, want %q", welcome.Subject, "Welcome to Congo, alice")
 	}
 
 	tests := []struct {

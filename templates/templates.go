@@ -274,7 +274,10 @@ func ChallengeDeclined(d ChallengeData) (subject, body string, err error) {
 // ReplyData is the one answer to a mail: its sections in the order of the
 // commands they answer.
 type ReplyData struct {
-	Subject  string // the Subject of the mail answered
+	Subject string // the Subject of the mail answered; "" for none, or one not to repeat
+	// Game is the game the answer is about, when it answers a mail in
+	// the game's thread: its Subject is then the game's (M22).
+	Game     *Game
 	Sections []Section
 }
 
@@ -292,7 +295,44 @@ func Reply(d ReplyData) (subject, body string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	if d.Game != nil {
+		if subject, err = execute("subject", *d.Game); err != nil {
+			return "", "", err
+		}
+		return "Re: " + strings.TrimSpace(subject), body, nil
+	}
+	if strings.TrimSpace(d.Subject) == "" && len(d.Sections) > 0 {
+		return answerSubject(d.Sections[0]), body, nil
+	}
 	return replySubject(d.Subject), body, nil
+}
+
+// answerSubject names an answer to a mail without a Subject, or with a
+// command for one, which the answer must not repeat: by what it begins
+// with.
+func answerSubject(s Section) string {
+	switch s := s.(type) {
+	case Registered:
+		if s.Already {
+			return "Your Congo address, " + s.Handle
+		}
+		return "Welcome to Congo, " + s.Handle
+	case Help:
+		return "The Congo manual"
+	case RulesSummary:
+		return "The rules of Congo"
+	case GameList:
+		return "Your Congo games"
+	case Ratings:
+		return "The Congo ratings"
+	case NewKey:
+		return "Your new Congo address"
+	case HowToRegister:
+		return "How to play Congo by mail"
+	case Prove:
+		return "Congo: send it to your personal address"
+	}
+	return "Congo: the answer to your mail"
 }
 
 // replySubject is the Subject of an answer: "Re: " and the Subject
@@ -300,7 +340,7 @@ func Reply(d ReplyData) (subject, body string, err error) {
 func replySubject(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "Re: your mail to Congo"
+		return "Congo: the answer to your mail"
 	}
 	if len(s) >= 3 && strings.EqualFold(s[:3], "re:") {
 		return s

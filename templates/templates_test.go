@@ -433,7 +433,7 @@ func TestReplySubject(t *testing.T) {
 		{"Re: Congo game 42: alice vs bob - bob to move", "Re: Congo game 42: alice vs bob - bob to move"},
 		{"RE: x", "RE: x"},
 		{"  help ", "Re: help"},
-		{"", "Re: your mail to Congo"},
+		{"", "Congo: the answer to your mail"},
 		{"Regards", "Re: Regards"},
 	}
 	for _, tt := range tests {
