@@ -67,3 +67,43 @@ func (tx *Tx) SetCapNotice(ctx context.Context, cause string, at time.Time) erro
 	}
 	return nil
 }
+
+// NoCommand counts a mail without a command from an address at now, in a
+// window of the given length that begins at the first such mail, and
+// returns the count in the window and when the address was last told it
+// is not answered (zero for never).
+func (tx *Tx) NoCommand(ctx context.Context, address string, now time.Time, window time.Duration) (int, time.Time, error) {
+	var since, told string
+	var n int
+	err := tx.queryRow(ctx, "SELECT since, mails, told FROM no_command WHERE address = ?", address).Scan(&since, &n, &told)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		since, n = formatTime(now), 0
+	case err != nil:
+		return 0, time.Time{}, fmt.Errorf("mail without a command from %q: %w", address, err)
+	}
+	start, err := parseTime(since)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	if now.Sub(start) > window {
+		since, n = formatTime(now), 0
+	}
+	n++
+	_, err = tx.exec(ctx, "INSERT OR REPLACE INTO no_command (address, since, mails, told) VALUES (?, ?, ?, ?)",
+		address, since, n, told)
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("mail without a command from %q: %w", address, err)
+	}
+	at, err := parseOptTime(told)
+	return n, at, err
+}
+
+// ToldNoCommand records that an address was told at a time that its mail
+// without a command is not answered.
+func (tx *Tx) ToldNoCommand(ctx context.Context, address string, at time.Time) error {
+	if _, err := tx.exec(ctx, "UPDATE no_command SET told = ? WHERE address = ?", formatTime(at), address); err != nil {
+		return fmt.Errorf("tell %q: %w", address, err)
+	}
+	return nil
+}

@@ -34,6 +34,11 @@ type Mail struct {
 	// Notice is set for the one notice that mail was not sent past a
 	// cap: it is counted, but not held back by the caps.
 	Notice bool
+	// Asked is set for mail to the one whose proven mail caused it (the
+	// answer, their own board): a proven mail is always answered, so it
+	// is counted but not held back by the recipient's or the sender's
+	// cap, which forged mail in their name may have filled.
+	Asked bool
 }
 
 // Player is the Cause of the mails a registered player's mail causes.
@@ -98,7 +103,7 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 	}
 	if !m.Notice {
 		for i, k := range keys {
-			if limits[i] <= 0 {
+			if limits[i] <= 0 || m.Asked && caps[i] != "server" {
 				continue
 			}
 			n, err := tx.MailCount(ctx, k, now)

@@ -171,3 +171,40 @@ func TestUnprovenAnswerIsShort(t *testing.T) {
 	wantNoText(t, r, "Position:")
 	wantText(t, r, "did not come to your personal address")
 }
+
+// TestLoopWithAResponder: a broken automatic responder (no Auto-Submitted)
+// answering every mail gets a few answers and the notice, then none,
+// however long it goes on; mail with a command is answered all the while.
+func TestLoopWithAResponder(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice")
+	answers := 0
+	for range 100 {
+		h.sendProven("alice", "I am out of the office until Monday.")
+		answers += len(h.deliver())
+		h.clock.Advance(time.Second)
+	}
+	if answers != loopMails {
+		t.Errorf("100 mails from a responder got %d answers, want %d (the last of them the notice)", answers, loopMails)
+	}
+	h.sendProven("alice", "games")
+	wantText(t, only(t, h.deliver(), "alice"), "You have no games")
+	h.clock.Advance(loopQuiet + time.Minute)
+	h.sendProven("alice", "I am out of the office until Monday.")
+	if n := len(h.deliver()); n != 1 {
+		t.Errorf("an hour after the loop: %d answers, want 1", n)
+	}
+}
+
+// TestProvenMailAlwaysAnswered: forged mail in a player's name that fills
+// their cap does not keep their own proven mail from being answered.
+func TestProvenMailAlwaysAnswered(t *testing.T) {
+	h := newHarness(t)
+	h.register("carol")
+	for range 101 {
+		h.send("carol", "games") // forged
+	}
+	h.deliver()
+	h.sendProven("carol", "games")
+	wantText(t, only(t, h.deliver(), "carol"), "You have no games")
+}

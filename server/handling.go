@@ -27,8 +27,10 @@ type work struct {
 	queued int      // mails queued
 	capped int      // mails held back by a cap (M29)
 	// cause is who the mails are counted against (outbox.Mail.Cause):
-	// the sender of the mail handled; "" for the server itself.
-	cause string
+	// the sender of the mail handled; "" for the server itself. askedBy
+	// is the address of the sender of a proven mail, whose mails are
+	// always sent (outbox.Mail.Asked).
+	cause, askedBy string
 
 	// earlier are the moves the next board mails show before theirs: a
 	// player's move whose mail waited for the robot's answer.
@@ -119,6 +121,9 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	h.cause = outbox.Recipient(m.From)
 	if h.sender != nil {
 		h.cause = outbox.Player(h.sender.ID)
+		if h.proven {
+			h.askedBy = h.sender.Address
+		}
 	}
 	ctxGame, err := h.tx.GameOfMessages(ctx, m.Answers()...)
 	if err != nil {
@@ -147,6 +152,11 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	}
 	h.subjectCommand = res.CommandSubject
 	h.replyGame = ctxGame
+	if len(res.Commands) == 0 {
+		if quiet, err := h.loop(ctx); err != nil || quiet {
+			return fmt.Sprintf("%s: %s", m.From, strings.Join(h.notes, "; ")), err
+		}
+	}
 	for _, c := range res.Commands {
 		if err := h.run(ctx, c); err != nil {
 			return "", err
@@ -212,6 +222,43 @@ func (h *handling) identify(ctx context.Context) error {
 		return h.tx.ConfirmPlayer(ctx, p.ID)
 	}
 	return nil
+}
+
+// A loop with a broken automatic responder (one that marks its mail with
+// no Auto-Submitted) shows as mail without a command, again and again: at
+// loopMails of them within loopWindow the address is answered no more
+// (its words are not passed on either) while such mail keeps coming, and
+// told so once; after loopQuiet without, it is answered again. Mail with
+// commands is answered as always.
+const (
+	loopMails  = 5
+	loopWindow = 5 * time.Minute
+	loopQuiet  = time.Hour
+)
+
+// loop counts a mail without a command, and reports whether it is to go
+// unanswered, being part of a loop; the first such mail is answered by
+// the notice alone.
+func (h *handling) loop(ctx context.Context) (bool, error) {
+	addr := outbox.Recipient(h.mail.From)
+	n, told, err := h.tx.NoCommand(ctx, addr, h.now, loopWindow)
+	if err != nil {
+		return false, err
+	}
+	quiet := !told.IsZero() && h.now.Sub(told) < loopQuiet
+	if n < loopMails && !quiet {
+		return false, nil
+	}
+	if err := h.tx.ToldNoCommand(ctx, addr, h.now); err != nil {
+		return false, err
+	}
+	if quiet || h.sender == nil { // a stranger is answered once a day anyway
+		h.note("not answered: a loop")
+		return true, nil
+	}
+	h.note("not answered: a loop, told")
+	h.answer(templates.LoopNotice{Mails: n, Quiet: loopQuiet})
+	return true, h.sendReply(ctx)
 }
 
 // answerOnce holds back the answer to a mail that proves nothing, so that

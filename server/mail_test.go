@@ -214,8 +214,9 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 	}
 }
 
-// A flood of board requests: each position is sent once per mail, and
-// boards count against the recipient's cap (M29) like any mail.
+// A flood of board requests: each position is sent once per mail; the
+// player's own proven requests are always answered, forged ones count
+// against the recipient's cap (M29) like any mail.
 func TestBoardFloodIsCapped(t *testing.T) {
 	h := newHarnessOutbox(t, Config{}, outbox.Config{MaxPerRecipient: 10})
 	h.register("alice", "bob")
@@ -230,12 +231,15 @@ func TestBoardFloodIsCapped(t *testing.T) {
 	for range 20 {
 		h.sendProven("alice", body)
 	}
-	n := 0
-	for got := h.deliver(); len(got) > 0; got = h.deliver() {
-		n += len(to(got, "alice"))
+	if n := len(to(h.deliver(), "alice")); n != 20 {
+		t.Errorf("20 more proven mails asking for boards gave alice %d mails, want 20: she asked for each", n)
 	}
-	if n != 9+1 {
-		t.Errorf("20 more mails asking for boards gave alice %d mails, want 9 (10 in the hour) and the notice of the cap", n)
+	h.clock.Advance(61 * time.Minute)
+	for range 20 {
+		h.send("alice", body) // forged: each is answered that it proves nothing
+	}
+	if n := len(to(h.deliver(), "alice")); n != 10+1 {
+		t.Errorf("20 forged mails asking for boards gave alice %d mails, want 10 (the cap) and the notice", n)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -131,6 +132,7 @@ func (w *work) enqueue(ctx context.Context, m outbox.Mail) (string, error) {
 	if m.Cause == "" {
 		m.Cause = w.cause
 	}
+	m.Asked = m.Asked || w.askedBy != "" && strings.EqualFold(m.Out.To, w.askedBy)
 	id, err := w.s.outbox.Queue(ctx, w.tx, m, w.now)
 	if outbox.IsCapped(err) {
 		w.capped++

@@ -504,6 +504,14 @@ func Sections(secs []Section) ([]string, error) {
 	return out, nil
 }
 
+// LoopNotice tells an address that sent Mails mails without a command in
+// a few minutes, as a broken automatic responder does, that such mail is
+// not answered until Quiet has passed without any.
+type LoopNotice struct {
+	Mails int
+	Quiet time.Duration
+}
+
 // RulesSummary answers rules: the rules of the game in plain words, for a
 // player who has never seen it (M25).
 type RulesSummary struct{}
@@ -520,6 +528,7 @@ func (CapNotice) template() string     { return "cap_notice" }
 func (Omitted) template() string       { return "omitted" }
 func (RulesSummary) template() string  { return "rules" }
 func (Cut) template() string           { return "cut" }
+func (LoopNotice) template() string    { return "loop_notice" }
 func (Relayed) template() string       { return "relayed" }
 func (NotRelayed) template() string    { return "not_relayed" }
 

@@ -25,7 +25,7 @@ func TestEndToEndProse(t *testing.T) {
 	bobWelcome := w.expect("bob", 1)[0]
 	bobPA := w.replyTo(bobWelcome)
 	wantSubject(t, "welcome", bobWelcome, "Welcome to Congo, bob")
-	w.send(bob, bobPA, "Re: "+bobWelcome.Subject, "Hi! games", bobWelcome.MessageID) // confirms bob's address
+	w.send(bob, bobPA, "Re: "+bobWelcome.Subject, "Hi!\ngames", bobWelcome.MessageID) // confirms bob's address
 	w.expect("bob", 1)
 
 	// A forged register for the victim: the welcome, then nothing.
