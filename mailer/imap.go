@@ -30,7 +30,17 @@ const (
 	DefaultTimeout    = time.Minute
 	DefaultBackoff    = time.Second
 	DefaultBatch      = 32
-	maxBackoff        = 5 * time.Minute
+	// maxBackoff bounds the wait before a reconnection, so that a restart
+	// of the mail server costs seconds; after a refused login the wait
+	// is authBackoff, so as not to lock the account at the provider.
+	maxBackoff  = 10 * time.Second
+	authBackoff = 5 * time.Minute
+	// firstRetry is the wait before a mail whose handling failed is tried
+	// again, doubling up to lastRetry while failures go on: within
+	// seconds, whatever Poll, IDLE or not. While the handler is down it
+	// stays firstRetry, so that mail goes on at once when it is up.
+	firstRetry = time.Second
+	lastRetry  = 30 * time.Second
 
 	// maxBatchBytes bounds the bytes fetched for one batch: the sum of
 	// min(size, MaxSize) of its mails. A batch holds at least one mail,
@@ -275,7 +285,14 @@ func (b *Inbox) RunBatch(ctx context.Context, handle BatchHandler) error {
 		}
 		b.status.errors.Add(1)
 		wait := delay/2 + rand.N(delay)
-		b.log.Warn("imap session ended; reconnecting", "addr", b.addr, "err", err, "wait", wait.Round(time.Millisecond))
+		var ae *loginError
+		if errors.As(err, &ae) {
+			wait = authBackoff/2 + rand.N(authBackoff/2)
+			b.log.Error("imap login refused: check the user and password; trying again later", "addr", b.addr,
+				"user", b.user, "err", err, "wait", wait.Round(time.Second))
+		} else {
+			b.log.Warn("imap session ended; reconnecting", "addr", b.addr, "err", err, "wait", wait.Round(time.Millisecond))
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -305,4 +322,23 @@ type inboxState struct {
 	// whether handling it failed.
 	lastUID    imap.UID
 	lastFailed bool
+	// retry is the wait before the mailbox is read again after a mail
+	// failed; 0 when the last pass had no failure. scanFailed is set
+	// when a mail failed in the pass under way.
+	retry      time.Duration
+	scanFailed bool
+}
+
+// loginError is a login the IMAP server refused.
+type loginError struct{ err error }
+
+func (e *loginError) Error() string { return "login: " + e.err.Error() }
+func (e *loginError) Unwrap() error { return e.err }
+
+// unavailable reports whether err says that the handler, not the mail,
+// failed (an error with an Unavailable method that says so, as
+// server.DatabaseDown has): such a failure costs the mail no try.
+func unavailable(err error) bool {
+	var u interface{ Unavailable() bool }
+	return errors.As(err, &u) && u.Unavailable()
 }

@@ -77,6 +77,10 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle BatchHandler
 		return false, err
 	}
 	if err := cn.do(ctx, "login", func() error { return cn.c.Login(b.user, b.password).Wait() }); err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo {
+			return false, &loginError{err}
+		}
 		return false, err
 	}
 	if err := cn.do(ctx, "capability", func() error {
@@ -119,11 +123,15 @@ func (b *Inbox) session(ctx context.Context, st *inboxState, handle BatchHandler
 		case <-wake:
 		default:
 		}
+		st.scanFailed = false
 		if err := b.scan(ctx, cn, st, handle); err != nil {
 			return scanned, err
 		}
 		scanned = true
-		if err := b.wait(ctx, cn, wake); err != nil {
+		if !st.scanFailed {
+			st.retry = 0
+		}
+		if err := b.wait(ctx, cn, wake, st.retry); err != nil {
 			return scanned, err
 		}
 	}

@@ -42,6 +42,7 @@ func (b *Inbox) settle(ctx context.Context, cn *conn, st *inboxState, mails []fe
 	for i, m := range mails {
 		if errs[i] == nil {
 			st.lastUID, st.lastFailed = m.uid, false
+			b.status.handlerDown.Store(false)
 			continue
 		}
 		if ctx.Err() != nil {

@@ -78,7 +78,17 @@ func triesOf(flags []imap.Flag) int {
 func (b *Inbox) failed(ctx context.Context, cn *conn, st *inboxState, uid imap.UID, in *mailmsg.Incoming, tries int, herr error) error {
 	count := !st.lastFailed || st.lastUID == uid
 	st.lastUID, st.lastFailed = uid, true
+	if !st.scanFailed {
+		st.retry = min(max(2*st.retry, firstRetry), lastRetry)
+	}
+	st.scanFailed = true
 	log := b.log.With("uid", uid, "message_id", in.MessageID, "err", herr)
+	if unavailable(herr) {
+		st.retry = firstRetry // at once when the handler is up again
+		b.status.handlerDown.Store(true)
+		log.Warn("mail not handled, the handler being down; it stays, not counted as a try", "tries", tries, "retry", st.retry)
+		return nil
+	}
 	if !count {
 		log.Error("mail not handled; it stays for the next pass (not counted as a try: the mail before failed too)", "tries", tries)
 		return nil

@@ -12,9 +12,14 @@ import (
 )
 
 // wait returns when new mail may have come: on a new message announced
-// during IDLE, or after Poll.
-func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}) error {
-	t := time.NewTimer(b.poll)
+// during IDLE, or after Poll; or after retry, when it is not 0, to try
+// again a mail that failed.
+func (b *Inbox) wait(ctx context.Context, cn *conn, wake <-chan struct{}, retry time.Duration) error {
+	d := b.poll
+	if retry > 0 {
+		d = min(d, retry)
+	}
+	t := time.NewTimer(d)
 	defer t.Stop()
 	cn.bye.arm(true)
 	defer cn.bye.arm(false)

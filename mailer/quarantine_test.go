@@ -122,3 +122,49 @@ func TestInboxDoesNotQuarantineWhenAllFail(t *testing.T) {
 	down.Store(false)
 	waitFor(t, "both handled once the handler is back", 5*time.Second, count(sys, "Processed", 2))
 }
+
+// downError is a handler's failure that is not the mail's (a database
+// that takes no write): its Unavailable method says so.
+type downError struct{}
+
+func (downError) Error() string     { return "the database is down" }
+func (downError) Unavailable() bool { return true }
+
+// TestInboxDoesNotChargeAHandlerOutage: while the handler is down, the one
+// mail waiting is tried again within seconds, though the poll is long,
+// and costs no try however long the outage; Status says the handler is
+// down; once it is up again the mail is handled at once.
+func TestInboxDoesNotChargeAHandlerOutage(t *testing.T) {
+	sys := startSystem(t, loopback.Config{})
+	deliver(t, sys, "move")
+	var tries atomic.Int32
+	var down atomic.Bool
+	down.Store(true)
+	var h handled
+	cfg := mailer.InboxConfig{URL: sys.IMAPURL("congo"), Poll: time.Hour, MaxTries: 2}
+	inbox, cancel, done := runInboxBatch(t, cfg, func(ctx context.Context, ms []*mailmsg.Incoming) []error {
+		errs := make([]error, len(ms))
+		for i, m := range ms {
+			tries.Add(1)
+			if down.Load() {
+				errs[i] = fmt.Errorf("handle: %w", downError{})
+				continue
+			}
+			h.add(m)
+		}
+		return errs
+	})
+	defer func() { cancel(); <-done }()
+	waitFor(t, "four tries while down", 20*time.Second, func() bool { return tries.Load() >= 4 })
+	if !inbox.Status().HandlerDown {
+		t.Errorf("Status().HandlerDown = false while the handler is down")
+	}
+	if msgs := mailbox(t, sys, "Quarantine"); len(msgs) != 0 {
+		t.Fatalf("a mail tried while the handler was down was set aside")
+	}
+	down.Store(false)
+	waitFor(t, "the mail handled once the handler is up", 40*time.Second, func() bool { return len(h.subjects()) == 1 })
+	if inbox.Status().HandlerDown {
+		t.Errorf("Status().HandlerDown = true once the handler works")
+	}
+}

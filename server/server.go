@@ -229,6 +229,7 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 		}
 		return errs
 	}
+	down := s.databaseDown(ctx, err, errs)
 	queued := false
 	for i, m := range ms {
 		r := &results[i]
@@ -242,6 +243,9 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 		switch {
 		case errs[i] != nil:
 			errs[i] = fmt.Errorf("handle mail %q from %q: %w", m.MessageID, m.From, errs[i])
+			if down != nil {
+				errs[i] = &DatabaseDown{Err: errs[i]}
+			}
 			s.tell(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
 		case r.seen:
 			s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
@@ -263,6 +267,36 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 		s.wakeRobot()
 	}
 	return errs
+}
+
+// DatabaseDown is the error of a mail not handled because the database
+// would not take a write: the failure is the database's, not the mail's,
+// and the mail is to be tried again as it is, at no cost to it (its
+// Unavailable method tells mailer.Inbox so).
+type DatabaseDown struct {
+	Err error
+}
+
+func (e *DatabaseDown) Error() string     { return "the database is down: " + e.Err.Error() }
+func (e *DatabaseDown) Unwrap() error     { return e.Err }
+func (e *DatabaseDown) Unavailable() bool { return true }
+
+// databaseDown reports, when mails failed, whether the database is at
+// fault: it is then down, as a write of its own fails too. It returns
+// that write's error, nil when the database works (or nothing failed).
+func (s *Server) databaseDown(ctx context.Context, txErr error, errs []error) error {
+	failed := txErr != nil
+	for _, e := range errs {
+		failed = failed || e != nil
+	}
+	if !failed || ctx.Err() != nil {
+		return nil
+	}
+	err := s.db.Check(ctx, s.now().UTC())
+	if err != nil {
+		s.log.Error("the database takes no write: mail is not handled until it does", "err", err)
+	}
+	return err
 }
 
 // mailResult is what handling one mail in a transaction came to.

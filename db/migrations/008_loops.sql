@@ -8,3 +8,9 @@ CREATE TABLE no_command (
 	mails   INTEGER NOT NULL,
 	told    TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
+
+-- One row, written by DB.Check to see that the database takes a write.
+CREATE TABLE health (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	at TEXT NOT NULL
+);
