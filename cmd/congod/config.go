@@ -91,8 +91,8 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.operator, "operator", "", "the operator's address: mail from it (registered and proven like any player's) may ban, unban, adjourn, resume and adjudicate")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.demo, "demo", false, "run a self-contained demo: in-process IMAP and SMTP servers on loopback with player accounts")
-	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens")
-	fs.StringVar(&c.demoSMTP, "demo-smtp", "127.0.0.1:2525", "with -demo: where the demo SMTP server listens")
+	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens (a loopback address)")
+	fs.StringVar(&c.demoSMTP, "demo-smtp", "127.0.0.1:2525", "with -demo: where the demo SMTP server listens (a loopback address)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   congod [flags]                 run the daemon

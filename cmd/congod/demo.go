@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 
 	"github.com/congobymail/congo/mailer/loopback"
@@ -24,6 +26,9 @@ var demoUsers = []loopback.User{
 // runDemo starts in-process IMAP and SMTP servers on loopback, prints how to
 // reach them, and runs the daemon against them until ctx is done.
 func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Logger) error {
+	if err := cfg.validateDemo(); err != nil {
+		return err
+	}
 	sys, err := loopback.Start(ctx, loopback.Config{
 		Domain:   demoDomain,
 		Users:    demoUsers,
@@ -43,6 +48,33 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 	}
 	printDemo(stdout, sys, cfg)
 	return serve(ctx, cfg, logger)
+}
+
+// errNotLoopback is a listener of the demo that other machines could
+// reach.
+var errNotLoopback = errors.New("not a loopback address")
+
+// validateDemo checks that the demo's listeners are on loopback: its mail
+// servers speak no TLS and its passwords are printed for all to see, and
+// -http asks for none.
+func (c *config) validateDemo() error {
+	for _, l := range []struct{ key, addr string }{
+		{"demo-imap", c.demoIMAP},
+		{"demo-smtp", c.demoSMTP},
+		{"http", c.httpAddr},
+	} {
+		if l.key == "http" && l.addr == "" {
+			continue // off
+		}
+		host, _, err := net.SplitHostPort(l.addr)
+		if err != nil {
+			return c.bad(l.key, fmt.Errorf("want host:port like 127.0.0.1:1143: %w", err))
+		}
+		if !isLoopback(host) {
+			return c.bad(l.key, fmt.Errorf("%q is %w: the demo has no TLS and known passwords, so it listens on this machine alone (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)", l.addr, errNotLoopback))
+		}
+	}
+	return nil
 }
 
 func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
