@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"strings"
 
 	"github.com/congobymail/congo/mailer/loopback"
@@ -16,7 +17,7 @@ import (
 const demoDomain = "example.org"
 
 // demoUsers are the demo's accounts: the server's mailbox and two players.
-// The passwords only guard loopback servers that live as long as the demo.
+// The passwords only guard servers on loopback.
 var demoUsers = []loopback.User{
 	{Name: "congo", Password: "congo"},
 	{Name: "alice", Password: "alice"},
@@ -24,30 +25,42 @@ var demoUsers = []loopback.User{
 }
 
 // runDemo starts in-process IMAP and SMTP servers on loopback, prints how to
-// reach them, and runs the daemon against them until ctx is done.
+// reach them, and runs the daemon against them until ctx is done. The
+// games are kept in the database (congo-demo.db unless -db says), the
+// mailboxes in a directory beside it (congo-demo.mail), so that both
+// survive a restart.
 func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Logger) error {
 	if err := cfg.validateDemo(); err != nil {
 		return err
 	}
+	if cfg.dbPath == "congo.db" {
+		cfg.dbPath = "congo-demo.db"
+	}
+	mailDir := demoMailDir(cfg.dbPath)
 	sys, err := loopback.Start(ctx, loopback.Config{
 		Domain:   demoDomain,
 		Users:    demoUsers,
 		IMAPAddr: cfg.demoIMAP,
 		SMTPAddr: cfg.demoSMTP,
+		Dir:      mailDir,
+		Logger:   logger,
 	})
 	if err != nil {
 		return fmt.Errorf("demo mail servers: %w", err)
 	}
-	defer sys.Close()
+	defer sys.Close() // after serve, which files the mail in hand: then saves the mailboxes
 
 	cfg.imapURL = sys.IMAPURL("congo")
 	cfg.smtpURL = sys.SMTPURL()
 	cfg.address = "congo@" + demoDomain
-	if cfg.dbPath == "congo.db" {
-		cfg.dbPath = "congo-demo.db"
-	}
-	printDemo(stdout, sys, cfg)
+	printDemo(stdout, sys, cfg, mailDir)
 	return serve(ctx, cfg, logger)
+}
+
+// demoMailDir is the directory of the demo's mailboxes, beside its
+// database dbPath: congo-demo.mail for congo-demo.db.
+func demoMailDir(dbPath string) string {
+	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + ".mail"
 }
 
 // errNotLoopback is a listener of the demo that other machines could
@@ -77,7 +90,7 @@ func (c *config) validateDemo() error {
 	return nil
 }
 
-func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
+func printDemo(w io.Writer, sys *loopback.System, cfg *config, mailDir string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Congo by mail: demo\n\n")
 	fmt.Fprintf(&b, "Mail servers on this machine (no TLS, loopback only):\n")
@@ -87,11 +100,13 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
 	for _, u := range demoUsers {
 		fmt.Fprintf(&b, "  %-6s %-6s %s@%s\n", u.Name, u.Password, u.Name, demoDomain)
 	}
-	fmt.Fprintf(&b, "\nThe server reads %s@%s. Database: %s\n\n", "congo", demoDomain, cfg.dbPath)
+	fmt.Fprintf(&b, "\nThe server reads %s@%s.\n", "congo", demoDomain)
+	fmt.Fprintf(&b, "Games: %s   Mailboxes: %s%c\n", cfg.dbPath, mailDir, filepath.Separator)
+	fmt.Fprintf(&b, "Both survive a restart. To start afresh, stop the demo and delete %s* and %s.\n\n", cfg.dbPath, mailDir)
 	fmt.Fprintf(&b, "Point a mail client at these servers as alice and as bob, then:\n")
 	fmt.Fprintf(&b, "  1. alice and bob each mail congo@%s:   register alice   /   register bob\n", demoDomain)
 	fmt.Fprintf(&b, "  2. alice replies to her welcome mail:      challenge congo bob\n")
-	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1\n")
+	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1   (the number in its Subject)\n")
 	fmt.Fprintf(&b, "  4. alice replies to the board:             b2-b3\n")
 	if h := cfg.robotHandle(); h != "" {
 		fmt.Fprintf(&b, "No opponent at hand? Reply to the welcome mail: challenge congo %s level=2\n", h)
