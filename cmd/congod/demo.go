@@ -37,7 +37,10 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 		cfg.dbPath = "congo-demo.db"
 	}
 	mailDir := demoMailDir(cfg.dbPath)
-	sys, err := loopback.Start(ctx, loopback.Config{
+	// The mail servers outlive ctx: they stop when serve has returned,
+	// having filed the mail in hand and sent what it could, and then save
+	// the mailboxes.
+	sys, err := loopback.Start(context.WithoutCancel(ctx), loopback.Config{
 		Domain:   demoDomain,
 		Users:    demoUsers,
 		IMAPAddr: cfg.demoIMAP,
@@ -48,7 +51,7 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 	if err != nil {
 		return fmt.Errorf("demo mail servers: %w", err)
 	}
-	defer sys.Close() // after serve, which files the mail in hand: then saves the mailboxes
+	defer sys.Close()
 
 	cfg.imapURL = sys.IMAPURL("congo")
 	cfg.smtpURL = sys.SMTPURL()
