@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // TestDemoListensOnLoopbackOnly checks that the demo, whose mail servers
@@ -222,10 +223,15 @@ func TestDemoRestart(t *testing.T) {
 	w.send(alice, server, "hello", "register alice", "")
 	welcome := w.expect("alice", 1)[0]
 	w.send(bob, server, "hello", "register bob", "")
-	bobPA := w.replyTo(w.expect("bob", 1)[0])
+	bobWelcome := w.expect("bob", 1)[0]
+	bobPA := w.replyTo(bobWelcome)
+	// A first mail to his personal address (which confirms it, where
+	// addresses must be confirmed before a challenge).
+	w.send(bob, bobPA, "Re: "+bobWelcome.Subject, "games", bobWelcome.MessageID)
+	w.expect("bob", 1)
 	w.send(alice, w.replyTo(welcome), "Re: "+welcome.Subject, "challenge congo bob", welcome.MessageID)
 	challenge := w.expect("bob", 1)[0]
-	wantSubject(t, "challenge to bob", challenge, "Congo game 1: alice vs bob - challenge")
+	wantGame1(t, "challenge to bob", challenge, "accept congo 1")
 	w.expect("alice", 1)
 	waitEmpty(t, d, "congo", "INBOX") // the daemon has filed every mail
 	before := d.uids()
@@ -257,6 +263,16 @@ func TestDemoRestart(t *testing.T) {
 	}
 	w.send(bob, bobPA, "Re: "+challenge.Subject, "accept congo 1", challenge.MessageID)
 	for _, who := range []string{"alice", "bob"} {
-		wantSubject(t, "start to "+who, w.expect(who, 1)[0], "Congo game 1: alice vs bob - alice to move")
+		wantGame1(t, "start to "+who, w.expect(who, 1)[0], "Position: gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1")
 	}
+}
+
+// wantGame1 checks that m is about game 1 between alice and bob, and says
+// text.
+func wantGame1(t *testing.T, what string, m *mailmsg.Incoming, text string) {
+	t.Helper()
+	if !strings.HasPrefix(m.Subject, "Congo game 1: alice vs bob") {
+		t.Errorf("%s: Subject = %q, want it about Congo game 1: alice vs bob", what, m.Subject)
+	}
+	wantContains(t, what, m, text)
 }
