@@ -53,6 +53,11 @@ func backup(ctx context.Context, s *sql.DB, dest string) error {
 			os.Remove(tmp)
 		}
 	}()
+	// VACUUM INTO writes into an empty file: made first, it gives the
+	// copy the database's own privacy (0600) whatever the umask.
+	if err := createPrivate(tmp); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
 	if _, err := s.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		return fmt.Errorf("backup to %s: %w", dest, err)
 	}

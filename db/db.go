@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -62,8 +63,13 @@ type Tx struct {
 }
 
 // Open opens the SQLite database at path, creating it when missing, and
-// brings its schema up to date.
+// brings its schema up to date. A database it creates is readable and
+// writable by its owner alone (0600), whatever the umask, and so are its
+// -wal and -shm files, which SQLite creates with the database's mode.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	s, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -74,6 +80,24 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return d, nil
+}
+
+// createPrivate creates an empty file at path with mode 0600, whatever
+// the umask, unless a file is there already (which keeps its mode).
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// The umask may have taken away the owner's bits too.
+	err = f.Chmod(0o600)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // dsn is the data source name for the database file at path: WAL mode,

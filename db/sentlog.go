@@ -38,9 +38,13 @@ const (
 	sentDataSize   = 24
 )
 
-// OpenSentLog opens the log at path, creating it when missing.
+// OpenSentLog opens the log at path, creating it when missing (mode 0600,
+// whatever the umask).
 func OpenSentLog(path string) (*SentLog, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("open sent log: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open sent log: %w", err)
 	}

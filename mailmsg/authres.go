@@ -8,7 +8,9 @@ import (
 
 // Authenticated reports whether the topmost Authentication-Results
 // header of authserv, the receiving server trusted, says the mail passed
-// DMARC, or DKIM for the domain of its From.
+// DMARC for the domain of its From (dmarc=pass with header.from). A DKIM
+// pass alone proves nothing: the signature's domain need not be the
+// From's, and only DMARC checks that they align.
 func (m *Incoming) Authenticated(authserv string) bool {
 	fromDomain := domainOf(m.From)
 	if authserv == "" || fromDomain == "" {
@@ -27,23 +29,13 @@ func (m *Incoming) Authenticated(authserv string) bool {
 	return false
 }
 
-// passes reports whether results hold a DMARC pass, or a DKIM pass whose
-// signing domain or identity is fromDomain.
+// passes reports whether results hold a DMARC pass whose header.from is
+// fromDomain.
 func passes(results []authres.Result, fromDomain string) bool {
 	for _, r := range results {
-		switch r := r.(type) {
-		case *authres.DMARCResult:
-			// Without header.from the pass may be for another domain.
-			if r.Value == authres.ResultPass && strings.EqualFold(r.From, fromDomain) {
-				return true
-			}
-		case *authres.DKIMResult:
-			if r.Value != authres.ResultPass {
-				continue
-			}
-			if strings.EqualFold(r.Domain, fromDomain) || strings.EqualFold(domainOf(r.Identifier), fromDomain) {
-				return true
-			}
+		// Without header.from the pass may be for another domain.
+		if r, ok := r.(*authres.DMARCResult); ok && r.Value == authres.ResultPass && strings.EqualFold(r.From, fromDomain) {
+			return true
 		}
 	}
 	return false

@@ -133,9 +133,19 @@ func TestAuthenticatedMailIsObeyed(t *testing.T) {
 	h := newHarnessWith(t, Config{TrustAuthServ: "mx.example.org"})
 	h.register("alice", "bob")
 	m := h.mail("alice", "", "challenge congo bob")
-	m.AuthResults = []string{"mx.example.org; dkim=pass header.d=players.example"}
+	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
 	h.handle(m)
 	wantText(t, only(t, h.deliver(), "bob"), "alice challenges you")
+
+	// A DKIM pass for the From domain, without DMARC, proves nothing.
+	m = h.mail("alice", "", "challenge congo bob")
+	m.AuthResults = []string{"mx.example.org; dkim=pass header.d=players.example"}
+	h.handle(m)
+	for _, r := range h.deliver() {
+		if r.To != addr("alice") {
+			t.Errorf("a mail with dkim=pass alone reached %s: %q", r.To, r.Subject)
+		}
+	}
 }
 
 // TestSeveralFromProveNothing checks that a mail with more than one From

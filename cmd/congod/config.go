@@ -39,6 +39,7 @@ type config struct {
 	name             string
 	caFile           string
 	insecureTLS      bool
+	insecure         bool
 	trustAuthServ    string
 	hostname         string
 	logLevel         string
@@ -91,7 +92,8 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.name, "name", "Congo", "display name of the server's mails (From: Congo <congo@example.org>)")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
-	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass (or dkim=pass for the From domain)")
+	fs.BoolVar(&c.insecure, "insecure", false, "allow imap:// and smtp:// URLs that send a password unencrypted to a host that is not loopback")
+	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass with header.from the From's domain")
 	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs (default: the domain of -address)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
@@ -100,8 +102,8 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.operator, "operator", "", "the operator's address: mail from it (registered and proven like any player's) may ban, unban, adjourn, resume and adjudicate")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.demo, "demo", false, "run a self-contained demo: in-process IMAP and SMTP servers on loopback with player accounts")
-	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens")
-	fs.StringVar(&c.demoSMTP, "demo-smtp", "127.0.0.1:2525", "with -demo: where the demo SMTP server listens")
+	fs.StringVar(&c.demoIMAP, "demo-imap", "127.0.0.1:1143", "with -demo: where the demo IMAP server listens (a loopback address)")
+	fs.StringVar(&c.demoSMTP, "demo-smtp", "127.0.0.1:2525", "with -demo: where the demo SMTP server listens (a loopback address)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage:
   congod [flags]                 run the daemon

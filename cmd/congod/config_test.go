@@ -340,3 +340,54 @@ func TestRobotSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEQuickStart checks what README.md's Quick start tells a new
+// user: how to run the tests without a C compiler, which tests skip when
+// a program is missing (each a test that exists), and the demo's flags
+// for other ports (each a flag).
+func TestREADMEQuickStart(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, quick, ok := strings.Cut(string(b), "\n## Quick start")
+	if !ok {
+		t.Fatal("README.md has no Quick start section")
+	}
+	quick, _, _ = strings.Cut(quick, "\n## ")
+	for _, want := range []string{"go test -race ./...", "go test ./...", "apt-get install gcc", ".ci/run", "-short"} {
+		if !strings.Contains(quick, want) {
+			t.Errorf("Quick start does not say %q", want)
+		}
+	}
+
+	// The tests named as skipping: each exists, and Dovecot's and
+	// Chromium's are all named.
+	var sources strings.Builder
+	filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, "_test.go") {
+			b, _ := os.ReadFile(path)
+			sources.Write(b)
+		}
+		return nil
+	})
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`(Test[A-Za-z]+)`").FindAllStringSubmatch(quick, -1) {
+		named[m[1]] = true
+		if !strings.Contains(sources.String(), "func "+m[1]+"(t *testing.T)") {
+			t.Errorf("Quick start names %s, which is no test", m[1])
+		}
+	}
+	for _, m := range regexp.MustCompile(`func (Test[A-Za-z]*(?:Dovecot[A-Za-z]*|HTMLRendering))\(t \*testing\.T\)`).FindAllStringSubmatch(sources.String(), -1) {
+		if !named[m[1]] {
+			t.Errorf("Quick start does not name %s among the tests that skip", m[1])
+		}
+	}
+
+	fs := (&config{}).flagSet(io.Discard)
+	for _, name := range []string{"demo-imap", "demo-smtp"} {
+		if fs.Lookup(name) == nil || !strings.Contains(quick, "-"+name+" ") {
+			t.Errorf("Quick start does not show -%s (or it is no flag)", name)
+		}
+	}
+}

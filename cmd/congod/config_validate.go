@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -73,6 +74,12 @@ func (c *config) validate() error {
 	if _, err := mailer.NewSMTP(c.smtpURL, nil); err != nil {
 		return c.bad("smtp", redact(err))
 	}
+	if err := c.checkCleartext("imap", c.imapURL, "imaps:// or imap+starttls://"); err != nil {
+		return err
+	}
+	if err := c.checkCleartext("smtp", c.smtpURL, "smtp+starttls:// or smtps://"); err != nil {
+		return err
+	}
 	if c.poll <= 0 {
 		return c.bad("poll", errors.New("must be positive"))
 	}
@@ -109,6 +116,38 @@ func (c *config) validate() error {
 		return c.bad("robot", fmt.Errorf("robot %q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
 	}
 	return c.validateLog()
+}
+
+// errCleartextPassword is a URL that would send a password unencrypted
+// over the network.
+var errCleartextPassword = errors.New("password in clear")
+
+// checkCleartext refuses rawURL, the setting key, when it names a plain
+// scheme (imap://, smtp://) and holds a password, unless its host is
+// loopback or -insecure allows it. secure is the advice.
+func (c *config) checkCleartext(key, rawURL, secure string) error {
+	if c.insecure {
+		return nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != key || u.User == nil {
+		return nil // a TLS scheme, no login, or an error reported before
+	}
+	if _, ok := u.User.Password(); !ok || isLoopback(u.Hostname()) {
+		return nil
+	}
+	return c.bad(key, fmt.Errorf("%w: %s:// would send it unencrypted to %s; use %s, or -insecure to allow it",
+		errCleartextPassword, key, u.Hostname(), secure))
+}
+
+// isLoopback reports whether host, a host name or an IP address, is this
+// machine: localhost, 127.0.0.0/8 or ::1.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // validateLog checks the settings of the log, which every run needs.

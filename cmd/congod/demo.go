@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"path/filepath"
 	"strings"
 
 	"github.com/congobymail/congo/mailer/loopback"
@@ -14,7 +17,7 @@ import (
 const demoDomain = "example.org"
 
 // demoUsers are the demo's accounts: the server's mailbox and two players.
-// The passwords only guard loopback servers that live as long as the demo.
+// The passwords only guard servers on loopback.
 var demoUsers = []loopback.User{
 	{Name: "congo", Password: "congo"},
 	{Name: "alice", Password: "alice"},
@@ -22,13 +25,28 @@ var demoUsers = []loopback.User{
 }
 
 // runDemo starts in-process IMAP and SMTP servers on loopback, prints how to
-// reach them, and runs the daemon against them until ctx is done.
+// reach them, and runs the daemon against them until ctx is done. The
+// games are kept in the database (congo-demo.db unless -db says), the
+// mailboxes in a directory beside it (congo-demo.mail), so that both
+// survive a restart.
 func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Logger) error {
-	sys, err := loopback.Start(ctx, loopback.Config{
+	if err := cfg.validateDemo(); err != nil {
+		return err
+	}
+	if cfg.dbPath == "congo.db" {
+		cfg.dbPath = "congo-demo.db"
+	}
+	mailDir := demoMailDir(cfg.dbPath)
+	// The mail servers outlive ctx: they stop when serve has returned,
+	// having filed the mail in hand and sent what it could, and then save
+	// the mailboxes.
+	sys, err := loopback.Start(context.WithoutCancel(ctx), loopback.Config{
 		Domain:   demoDomain,
 		Users:    demoUsers,
 		IMAPAddr: cfg.demoIMAP,
 		SMTPAddr: cfg.demoSMTP,
+		Dir:      mailDir,
+		Logger:   logger,
 	})
 	if err != nil {
 		return fmt.Errorf("demo mail servers: %w", err)
@@ -38,14 +56,44 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 	cfg.imapURL = sys.IMAPURL("congo")
 	cfg.smtpURL = sys.SMTPURL()
 	cfg.address = "congo@" + demoDomain
-	if cfg.dbPath == "congo.db" {
-		cfg.dbPath = "congo-demo.db"
-	}
-	printDemo(stdout, sys, cfg)
+	printDemo(stdout, sys, cfg, mailDir)
 	return serve(ctx, cfg, logger)
 }
 
-func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
+// demoMailDir is the directory of the demo's mailboxes, beside its
+// database dbPath: congo-demo.mail for congo-demo.db.
+func demoMailDir(dbPath string) string {
+	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + ".mail"
+}
+
+// errNotLoopback is a listener of the demo that other machines could
+// reach.
+var errNotLoopback = errors.New("not a loopback address")
+
+// validateDemo checks that the demo's listeners are on loopback: its mail
+// servers speak no TLS and its passwords are printed for all to see, and
+// -http asks for none.
+func (c *config) validateDemo() error {
+	for _, l := range []struct{ key, addr string }{
+		{"demo-imap", c.demoIMAP},
+		{"demo-smtp", c.demoSMTP},
+		{"http", c.httpAddr},
+	} {
+		if l.key == "http" && l.addr == "" {
+			continue // off
+		}
+		host, _, err := net.SplitHostPort(l.addr)
+		if err != nil {
+			return c.bad(l.key, fmt.Errorf("want host:port like 127.0.0.1:1143: %w", err))
+		}
+		if !isLoopback(host) {
+			return c.bad(l.key, fmt.Errorf("%q is %w: the demo has no TLS and known passwords, so it listens on this machine alone (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)", l.addr, errNotLoopback))
+		}
+	}
+	return nil
+}
+
+func printDemo(w io.Writer, sys *loopback.System, cfg *config, mailDir string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Congo by mail: demo\n\n")
 	fmt.Fprintf(&b, "Mail servers on this machine (no TLS, loopback only):\n")
@@ -55,11 +103,13 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *config) {
 	for _, u := range demoUsers {
 		fmt.Fprintf(&b, "  %-6s %-6s %s@%s\n", u.Name, u.Password, u.Name, demoDomain)
 	}
-	fmt.Fprintf(&b, "\nThe server reads %s@%s. Database: %s\n\n", "congo", demoDomain, cfg.dbPath)
+	fmt.Fprintf(&b, "\nThe server reads %s@%s.\n", "congo", demoDomain)
+	fmt.Fprintf(&b, "Games: %s   Mailboxes: %s%c\n", cfg.dbPath, mailDir, filepath.Separator)
+	fmt.Fprintf(&b, "Both survive a restart. To start afresh, stop the demo and delete %s* and %s.\n\n", cfg.dbPath, mailDir)
 	fmt.Fprintf(&b, "Point a mail client at these servers as alice and as bob, then:\n")
 	fmt.Fprintf(&b, "  1. alice and bob each mail congo@%s:   register alice   /   register bob\n", demoDomain)
 	fmt.Fprintf(&b, "  2. alice replies to her welcome mail:      challenge congo bob\n")
-	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1\n")
+	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1   (the number in its Subject)\n")
 	fmt.Fprintf(&b, "  4. alice replies to the board:             b2-b3\n")
 	if h := cfg.robotHandle(); h != "" {
 		fmt.Fprintf(&b, "No opponent at hand? Reply to the welcome mail: challenge congo %s level=2\n", h)

@@ -181,26 +181,32 @@ type health struct {
 	LastPoll              *time.Time `json:"last_poll"`
 	OutboxDepth           int        `json:"outbox_depth"`
 	OutboxOldestAgeSecond float64    `json:"outbox_oldest_age_seconds"`
-	Error                 string     `json:"error,omitempty"`
+	// Down names the parts that are down, "database" and "imap", never
+	// with an error's text: anyone who reaches the page may read it. The
+	// error goes to the log.
+	Down []string `json:"down,omitempty"`
 }
 
 // healthz answers 200 when the IMAP session is up and the database
 // answers, else 503, with a JSON body saying what it found.
-func (m *monitor) healthz(w http.ResponseWriter, r *http.Request) {
+func (m *monitor) healthz(w http.ResponseWriter, r *http.Request, logger *slog.Logger) {
 	in := m.inbox()
 	h := health{IMAPConnected: in.Connected}
 	if !in.LastPoll.IsZero() {
 		t := in.LastPoll.UTC()
 		h.LastPoll = &t
 	}
-	st, err := m.store.OutboxStats(r.Context())
-	if err != nil {
-		h.Error = err.Error()
+	if st, err := m.store.OutboxStats(r.Context()); err != nil {
+		logger.Warn("health check: the database does not answer", "err", err)
+		h.Down = append(h.Down, "database")
 	} else {
 		h.OutboxDepth = st.Pending
 		h.OutboxOldestAgeSecond = m.age(st.Oldest).Seconds()
 	}
-	h.OK = in.Connected && err == nil
+	if !in.Connected {
+		h.Down = append(h.Down, "imap")
+	}
+	h.OK = len(h.Down) == 0
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	if !h.OK {
@@ -218,8 +224,33 @@ func (m *monitor) handler(logger *slog.Logger) http.Handler {
 		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelError),
 		ErrorHandling: promhttp.ContinueOnError,
 	}))
-	mux.HandleFunc("GET /healthz", m.healthz)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { m.healthz(w, r, logger) })
 	return mux
+}
+
+// msgHTTPNotLoopback is the warning logged when -http is reachable from
+// other machines.
+const msgHTTPNotLoopback = "/metrics and /healthz are open to the network: anyone who reaches the address can read them"
+
+// listenHTTP listens on addr for /healthz and /metrics, and warns when
+// the address it is bound to is not loopback.
+func listenHTTP(addr string, logger *slog.Logger) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	logger.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
+	if !boundToLoopback(ln.Addr()) {
+		logger.Warn(msgHTTPNotLoopback, "addr", ln.Addr().String(), "setting", "http")
+	}
+	return ln, nil
+}
+
+// boundToLoopback reports whether a listener's address is a loopback
+// address, reached from this machine alone.
+func boundToLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.AddrPort().Addr().Unmap().IsLoopback()
 }
 
 // serveHTTP serves h on ln until ctx is done, then shuts down.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"sync"
 	"time"
@@ -138,12 +137,11 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
 	if cfg.httpAddr != "" {
-		ln, err := net.Listen("tcp", cfg.httpAddr)
+		ln, err := listenHTTP(cfg.httpAddr, logger)
 		if err != nil {
 			return fmt.Errorf("-http: %w", err)
 		}
 		defer ln.Close()
-		logger.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
 		if cfg.httpReady != nil {
 			cfg.httpReady(ln.Addr().String())
 		}

@@ -1,6 +1,6 @@
 // Package loopback runs a small mail system in the process, an IMAP and an
-// SMTP server on loopback addresses sharing in-memory mailboxes, for the
-// demo and for tests.
+// SMTP server on loopback addresses sharing in-memory mailboxes (kept on
+// disk too, if asked), for the demo and for tests.
 package loopback
 
 import (
@@ -49,6 +49,14 @@ type Config struct {
 	IMAPAddr string
 	SMTPAddr string
 
+	// Dir, when set, keeps the mailboxes on disk, so that they survive a
+	// restart: each user's are written to Dir/NAME.json a moment after
+	// each change and when the System stops, and read back by Start, with
+	// their UIDVALIDITY, UIDs, flags and dates. Dir is made when missing
+	// (0700); its files are 0600. Empty: the mailboxes live in memory
+	// alone.
+	Dir string
+
 	// Logger receives the servers' error messages; nil discards them.
 	Logger *slog.Logger
 }
@@ -74,6 +82,7 @@ type System struct {
 	imap   *imapserver.Server
 	smtp   *smtp.Server
 	lns    []net.Listener
+	store  *store        // nil without Config.Dir
 	done   chan struct{} // closed by shutdown
 	once   sync.Once
 	wg     sync.WaitGroup
@@ -99,6 +108,15 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 
+	if cfg.Dir != "" {
+		st, err := openStore(cfg.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("loopback: %w", err)
+		}
+		st.log = log
+		s.store = st
+	}
+
 	mem := imapmemserver.New()
 	for _, u := range cfg.Users {
 		key := strings.ToLower(u.Name)
@@ -109,8 +127,15 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 			return nil, fmt.Errorf("loopback: user %q twice", u.Name)
 		}
 		mu := imapmemserver.NewUser(u.Name, u.Password)
-		if err := mu.Create("INBOX", nil); err != nil {
-			return nil, fmt.Errorf("loopback: create INBOX of %s: %w", u.Name, err)
+		if s.store != nil {
+			if _, err := s.store.load(key, mu); err != nil {
+				return nil, fmt.Errorf("loopback: mailboxes of %s: %w", u.Name, err)
+			}
+		}
+		if _, err := mu.Status("INBOX", &imap.StatusOptions{}); err != nil {
+			if err := mu.Create("INBOX", nil); err != nil {
+				return nil, fmt.Errorf("loopback: create INBOX of %s: %w", u.Name, err)
+			}
 		}
 		mem.AddUser(mu)
 		s.users[key] = &user{name: u.Name, password: u.Password, mem: mu}
@@ -123,20 +148,30 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 			caps[imap.CapUIDPlus] = struct{}{}
 		}
 	}
+	newSession := func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+		return &idleSession{users: s.users, store: s.store}, nil, nil
+	}
 	s.imap = imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return &idleSession{users: s.users}, nil, nil
-		},
+		NewSession:   newSession,
 		Caps:         caps,
 		InsecureAuth: true,
-		Logger:       printfLogger{log.With("server", "imap")},
+		Logger:       printfLogger{log.With("server", "imap"), s.closed},
 	})
+	if s.store != nil {
+		s.store.pipes = newPipeListener()
+		s.store.reader = imapserver.New(&imapserver.Options{
+			NewSession:   newSession,
+			Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
+			InsecureAuth: true,
+			Logger:       printfLogger{log.With("server", "imap-store"), s.closed},
+		})
+	}
 	s.smtp = smtp.NewServer(&backend{s})
 	s.smtp.Domain = "localhost"
 	s.smtp.AllowInsecureAuth = true
 	s.smtp.MaxMessageBytes = maxMessageBytes
 	s.smtp.MaxRecipients = 100
-	s.smtp.ErrorLog = printfLogger{log.With("server", "smtp")}
+	s.smtp.ErrorLog = printfLogger{log.With("server", "smtp"), s.closed}
 
 	imapLn, err := net.Listen("tcp", cmp.Or(cfg.IMAPAddr, "127.0.0.1:0"))
 	if err != nil {
@@ -151,6 +186,19 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 	s.IMAPAddr = imapLn.Addr().String()
 	s.SMTPAddr = smtpLn.Addr().String()
 
+	if s.store != nil {
+		s.wg.Add(2)
+		go func() {
+			defer s.wg.Done()
+			if err := s.store.reader.Serve(s.store.pipes); err != nil {
+				log.Error("loopback store's imap server stopped", "err", err)
+			}
+		}()
+		go func() {
+			defer s.wg.Done()
+			s.store.run(s, s.done, s.shutdown)
+		}()
+	}
 	s.wg.Add(3)
 	go func() {
 		defer s.wg.Done()
@@ -175,7 +223,8 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 	return s, nil
 }
 
-// Close stops the servers, drops their connections and waits for them.
+// Close stops the servers, drops their connections and waits for them;
+// with Config.Dir, it saves the mailboxes first.
 func (s *System) Close() {
 	s.shutdown()
 	s.wg.Wait()
@@ -404,7 +453,10 @@ func (se *session) Data(r io.Reader) error {
 		var msg bytes.Buffer
 		fmt.Fprintf(&msg, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", se.from, rc.addr)
 		msg.Write(body)
-		if _, err := rc.u.mem.Append("INBOX", bytes.NewReader(msg.Bytes()), &imap.AppendOptions{}); err != nil {
+		done := se.s.store.change(strings.ToLower(rc.u.name))
+		_, err := rc.u.mem.Append("INBOX", bytes.NewReader(msg.Bytes()), &imap.AppendOptions{})
+		done()
+		if err != nil {
 			return fmt.Errorf("deliver to %s: %w", rc.addr, err)
 		}
 	}
@@ -418,28 +470,44 @@ func (se *session) Reset() {
 
 func (se *session) Logout() error { return nil }
 
-// printfLogger lets the servers log through slog.
-type printfLogger struct{ log *slog.Logger }
+// printfLogger lets the servers log through slog. Once the System stops,
+// it says nothing: the servers then report every connection they drop.
+type printfLogger struct {
+	log     *slog.Logger
+	stopped func() bool
+}
 
 func (l printfLogger) Printf(format string, args ...any) {
-	l.log.Warn(strings.TrimSpace(fmt.Sprintf(format, args...)))
+	if !l.stopped() {
+		l.log.Warn(strings.TrimSpace(fmt.Sprintf(format, args...)))
+	}
 }
 
 func (l printfLogger) Println(args ...any) {
-	l.log.Warn(strings.TrimSpace(fmt.Sprintln(args...)))
+	if !l.stopped() {
+		l.log.Warn(strings.TrimSpace(fmt.Sprintln(args...)))
+	}
 }
 
 // idleSession is imapmemserver's session with IDLE fixed: imapmemserver
 // announces only the changes made after IDLE began, so a message that came
 // after the client's last command and before its IDLE was announced only
 // by the next command. Pending changes are sent first.
+//
+// With a store, it also tells the store of every command that may change
+// the user's mailboxes.
 type idleSession struct {
 	*imapmemserver.UserSession // nil until Login; with MOVE, NAMESPACE...
 	users                      map[string]*user
+	store                      *store // nil for none
+	key                        string // the user's, once logged in
 }
 
+var _ imapserver.SessionIMAP4rev2 = (*idleSession)(nil)
+
 func (s *idleSession) Login(username, password string) error {
-	u := s.users[strings.ToLower(username)]
+	key := strings.ToLower(username)
+	u := s.users[key]
 	if u == nil {
 		return imapserver.ErrAuthFailed
 	}
@@ -447,7 +515,73 @@ func (s *idleSession) Login(username, password string) error {
 		return err
 	}
 	s.UserSession = imapmemserver.NewUserSession(u.mem)
+	s.key = key
 	return nil
+}
+
+// change is called before a command that may change the mailboxes; the
+// function it returns, after it.
+func (s *idleSession) change() func() { return s.store.change(s.key) }
+
+func (s *idleSession) Create(mailbox string, options *imap.CreateOptions) error {
+	defer s.change()()
+	return s.UserSession.Create(mailbox, options)
+}
+
+func (s *idleSession) Delete(mailbox string) error {
+	defer s.change()()
+	return s.UserSession.Delete(mailbox)
+}
+
+func (s *idleSession) Rename(mailbox, newName string, options *imap.RenameOptions) error {
+	defer s.change()()
+	return s.UserSession.Rename(mailbox, newName, options)
+}
+
+func (s *idleSession) Subscribe(mailbox string) error {
+	defer s.change()()
+	return s.UserSession.Subscribe(mailbox)
+}
+
+func (s *idleSession) Unsubscribe(mailbox string) error {
+	defer s.change()()
+	return s.UserSession.Unsubscribe(mailbox)
+}
+
+func (s *idleSession) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	defer s.change()()
+	return s.UserSession.Append(mailbox, r, options)
+}
+
+func (s *idleSession) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
+	defer s.change()()
+	return s.UserSession.Expunge(w, uids)
+}
+
+func (s *idleSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, options *imap.StoreOptions) error {
+	defer s.change()()
+	return s.UserSession.Store(w, numSet, flags, options)
+}
+
+func (s *idleSession) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {
+	defer s.change()()
+	return s.UserSession.Copy(numSet, dest)
+}
+
+func (s *idleSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	defer s.change()()
+	return s.UserSession.Move(w, numSet, dest)
+}
+
+// Fetch sets \Seen on the messages whose body it reads without PEEK.
+func (s *idleSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	for _, bs := range options.BodySection {
+		if !bs.Peek {
+			defer s.change()()
+			break
+		}
+	}
+	return s.UserSession.Fetch(w, numSet, options)
 }
 
 func (s *idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
