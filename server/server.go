@@ -39,7 +39,7 @@ type Config struct {
 
 	// TrustAuthServ is the authserv-id of a receiving mail server whose
 	// Authentication-Results header is trusted: a mail it found to pass
-	// DMARC, or DKIM for the From domain, proves its sender without the
+	// DMARC for the From domain (header.from) proves its sender without the
 	// personal address. Empty trusts none.
 	TrustAuthServ string
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +27,8 @@ type monitor struct {
 	store *db.DB
 	inbox func() mailer.InboxStatus
 	now   func() time.Time
+	// sendFailed is set while the last attempt to send a mail failed.
+	sendFailed atomic.Bool
 
 	handled  *prometheus.CounterVec
 	commands *prometheus.CounterVec
@@ -164,12 +167,15 @@ func (c countingSender) Send(ctx context.Context, from string, to []string, msg 
 	switch {
 	case err == nil:
 		c.m.sent.Inc()
+		c.m.sendFailed.Store(false)
 	case ctx.Err() != nil:
 		// cut short by shutdown: not the server's fault
 	case mailer.IsPermanent(err):
 		c.m.smtpErrs.WithLabelValues("permanent").Inc()
+		c.m.sendFailed.Store(true)
 	default:
 		c.m.smtpErrs.WithLabelValues("temporary").Inc()
+		c.m.sendFailed.Store(true)
 	}
 	return err
 }
@@ -181,14 +187,15 @@ type health struct {
 	LastPoll              *time.Time `json:"last_poll"`
 	OutboxDepth           int        `json:"outbox_depth"`
 	OutboxOldestAgeSecond float64    `json:"outbox_oldest_age_seconds"`
-	// Down names the parts that are down, "database" and "imap", never
-	// with an error's text: anyone who reaches the page may read it. The
-	// error goes to the log.
+	// Down names the parts that are down, "database", "imap" and
+	// "smtp", never with an error's text: anyone who reaches the page may
+	// read it. The error goes to the log.
 	Down []string `json:"down,omitempty"`
 }
 
-// healthz answers 200 when the IMAP session is up and the database
-// answers, else 503, with a JSON body saying what it found.
+// healthz answers 200 when the daemon works: the database takes a write,
+// the IMAP session is up, and the last attempt to send a mail did not
+// fail (or no mail waits); else 503. Its JSON body says what it found.
 func (m *monitor) healthz(w http.ResponseWriter, r *http.Request, logger *slog.Logger) {
 	in := m.inbox()
 	h := health{IMAPConnected: in.Connected}
@@ -196,15 +203,21 @@ func (m *monitor) healthz(w http.ResponseWriter, r *http.Request, logger *slog.L
 		t := in.LastPoll.UTC()
 		h.LastPoll = &t
 	}
-	if st, err := m.store.OutboxStats(r.Context()); err != nil {
-		logger.Warn("health check: the database does not answer", "err", err)
-		h.Down = append(h.Down, "database")
-	} else {
+	st, err := m.store.OutboxStats(r.Context())
+	if err == nil {
 		h.OutboxDepth = st.Pending
 		h.OutboxOldestAgeSecond = m.age(st.Oldest).Seconds()
+		err = m.store.Check(r.Context(), m.now().UTC())
+	}
+	if err != nil || in.HandlerDown {
+		logger.Warn("health check: the database takes no write", "err", err)
+		h.Down = append(h.Down, "database")
 	}
 	if !in.Connected {
 		h.Down = append(h.Down, "imap")
+	}
+	if m.sendFailed.Load() && h.OutboxDepth > 0 {
+		h.Down = append(h.Down, "smtp")
 	}
 	h.OK = len(h.Down) == 0
 	w.Header().Set("Content-Type", "application/json")

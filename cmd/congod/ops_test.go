@@ -120,6 +120,14 @@ func startDaemon(t *testing.T, sys *loopback.System, dbPath string, change func(
 	if change != nil {
 		change(cfg)
 	}
+	return runDaemon(t, cfg)
+}
+
+// runDaemon runs congod with cfg, JSON logs and -http on, until the test
+// ends or stop is called.
+func runDaemon(t *testing.T, cfg *config) *daemon {
+	t.Helper()
+	cfg.logFormat, cfg.httpAddr = "json", "127.0.0.1:0"
 	if err := cfg.validate(); err != nil {
 		t.Fatalf("validate: %v", err)
 	}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/internal/dovecottest"
+)
+
+// immutable makes the database's files immutable (chattr +i), or mutable
+// again, so that every write to them fails as on a broken disk; the test
+// is skipped where chattr cannot.
+func immutable(t *testing.T, dbPath string, on bool) {
+	t.Helper()
+	op := "-i"
+	if on {
+		op = "+i"
+	}
+	for _, f := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+		if out, err := exec.Command("chattr", op, f).CombinedOutput(); err != nil {
+			if on {
+				t.Skipf("chattr %s %s: %v %s: the file system cannot make files immutable", op, f, err, out)
+			}
+			t.Errorf("chattr %s %s: %v %s", op, f, err, out)
+		}
+	}
+}
+
+// TestDatabaseOutage, against Dovecot: while the database takes no write,
+// a mail waiting costs no try and is not set aside, however long the
+// outage and however few the tries allowed; /healthz says the database is
+// down; once it answers, the mail is handled within seconds.
+func TestDatabaseOutage(t *testing.T) {
+	d := dovecottest.Start(t, dovecottest.Config{TLS: true, Users: []dovecottest.User{
+		{Name: "congo", Password: "congo-pw"}, {Name: "alice", Password: "alice-pw"}, {Name: "bob", Password: "bob-pw"},
+	}})
+	sys := dovecotSystem{d: d, smtp: d.StartSMTP(t)}
+	dbPath := filepath.Join(t.TempDir(), "congo.db")
+	dm := runDaemon(t, &config{
+		imapURL: d.URL("imaps", "congo", "INBOX"), smtpURL: sys.smtp.URL("smtps", "congo"), caFile: d.CAFile,
+		address: "congo@example.org", dbPath: dbPath, poll: time.Minute, processed: "Processed",
+		quarantine: "Quarantine", maxTries: 2, logLevel: "info",
+	})
+	w := &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
+	w.send("alice@example.org", "congo@example.org", "", "help", "")
+	w.expect("alice", 1)
+	t.Cleanup(func() { immutable(t, dbPath, false) })
+	immutable(t, dbPath, true)
+
+	w.send("bob@example.org", "congo@example.org", "", "help", "")
+	eventually(t, "healthz says the database is down", func() string {
+		if code, h := dm.healthz(t); code != 503 || !slices.Contains(h.Down, "database") {
+			return fmt.Sprintf("healthz %d %+v", code, h)
+		}
+		return ""
+	})
+	time.Sleep(6 * time.Second) // many tries, at one a second: more than -max-tries
+	if q, err := d.Messages("congo", "Quarantine"); err == nil && len(q) > 0 {
+		t.Fatalf("a mail waiting out a database outage was set aside")
+	}
+	w.expectNothing("bob")
+
+	immutable(t, dbPath, false)
+	start := time.Now()
+	w.expect("bob", 1)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the mail was handled %v after the database answered again, want within seconds", took)
+	}
+	eventually(t, "healthz ok again", func() string {
+		if code, h := dm.healthz(t); code != 200 {
+			return fmt.Sprintf("healthz %d %+v", code, h)
+		}
+		return ""
+	})
+}
