@@ -106,3 +106,77 @@ func TestSeed(t *testing.T) {
 		}
 	}
 }
+
+// positions returns the positions of the moves played from fen, the one
+// of fen first and the one after the last move last.
+func positions(t *testing.T, fen string, moves ...string) []rules.Position {
+	t.Helper()
+	p := mustParse(t, fen)
+	out := []rules.Position{p}
+	for _, text := range moves {
+		next, _, err := p.Play(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		p = next
+		out = append(out, p)
+	}
+	return out
+}
+
+// Behind, the robot goes back to a position of the game; Choose, which
+// does not know the game, does not.
+func TestChooseInGameSeeksRepetitionWhenBehind(t *testing.T) {
+	game := positions(t, "3l3/p6/7/7/7/PPPPPPP/2ELE1Z w 1", "g1-f3", "d7-e7", "f3-g1")
+	before, p := game[:len(game)-1], game[len(game)-1]
+	for level := 4; level <= 5; level++ {
+		d, err := ChooseInGame(context.Background(), p, level, 1, nil, before)
+		if err != nil || d.Move.String() != "e7-d7" || d.Score != engine.Contempt || d.TimedOut {
+			t.Errorf("ChooseInGame(%v, level %d) = %+v, %v; want e7-d7 scored %d", p, level, d, err, engine.Contempt)
+		}
+	}
+}
+
+func TestHistory(t *testing.T) {
+	got, err := History([]string{"d2-e3", "d6-c5", "d1xd7"})
+	want := positions(t, rules.StartPosition, "d2-e3", "d6-c5")
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("History = %d positions, %v; want %d", len(got), err, len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("History()[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if _, err := History([]string{"d2-e3", "d2-d3"}); err == nil {
+		t.Errorf("History with an illegal move succeeded")
+	}
+}
+
+func TestAcceptsDraw(t *testing.T) {
+	const fen = "3l3/p6/7/7/7/PPPPPPP/2ELE1Z w 1"
+	cycle := []string{"g1-f3", "d7-e7", "f3-g1", "e7-d7"}
+	twice := append(append([]string{}, cycle...), cycle...)
+	ahead, level, behind, lost := engine.AheadScore, engine.AheadScore-1, -300, DrawScore
+	for _, c := range []struct {
+		moves  []string
+		scores []int
+		want   bool
+	}{
+		{nil, nil, false},
+		{nil, []int{lost}, true},              // clearly lost
+		{nil, []int{lost, behind}, false},     // the last score counts
+		{cycle, []int{behind}, false},         // twice only
+		{twice, []int{behind}, true},          // three times, behind
+		{twice, []int{level}, true},           // three times, not ahead
+		{twice, nil, true},                    // three times, no score yet
+		{twice, []int{ahead}, false},          // three times, but ahead
+		{twice, []int{engine.Contempt}, true}, // a draw foreseen is no advantage
+	} {
+		game := positions(t, fen, c.moves...)
+		before, p := game[:len(game)-1], game[len(game)-1]
+		if got := AcceptsDraw(p, before, c.scores); got != c.want {
+			t.Errorf("AcceptsDraw after %v, scores %v = %v, want %v", c.moves, c.scores, got, c.want)
+		}
+	}
+}
