@@ -72,8 +72,12 @@ func (a *Analysis) Text() string {
 	b.WriteString("\n")
 	for c := rules.White; c <= rules.Black; c++ {
 		s := a.Players[c]
-		fmt.Fprintf(&b, "%-6s %d ?!, %d ?, %d ??; average loss %.2f pawns a move over %d moves\n",
-			capital(c.String())+":", s.Inaccuracies, s.Mistakes, s.Blunders, s.AverageLoss(), s.Moves)
+		moves := "moves"
+		if s.Moves == 1 {
+			moves = "move"
+		}
+		fmt.Fprintf(&b, "%-6s %d ?!, %d ?, %d ??; average loss %.2f pawns a move over %d %s\n",
+			capital(c.String())+":", s.Inaccuracies, s.Mistakes, s.Blunders, s.AverageLoss(), s.Moves, moves)
 	}
 	if len(a.Plies) > 0 {
 		b.WriteString("\nEvaluation, a mark per move (" + string(sparks[0]) + " Black winning, " +

@@ -31,6 +31,10 @@ Usage:
                                   games between two players from varied
                                   openings: a's wins, draws, losses and the
                                   Elo difference
+  congo analyze FILE [-nodes N]   the engine's analysis of the game in a
+                                  record file (- for standard input): each
+                                  move's evaluation and mark, a summary per
+                                  player, a graph, the record annotated
   congo help                      this text (also -h, --help)
 
 POSITION is one line of FEN-like notation, in quotes, ranks 7 down to 1, then
@@ -74,6 +78,19 @@ line per game first:
   elo=+inf (95%: at least E)    game, the one-sided 95% bound instead
   elo=-inf (95%: at most E)
 
+analyze reads a game in the format of the history command (tag pairs,
+then the moves with their numbers, comments in braces and the result; the
+marks of an analysis after a move are ignored) and judges every move with
+the engine at -nodes N nodes a position (default 200000, as the analysis by
+mail), so the same game gives the same analysis on every machine. It
+prints a line per move: the move with its mark (?! for 0.5 pawn lost
+against the engine's best move or more, ? for 1.0, ?? for 3.0, a lion lost
+or a win missed or thrown away), the evaluation after it from White's side
+(pawns, +lion in N or -lion in N when White or Black takes the lion by
+force in N moves, or the result), and for a marked move the better one with
+its line; then per player the marks and the average loss; the evaluation
+graph; and the record again with the marks and the better moves in braces.
+
 Examples:
   congo perft start 4                   356456
   congo divide start 2
@@ -83,6 +100,7 @@ Examples:
   congo show "3l3/7/3pp2/c1M4/7/7/2L4 w 1" black
   congo bestmove "3l3/7/7/7/7/7/3L3 w 1" -depth 3    bestmove d1xd7 ...
   congo match -a 5 -b greedy -games 100
+  congo analyze game42.txt
 
 Exit status: 0 on success, 1 for a bad position, an illegal move or a move
 in a finished game (with a message on standard error), 2 for a usage error.
@@ -128,6 +146,8 @@ func dispatch(args []string, w io.Writer) error {
 		return err
 	case "match":
 		return match(args, w)
+	case "analyze":
+		return analyze(args, w)
 	}
 	commands := map[string]func(rules.Position, []string) (string, error){
 		"perft":    perft,
