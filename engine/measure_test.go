@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,6 +184,63 @@ func TestMeasureMoveTime(t *testing.T) {
 		p = p.After(r.Move)
 	}
 	t.Logf("%d moves: mean %v, longest %v, %.0f nodes/s", n, total/time.Duration(n), longest, float64(nodes)/total.Seconds())
+}
+
+var movePositions = flag.Int("movepositions", 0, "time level 5 on this many positions of testdata/level5-level4.txt (TestMeasurePositions)")
+
+// TestMeasurePositions times level 5, as the robot plays it (a new engine
+// for each move, the game's positions known), on -movepositions positions
+// spread evenly over the games of testdata/level5-level4.txt (games of
+// congo match -a 5 -b 4 before the levels knew repetitions, one a line).
+// Run it with the cores busy, e.g. with a CPU burner per core started
+// outside the test, to see how far the time cap SafetyTime is.
+func TestMeasurePositions(t *testing.T) {
+	if *movePositions == 0 {
+		t.Skip("run with -movepositions N")
+	}
+	text, err := os.ReadFile("testdata/level5-level4.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sample struct {
+		before []rules.Position
+		p      rules.Position
+	}
+	var all []sample
+	for _, game := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		p := rules.Start()
+		var before []rules.Position
+		for _, s := range strings.Fields(game) {
+			m, err := p.ParseMove(s)
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			before = append(before, p)
+			p = p.After(m)
+			if !p.Outcome().Over() {
+				all = append(all, sample{before: slices.Clone(before), p: p})
+			}
+		}
+	}
+	n := min(*movePositions, len(all))
+	l, _ := LevelOf(5)
+	var times []time.Duration
+	cut := 0
+	for i := range n {
+		s := all[i*len(all)/n]
+		e := New(Options{TTBits: 17, Seed: uint64(i)})
+		start := time.Now()
+		r := e.SearchGame(context.Background(), s.before, s.p, l.Limits(start))
+		times = append(times, time.Since(start))
+		if r.Stop == StopDeadline {
+			cut++
+		}
+	}
+	slices.Sort(times)
+	q := func(f float64) time.Duration { return times[min(len(times)-1, int(f*float64(len(times))))] }
+	t.Logf("level 5 on %d positions of %d: median %v, 90%% %v, 99%% %v, longest %v; %d stopped by the time cap %v",
+		n, len(all), q(0.5).Round(time.Millisecond), q(0.9).Round(time.Millisecond), q(0.99).Round(time.Millisecond),
+		times[len(times)-1].Round(time.Millisecond), cut, l.Time)
 }
 
 var replay = flag.Int("replay", 0, "replay game N (from 1) of congo match -a 5 -b greedy -seed 1 and print its moves (TestReplay)")

@@ -180,3 +180,40 @@ func TestAcceptsDraw(t *testing.T) {
 		}
 	}
 }
+
+// A cycle at level 5, ahead: game 1 of congo match -a 5 -b 4 (seed 1,
+// engine/testdata/level5-level4.txt) at move 24, where level 5 (White)
+// stands 3 pawns up and plays e2-c2; Black's superpawn can step to a1 and
+// back while the elephant goes back to e2, and the position comes round
+// again. After two rounds, level 5 must leave the cycle, and still stand
+// better; without the game, it walks into it again.
+func TestChooseInGameLeavesCycleWhenAhead(t *testing.T) {
+	const fen = "2l2c1/4e1p/p1P2zp/7/6P/M3ECP/1s1LZ2 w 24"
+	cycle := []string{"e2-c2", "b1-a1", "c2-e2", "a1-b1"}
+	game := positions(t, fen, append(append([]string{}, cycle...), cycle...)...)
+	before, p := game[:len(game)-1], game[len(game)-1]
+	if p != game[0] && p.Hash() != game[0].Hash() {
+		t.Fatalf("the cycle ends in %v, want %v", p, game[0])
+	}
+	d, err := Choose(context.Background(), p, 5, Seed(1, 46), nil)
+	if err != nil || d.Move.String() != cycle[0] {
+		t.Errorf("Choose(%v) without the game = %v, %v; want %s, into the cycle", p, d.Move, err, cycle[0])
+	}
+	d, err = ChooseInGame(context.Background(), p, 5, Seed(1, 46), nil, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("level 5 leaves the cycle with %v, score %d", d.Move, d.Score)
+	after := p.After(d.Move)
+	for i, q := range before {
+		if q.Hash() == after.Hash() {
+			t.Errorf("ChooseInGame(%v) = %v, back to the position of ply %d of the cycle", p, d.Move, i)
+		}
+	}
+	if d.Score < engine.AheadScore || d.TimedOut {
+		t.Errorf("ChooseInGame(%v) = %+v, want a move that keeps White ahead", p, d)
+	}
+	if AcceptsDraw(p, before, []int{d.Score}) {
+		t.Errorf("AcceptsDraw(%v) with a score of %d, want a refusal: the robot is ahead", p, d.Score)
+	}
+}
