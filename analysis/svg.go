@@ -21,7 +21,7 @@ const (
 // when the reader asks for them. The same colours are repeated as
 // attributes, for readers that drop style elements: a light card that
 // reads the same on a dark page.
-const svgStyle = `.bg{fill:#f4f1ea;stroke:#b9b3a6}.w{fill:#ffffff;stroke:#6b6b6b}.b{fill:#3a3a3a;stroke:#3a3a3a}` +
+const svgStyle = `.bg{fill:#e4dfd2;stroke:#b9b3a6}.w{fill:#ffffff;stroke:#6b6b6b}.b{fill:#3a3a3a;stroke:#3a3a3a}` +
 	`.axis{stroke:#8c8c8c}.t{fill:#3c3c3c}.q{fill:#e08a00}.qq{fill:#d02b2b}` +
 	`@media (prefers-color-scheme:dark){.bg{fill:#26292e;stroke:#4a4f57}.w{fill:#ececec;stroke:#bdbdbd}` +
 	`.b{fill:#0b0b0b;stroke:#8a8a8a}.axis{stroke:#7a7f87}.t{fill:#d0d0d0}}`
@@ -38,7 +38,7 @@ func (a *Analysis) SVG() string {
 		svgWidth, svgHeight, svgWidth, svgHeight)
 	b.WriteString("<title>Evaluation after each move: White's advantage above the line, Black's below</title>")
 	b.WriteString("<style>" + svgStyle + "</style>")
-	fmt.Fprintf(&b, `<rect class="bg" x="0.5" y="0.5" width="%d" height="%d" rx="4" fill="#f4f1ea" stroke="#b9b3a6"/>`, svgWidth-1, svgHeight-1)
+	fmt.Fprintf(&b, `<rect class="bg" x="0.5" y="0.5" width="%d" height="%d" rx="4" fill="#e4dfd2" stroke="#b9b3a6"/>`, svgWidth-1, svgHeight-1)
 	mid := float64(plotTop+plotBot) / 2
 	n := len(a.Plies)
 	x := func(i int) float64 { // i plies played: 0 is the start
