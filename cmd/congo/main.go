@@ -63,15 +63,19 @@ bestmove prints four lines:
 -depth and -nodes give the same answer on every run; -time (like 500ms or 2s)
 does not. -level L searches as level L (1 weakest to 5 strongest) plays; the
 levels: 1 depth 1, 2 depth 2, 3 depth 3, 4 depth 5, 5 up to 1500000 nodes,
-all capped at 1-1.8s a move. -seed varies the choice among equal moves.
+with a node limit each and a time cap of 10s a move that only a machine far
+too slow reaches. -seed varies the choice among equal moves.
 
 match plays -games N games (default 10) between players a and b, each a
 level 1..5, random (any legal move) or greedy (the capture taking the most,
 else any move). Every opening (-opening P random plies from the start,
 default 4, chosen by -seed S, default 1) is played twice, a with White then
-with Black. Games longer than 300 plies are drawn; levels 2 to 5 resign
-after 3 searches in a row scoring -12 pawns or worse. It prints, with -v a
-line per game first:
+with Black. A game is drawn when a position occurs for the third time (the
+rules have no such draw, R19, but two programs could go round a cycle for
+ever) or when it is longer than 300 plies; levels 2 to 5 resign after 3
+searches in a row scoring -12 pawns or worse, and avoid repeating a position
+when ahead. It prints, with -v a line per game first (with the number of
+moves the time cap stopped, if any):
   a=A b=B games=N wins=W draws=D losses=L score=S%
   elo=E ±M (95%)                E and M in Elo points, E signed: a's
                                 rating minus b's; when a won (lost) every
