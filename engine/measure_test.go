@@ -187,8 +187,9 @@ func TestMeasureMoveTime(t *testing.T) {
 }
 
 var movePositions = flag.Int("movepositions", 0, "time level 5 on this many positions of testdata/level5-level4.txt (TestMeasurePositions)")
+var moveLevel = flag.Int("movelevel", 5, "the level TestMeasurePositions times")
 
-// TestMeasurePositions times level 5, as the robot plays it (a new engine
+// TestMeasurePositions times level 5 (or -movelevel), as the robot plays it (a new engine
 // for each move, the game's positions known), on -movepositions positions
 // spread evenly over the games of testdata/level5-level4.txt (games of
 // congo match -a 5 -b 4 before the levels knew repetitions, one a line).
@@ -223,12 +224,15 @@ func TestMeasurePositions(t *testing.T) {
 		}
 	}
 	n := min(*movePositions, len(all))
-	l, _ := LevelOf(5)
+	l, err := LevelOf(*moveLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var times []time.Duration
 	cut := 0
 	for i := range n {
 		s := all[i*len(all)/n]
-		e := New(Options{TTBits: 17, Seed: uint64(i)})
+		e := New(Options{TTBits: 17, Seed: uint64(i), Noise: l.Noise})
 		start := time.Now()
 		r := e.SearchGame(context.Background(), s.before, s.p, l.Limits(start))
 		times = append(times, time.Since(start))
@@ -238,8 +242,8 @@ func TestMeasurePositions(t *testing.T) {
 	}
 	slices.Sort(times)
 	q := func(f float64) time.Duration { return times[min(len(times)-1, int(f*float64(len(times))))] }
-	t.Logf("level 5 on %d positions of %d: median %v, 90%% %v, 99%% %v, longest %v; %d stopped by the time cap %v",
-		n, len(all), q(0.5).Round(time.Millisecond), q(0.9).Round(time.Millisecond), q(0.99).Round(time.Millisecond),
+	t.Logf("level %d on %d positions of %d: median %v, 90%% %v, 99%% %v, longest %v; %d stopped by the time cap %v",
+		*moveLevel, n, len(all), q(0.5).Round(time.Millisecond), q(0.9).Round(time.Millisecond), q(0.99).Round(time.Millisecond),
 		times[len(times)-1].Round(time.Millisecond), cut, l.Time)
 }
 
