@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,6 +179,69 @@ func TestAcceptsDraw(t *testing.T) {
 		if got := AcceptsDraw(p, before, c.scores); got != c.want {
 			t.Errorf("AcceptsDraw after %v, scores %v = %v, want %v", c.moves, c.scores, got, c.want)
 		}
+	}
+}
+
+// game36 is game 36 of congo match -a 5 -b 4 (seed 1, 4 opening plies)
+// before the search knew repetitions, up to 18. d6-d5: level 5 (Black,
+// about 2 pawns of material up) answered 17. d5-d6, which attacks its lion
+// on d7, with d7-c6, and 18. d6-d5 with c6-d7, and so on to the 300-ply
+// limit. Black must not take on d5 or d6: that opens the d-file, and
+// White's lion flies from d2.
+const game36 = "b2-b3 d6-c5 g2-f3 c6-b5 c2-d3 g7-f5 a1-c3 a7-a5 b1-c2 c7-c6 " +
+	"a2-a3 f6-g5 e2-e3 e6-d5 b3-b4 a5xc3 c2xc4xe6xg4 g5xg4 d3-e4 c6-d6 " +
+	"d2-c3 b5-c4 c3xc4 c5xc4 d1-d2 c4-b3 c1-b1 d6-d4 e3xd4 b3-b2 " +
+	"d4-d5 b2xb1 d5-d6 d7-c6 d6-d5"
+
+// At 18... the cycle closes with c6-d7, back to the position after
+// 16... b2xb1. Level 5 not knowing the game plays it again; knowing it,
+// it plays a move to a position the game has not seen. Here that is all
+// it can do: the pawn on d5 attacks the lion on c6, c6-d7 and c6-c7 are
+// its only moves that do not lose the lion, and d5-d6 attacks it again on
+// either, so White can go on repeating and the search scores the game a
+// draw (-Contempt for Black, ahead). When a position has come round three
+// times, the robot accepts a draw offer.
+func TestChooseInGameLeavesTheCycleOfGame36(t *testing.T) {
+	moves := strings.Fields(game36)
+	before, err := History(moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := before[len(before)-1].Play(moves[len(moves)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := Seed(36, len(moves))
+	if d, err := Choose(context.Background(), p, 5, seed, nil); err != nil || d.Move.String() != "c6-d7" {
+		t.Errorf("Choose(%v) without the game = %v, %v; want c6-d7, the cycle", p, d.Move, err)
+	}
+	d, err := ChooseInGame(context.Background(), p, 5, seed, nil, before)
+	if err != nil || d.TimedOut {
+		t.Fatalf("ChooseInGame(%v) = %+v, %v", p, d, err)
+	}
+	t.Logf("level 5 leaves the cycle of game 36 with %v, score %d", d.Move, d.Score)
+	after := p.After(d.Move)
+	for i, q := range before {
+		if q.Hash() == after.Hash() {
+			t.Errorf("ChooseInGame(%v) = %v, back to the position before ply %d", p, d.Move, i+1)
+		}
+	}
+	if d.Score != -engine.Contempt {
+		t.Errorf("ChooseInGame(%v) = %v, score %d; want %d, a draw for the side ahead", p, d.Move, d.Score, -engine.Contempt)
+	}
+	if AcceptsDraw(p, before, []int{d.Score}) {
+		t.Errorf("AcceptsDraw at 18... = true, want false: no position has come three times")
+	}
+	// Two more rounds, as the game went: 18... c6-d7 19. d5-d6 d7-c6
+	// 20. d6-d5 c6-d7 21. d5-d6 d7-c6 22. d6-d5.
+	more := append(moves, "c6-d7", "d5-d6", "d7-c6", "d6-d5", "c6-d7", "d5-d6", "d7-c6", "d6-d5")
+	before, err = History(more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, _ = before[len(before)-1].Play(more[len(more)-1])
+	if !AcceptsDraw(p, before, []int{d.Score}) {
+		t.Errorf("AcceptsDraw at 22... with a score of %d = false, want true: the position came three times", d.Score)
 	}
 }
 
