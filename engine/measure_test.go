@@ -247,24 +247,43 @@ func TestMeasurePositions(t *testing.T) {
 		times[len(times)-1].Round(time.Millisecond), cut, l.Time)
 }
 
-var replay = flag.Int("replay", 0, "replay game N (from 1) of congo match -a 5 -b greedy -seed 1 and print its moves (TestReplay)")
+var replay = flag.Int("replay", 0, "replay game N (from 1) of congo match -a 5 -b B -seed 1 and print its moves (TestReplay)")
+var replayB = flag.String("replayb", "greedy", "player b of TestReplay")
 
-// TestReplay replays one game of a match of level 5 against greedy, to see
-// how it went.
+// TestReplay replays one game of a match of level 5 against -replayb
+// (greedy unless told), to see how it went. Games whose moves no time cap
+// cut come out as the match played them.
 func TestReplay(t *testing.T) {
 	if *replay == 0 {
 		t.Skip("run with -replay N")
 	}
 	i := *replay - 1
 	a, _ := NewPlayer("5", time.Now)
-	b, _ := NewPlayer("greedy", time.Now)
+	b, err := NewPlayer(*replayB, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	opening := randomOpening(1, uint64(i/2), 4)
 	seed := mix(1 ^ uint64(i+1)*0x9e3779b97f4a7c15)
-	g := PlayGame(context.Background(), a, b, i%2 == 0, opening, seed, 300, time.Now)
+	scores := map[int]int{}
+	la, lb := &scored{a, scores}, &scored{b, scores}
+	g := PlayGame(context.Background(), la, lb, i%2 == 0, opening, seed, 300, time.Now)
 	p := rules.Start()
 	for n, m := range g.Moves {
-		t.Logf("%3d %-12v %v", n+1, m, p.After(m))
+		t.Logf("%3d %-12v %6d %v", n+1, m, scores[n], p.After(m))
 		p = p.After(m)
 	}
 	t.Logf("a white %v, result %v: %s", g.AWhite, g.Result, g.Reason)
+}
+
+// scored is a player that notes its search's score at each ply.
+type scored struct {
+	Player
+	scores map[int]int
+}
+
+func (s *scored) Play(ctx context.Context, before []rules.Position, p rules.Position, now time.Time) Decision {
+	d := s.Player.Play(ctx, before, p, now)
+	s.scores[len(before)] = d.Score
+	return d
 }
