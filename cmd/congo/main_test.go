@@ -247,3 +247,27 @@ func TestParseRecord(t *testing.T) {
 		}
 	}
 }
+
+// parseRecord never panics, and the moves it reads replay from the start.
+func FuzzParseRecord(f *testing.F) {
+	for _, s := range []string{
+		"[Event \"Congo game 42\"]\n\n1. d2-e3 {Good luck!} d6-c5 2. d1xd7 1-0\n",
+		"1. d2-e3?! {a\nlong} d6-c5?? {better e6-d5} 2. d1xd7 1-0",
+		"1.d2-e3 1... d6-c5 *", "{", "[", "[A \"\\\"\"]", "1-0 1-0", "12.",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		rec, err := parseRecord(text)
+		if err != nil {
+			return
+		}
+		p := rules.Start()
+		for i, m := range rec.moves {
+			if _, err := p.ParseMove(m.String()); err != nil {
+				t.Fatalf("parseRecord(%q) move %d %v: %v", text, i+1, m, err)
+			}
+			p = p.After(m)
+		}
+	})
+}
