@@ -4,6 +4,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/congobymail/congo/rules"
@@ -70,6 +71,33 @@ type Result struct {
 	Depth int          // the last iteration completed
 	Nodes int64        // positions visited
 	PV    []rules.Move // the principal variation, starting with Move
+	Stop  Stop         // what ended the search
+}
+
+// Stop says what ended a search. The zero value, StopNone, is a search
+// that ended by itself: its depth limit, a certain result, or MaxPly.
+type Stop uint8
+
+// The ends of a search.
+const (
+	StopNone     Stop = iota
+	StopNodes         // Limits.Nodes was reached
+	StopDeadline      // Limits.Deadline passed: the result depends on the machine
+	StopContext       // ctx ended
+)
+
+func (s Stop) String() string {
+	switch s {
+	case StopNone:
+		return "none"
+	case StopNodes:
+		return "nodes"
+	case StopDeadline:
+		return "deadline"
+	case StopContext:
+		return "context"
+	}
+	return fmt.Sprintf("Stop(%d)", uint8(s))
 }
 
 // Engine searches positions. It keeps its transposition table and move
@@ -87,7 +115,18 @@ type Engine struct {
 	limits   Limits
 	ctx      context.Context
 	stopped  bool
+	why      Stop
 	rootSide rules.Color
+
+	// Repetitions (repeat.go): the keys of the game's positions since
+	// the piece count last changed, then those of the search path, the
+	// root's at keys[base]; from[ply] is where the positions with the
+	// piece count of the node at ply begin in keys; draw is the score of
+	// a repetition for the side to move at the root.
+	keys []uint64
+	base int
+	from [MaxPly + 1]int
+	draw int
 
 	stack   [MaxPly + 1]rules.Position // the position at each ply
 	killers [MaxPly + 1][2]rules.Move

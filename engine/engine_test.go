@@ -180,8 +180,8 @@ func TestStop(t *testing.T) {
 	}
 	e := New(Options{TTBits: 14, Now: clock})
 	r := e.Search(context.Background(), p, Limits{Deadline: t0.Add(20 * time.Millisecond)})
-	if calls < 20 || calls > 25 || r.Depth == 0 || r.Depth >= MaxPly-8 {
-		t.Errorf("Search with a deadline 20 clock readings away: %d readings, depth %d", calls, r.Depth)
+	if calls < 20 || calls > 25 || r.Depth == 0 || r.Depth >= MaxPly-8 || r.Stop != StopDeadline {
+		t.Errorf("Search with a deadline 20 clock readings away: %d readings, depth %d, stopped by %v", calls, r.Depth, r.Stop)
 	}
 	if _, err := p.ParseMove(r.Move.String()); err != nil {
 		t.Errorf("Search with a deadline = %v: %v", r.Move, err)
@@ -189,8 +189,20 @@ func TestStop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r = New(Options{TTBits: 14}).Search(ctx, p, Limits{})
-	if _, err := p.ParseMove(r.Move.String()); err != nil || r.Nodes > 2048 {
-		t.Errorf("Search with a cancelled context = %v after %d nodes: %v", r.Move, r.Nodes, err)
+	if _, err := p.ParseMove(r.Move.String()); err != nil || r.Nodes > 2048 || r.Stop != StopContext {
+		t.Errorf("Search with a cancelled context = %v after %d nodes, stopped by %v: %v", r.Move, r.Nodes, r.Stop, err)
+	}
+	for _, c := range []struct {
+		lim  Limits
+		want Stop
+	}{
+		{Limits{Nodes: 5000}, StopNodes},
+		{Limits{Depth: 2}, StopNone},
+		{Limits{Depth: 2, Nodes: 1 << 40, Deadline: time.Now().Add(time.Hour)}, StopNone},
+	} {
+		if r := New(Options{TTBits: 14}).Search(context.Background(), p, c.lim); r.Stop != c.want {
+			t.Errorf("Search(%+v) stopped by %v, want %v", c.lim, r.Stop, c.want)
+		}
 	}
 	if r := New(Options{TTBits: 10}).Search(context.Background(), mustParse(t, "3L3/7/7/7/7/7/7 b 1"), Limits{}); r.Move != (rules.Move{}) {
 		t.Errorf("Search in a finished game = %v, want no move", r.Move)
@@ -266,8 +278,8 @@ func TestLevels(t *testing.T) {
 			t.Errorf("LevelOf(%d) = %+v, %v", n, l, err)
 			continue
 		}
-		if err == nil && (l.Time <= 0 || l.Time >= 2*time.Second || l.Nodes <= 0) {
-			t.Errorf("LevelOf(%d) = %+v: want a node limit and a time limit under 2s", n, l)
+		if err == nil && (l.Time != SafetyTime || l.Nodes <= 0) {
+			t.Errorf("LevelOf(%d) = %+v: want a node limit and the time cap %v", n, l, SafetyTime)
 		}
 	}
 }

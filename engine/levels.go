@@ -14,16 +14,21 @@ type Level struct {
 	Noise int           // Options.Noise
 }
 
-// Levels 1 to 5 (index 0 is unused). Depth and Nodes bind first, so that a
-// level plays the same moves on every machine; Time is a safeguard for slow
-// ones.
+// Levels 1 to 5 (index 0 is unused). Depth and Nodes decide, so that a
+// level plays the same moves on every machine; Time (SafetyTime) only
+// protects a machine so slow or so loaded that it would take far longer
+// than usual. A search it stops ends with StopDeadline.
 var levels = [6]Level{
-	1: {Depth: 1, Nodes: 5_000, Time: 1 * time.Second, Noise: 60},
-	2: {Depth: 2, Nodes: 20_000, Time: 1 * time.Second, Noise: 25},
-	3: {Depth: 3, Nodes: 50_000, Time: 1 * time.Second, Noise: 10},
-	4: {Depth: 5, Nodes: 200_000, Time: 1500 * time.Millisecond},
-	5: {Nodes: 1_500_000, Time: 1800 * time.Millisecond},
+	1: {Depth: 1, Nodes: 5_000, Time: SafetyTime, Noise: 60},
+	2: {Depth: 2, Nodes: 20_000, Time: SafetyTime, Noise: 25},
+	3: {Depth: 3, Nodes: 50_000, Time: SafetyTime, Noise: 10},
+	4: {Depth: 5, Nodes: 200_000, Time: SafetyTime},
+	5: {Nodes: 1_500_000, Time: SafetyTime},
 }
+
+// SafetyTime is the time cap of every level: about ten times what level 5
+// takes for a move on a loaded 2-core machine.
+const SafetyTime = 10 * time.Second
 
 // MinLevel and MaxLevel bound the levels.
 const (

@@ -17,6 +17,7 @@ type Decision struct {
 	Resign bool
 	Score  int // the search's score, from the player's view; 0 for players that do not search
 	Nodes  int64
+	Stop   Stop // what ended the search; StopNone for players that do not search
 }
 
 // Player chooses moves in games between programs.
@@ -26,9 +27,10 @@ type Player interface {
 	// NewGame starts a game: the player forgets the last one and takes
 	// seed for its choices.
 	NewGame(seed uint64)
-	// Play chooses a move in p, where the game is not over. now is when
-	// the move starts, for time limits.
-	Play(ctx context.Context, p rules.Position, now time.Time) Decision
+	// Play chooses a move in p, where the game is not over, after the
+	// game's positions before (oldest first, p not among them). now is
+	// when the move starts, for time limits.
+	Play(ctx context.Context, before []rules.Position, p rules.Position, now time.Time) Decision
 }
 
 // NewPlayer returns the player called name: a level "1" to "5", "random"
@@ -57,7 +59,7 @@ type randomPlayer struct{ rng *rand.Rand }
 
 func (r *randomPlayer) Name() string        { return "random" }
 func (r *randomPlayer) NewGame(seed uint64) { r.rng = rand.New(rand.NewPCG(seed, 1)) }
-func (r *randomPlayer) Play(_ context.Context, p rules.Position, _ time.Time) Decision {
+func (r *randomPlayer) Play(_ context.Context, _ []rules.Position, p rules.Position, _ time.Time) Decision {
 	moves := p.Legal()
 	return Decision{Move: moves[r.rng.IntN(len(moves))]}
 }
@@ -66,7 +68,7 @@ type greedyPlayer struct{ rng *rand.Rand }
 
 func (g *greedyPlayer) Name() string        { return "greedy" }
 func (g *greedyPlayer) NewGame(seed uint64) { g.rng = rand.New(rand.NewPCG(seed, 2)) }
-func (g *greedyPlayer) Play(_ context.Context, p rules.Position, _ time.Time) Decision {
+func (g *greedyPlayer) Play(_ context.Context, _ []rules.Position, p rules.Position, _ time.Time) Decision {
 	return Decision{Move: Greedy(p, g.rng)}
 }
 
@@ -124,10 +126,10 @@ func (l *levelPlayer) NewGame(seed uint64) {
 	l.scores = l.scores[:0]
 }
 
-func (l *levelPlayer) Play(ctx context.Context, p rules.Position, now time.Time) Decision {
-	r := l.engine.Search(ctx, p, l.level.Limits(now))
+func (l *levelPlayer) Play(ctx context.Context, before []rules.Position, p rules.Position, now time.Time) Decision {
+	r := l.engine.SearchGame(ctx, before, p, l.level.Limits(now))
 	l.scores = append(l.scores, r.Score)
-	return Decision{Move: r.Move, Score: r.Score, Nodes: r.Nodes, Resign: Hopeless(l.n, l.scores)}
+	return Decision{Move: r.Move, Score: r.Score, Nodes: r.Nodes, Stop: r.Stop, Resign: Hopeless(l.n, l.scores)}
 }
 
 // MatchOptions configure a match.
@@ -138,6 +140,11 @@ type MatchOptions struct {
 	MaxPlies     int    // a game still going after this many plies is drawn; 0 for 300
 }
 
+// A game between programs is drawn when a position occurs for the third
+// time (Repetitions), though R19 has no such rule for players: a program
+// that cannot break a cycle would otherwise play to MaxPlies.
+const matchRepetitions = 3
+
 // Game is the record of one game of a match.
 type Game struct {
 	AWhite  bool         // player a had White
@@ -145,6 +152,7 @@ type Game struct {
 	Moves   []rules.Move // every move from the start, the opening's included
 	Result  float64      // a's points: 1, 0.5 or 0
 	Reason  string       // how it ended, like "white won: black's lion was captured"
+	TimeCut int          // moves whose search the time cap stopped (StopDeadline)
 }
 
 // MatchResult counts the results of a match from player a's view.
@@ -257,15 +265,20 @@ func randomOpening(seed, index uint64, plies int) []rules.Move {
 
 // PlayGame plays one game between a and b from the start, after the
 // moves of opening, and returns its record. aWhite gives a White. A game
-// longer than maxPlies is drawn; so is, for its record, a game cut short
-// because ctx ended.
+// is drawn when a position occurs for the third time, or when it is longer
+// than maxPlies; so is, for its record, a game cut short because ctx
+// ended.
 func PlayGame(ctx context.Context, a, b Player, aWhite bool, opening []rules.Move, seed uint64, maxPlies int, now func() time.Time) Game {
 	g := Game{AWhite: aWhite, Opening: len(opening), Moves: append([]rules.Move(nil), opening...)}
 	a.NewGame(seed)
 	b.NewGame(seed + 1)
 	p := rules.Start()
+	var before []rules.Position
+	seen := map[uint64]int{p.Hash(): 1}
 	for _, m := range opening {
+		before = append(before, p)
 		p = p.After(m)
+		seen[p.Hash()]++
 	}
 	aColor := rules.White
 	if !aWhite {
@@ -290,6 +303,10 @@ func PlayGame(ctx context.Context, a, b Player, aWhite bool, opening []rules.Mov
 			g.Result, g.Reason = 0.5, fmt.Sprintf("stopped after %d plies", len(g.Moves))
 			return g
 		}
+		if seen[p.Hash()] >= matchRepetitions {
+			g.Result, g.Reason = 0.5, fmt.Sprintf("drawn: a position occurred %d times", matchRepetitions)
+			return g
+		}
 		if len(g.Moves) >= maxPlies {
 			g.Result, g.Reason = 0.5, fmt.Sprintf("drawn: %d plies played", len(g.Moves))
 			return g
@@ -298,13 +315,18 @@ func PlayGame(ctx context.Context, a, b Player, aWhite bool, opening []rules.Mov
 		if p.Turn() != aColor {
 			player = b
 		}
-		d := player.Play(ctx, p, now())
+		d := player.Play(ctx, before, p, now())
 		if d.Resign {
 			g.Result = points(p.Turn().Other())
 			g.Reason = fmt.Sprintf("%s won: %s resigned", p.Turn().Other(), p.Turn())
 			return g
 		}
+		if d.Stop == StopDeadline {
+			g.TimeCut++
+		}
+		before = append(before, p)
 		p = p.After(d.Move)
+		seen[p.Hash()]++
 		g.Moves = append(g.Moves, d.Move)
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,24 +186,104 @@ func TestMeasureMoveTime(t *testing.T) {
 	t.Logf("%d moves: mean %v, longest %v, %.0f nodes/s", n, total/time.Duration(n), longest, float64(nodes)/total.Seconds())
 }
 
-var replay = flag.Int("replay", 0, "replay game N (from 1) of congo match -a 5 -b greedy -seed 1 and print its moves (TestReplay)")
+var movePositions = flag.Int("movepositions", 0, "time level 5 on this many positions of testdata/level5-level4.txt (TestMeasurePositions)")
+var moveLevel = flag.Int("movelevel", 5, "the level TestMeasurePositions times")
 
-// TestReplay replays one game of a match of level 5 against greedy, to see
-// how it went.
+// TestMeasurePositions times level 5 (or -movelevel), as the robot plays it (a new engine
+// for each move, the game's positions known), on -movepositions positions
+// spread evenly over the games of testdata/level5-level4.txt (games of
+// congo match -a 5 -b 4 before the levels knew repetitions, one a line).
+// Run it with the cores busy, e.g. with a CPU burner per core started
+// outside the test, to see how far the time cap SafetyTime is.
+func TestMeasurePositions(t *testing.T) {
+	if *movePositions == 0 {
+		t.Skip("run with -movepositions N")
+	}
+	text, err := os.ReadFile("testdata/level5-level4.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sample struct {
+		before []rules.Position
+		p      rules.Position
+	}
+	var all []sample
+	for _, game := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		p := rules.Start()
+		var before []rules.Position
+		for _, s := range strings.Fields(game) {
+			m, err := p.ParseMove(s)
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			before = append(before, p)
+			p = p.After(m)
+			if !p.Outcome().Over() {
+				all = append(all, sample{before: slices.Clone(before), p: p})
+			}
+		}
+	}
+	n := min(*movePositions, len(all))
+	l, err := LevelOf(*moveLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Duration
+	cut := 0
+	for i := range n {
+		s := all[i*len(all)/n]
+		e := New(Options{TTBits: 17, Seed: uint64(i), Noise: l.Noise})
+		start := time.Now()
+		r := e.SearchGame(context.Background(), s.before, s.p, l.Limits(start))
+		times = append(times, time.Since(start))
+		if r.Stop == StopDeadline {
+			cut++
+		}
+	}
+	slices.Sort(times)
+	q := func(f float64) time.Duration { return times[min(len(times)-1, int(f*float64(len(times))))] }
+	t.Logf("level %d on %d positions of %d: median %v, 90%% %v, 99%% %v, longest %v; %d stopped by the time cap %v",
+		*moveLevel, n, len(all), q(0.5).Round(time.Millisecond), q(0.9).Round(time.Millisecond), q(0.99).Round(time.Millisecond),
+		times[len(times)-1].Round(time.Millisecond), cut, l.Time)
+}
+
+var replay = flag.Int("replay", 0, "replay game N (from 1) of congo match -a 5 -b B -seed 1 and print its moves (TestReplay)")
+var replayB = flag.String("replayb", "greedy", "player b of TestReplay")
+
+// TestReplay replays one game of a match of level 5 against -replayb
+// (greedy unless told), to see how it went. Games whose moves no time cap
+// cut come out as the match played them.
 func TestReplay(t *testing.T) {
 	if *replay == 0 {
 		t.Skip("run with -replay N")
 	}
 	i := *replay - 1
 	a, _ := NewPlayer("5", time.Now)
-	b, _ := NewPlayer("greedy", time.Now)
+	b, err := NewPlayer(*replayB, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	opening := randomOpening(1, uint64(i/2), 4)
 	seed := mix(1 ^ uint64(i+1)*0x9e3779b97f4a7c15)
-	g := PlayGame(context.Background(), a, b, i%2 == 0, opening, seed, 300, time.Now)
+	scores := map[int]int{}
+	la, lb := &scored{a, scores}, &scored{b, scores}
+	g := PlayGame(context.Background(), la, lb, i%2 == 0, opening, seed, 300, time.Now)
 	p := rules.Start()
 	for n, m := range g.Moves {
-		t.Logf("%3d %-12v %v", n+1, m, p.After(m))
+		t.Logf("%3d %-12v %6d %v", n+1, m, scores[n], p.After(m))
 		p = p.After(m)
 	}
 	t.Logf("a white %v, result %v: %s", g.AWhite, g.Result, g.Reason)
+}
+
+// scored is a player that notes its search's score at each ply.
+type scored struct {
+	Player
+	scores map[int]int
+}
+
+func (s *scored) Play(ctx context.Context, before []rules.Position, p rules.Position, now time.Time) Decision {
+	d := s.Player.Play(ctx, before, p, now)
+	s.scores[len(before)] = d.Score
+	return d
 }

@@ -34,15 +34,29 @@ const maxQuiesce = 4
 // principal variation. The game must not be over in p: Search returns a
 // zero Result then. With the same options, a new Engine (or one just
 // Reset) gives the same Result for the same p and lim, unless lim has a
-// Deadline or ctx ends the search first; then the best move of the deepest
-// iteration done is returned.
+// Deadline or ctx ends the search first (Result.Stop says so); then the
+// best move of the deepest iteration done is returned.
+//
+// Search knows only the positions of its own path: one that recurs there
+// is a draw (see AheadScore). SearchGame knows the game's too.
 func (e *Engine) Search(ctx context.Context, p rules.Position, lim Limits) Result {
-	e.nodes, e.limits, e.ctx, e.stopped = 0, lim, ctx, false
+	return e.SearchGame(ctx, nil, p, lim)
+}
+
+// SearchGame is Search in a game where the positions before came before
+// p, oldest first (p itself not among them): a move to a position that
+// occurred before, in the game or on the search's path, scores as a draw,
+// with contempt: worse than 0 for a side that is ahead by AheadScore or
+// more, better for the side behind. Only the positions since the last
+// capture or drowning matter; before may hold the whole game.
+func (e *Engine) SearchGame(ctx context.Context, before []rules.Position, p rules.Position, lim Limits) Result {
+	e.nodes, e.limits, e.ctx, e.stopped, e.why = 0, lim, ctx, false, StopNone
 	e.rootSide = p.Turn()
 	root := p.AppendLegal(nil)
 	if len(root) == 0 {
 		return Result{}
 	}
+	e.startRepetitions(&p, before)
 	// Vary the order of equal moves by seed; the ordering below is stable.
 	rng := rand.New(rand.NewPCG(e.opts.Seed, p.Hash()))
 	rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
@@ -75,7 +89,7 @@ func (e *Engine) Search(ctx context.Context, p rules.Position, lim Limits) Resul
 			break // nothing deeper can change a certain end
 		}
 	}
-	best.Nodes = e.nodes
+	best.Nodes, best.Stop = e.nodes, e.why
 	if len(best.PV) == 0 || best.PV[0] != best.Move {
 		best.PV = []rules.Move{best.Move}
 	}
@@ -137,12 +151,12 @@ func (e *Engine) stop() bool {
 		return true
 	}
 	if e.limits.Nodes > 0 && e.nodes >= e.limits.Nodes {
-		e.stopped = true
+		e.stopped, e.why = true, StopNodes
 	} else if e.nodes&1023 == 0 {
 		if !e.limits.Deadline.IsZero() && !e.opts.Now().Before(e.limits.Deadline) {
-			e.stopped = true
+			e.stopped, e.why = true, StopDeadline
 		} else if e.ctx != nil && e.ctx.Err() != nil {
-			e.stopped = true
+			e.stopped, e.why = true, StopContext
 		}
 	}
 	return e.stopped
@@ -184,6 +198,9 @@ func (e *Engine) search(p *rules.Position, depth, ply, alpha, beta int, pvNode b
 	e.pvLen[ply] = ply
 	if s, ok := terminal(p, ply); ok {
 		return s
+	}
+	if e.repeated(p, ply) {
+		return e.drawScore(p)
 	}
 	us := p.Turn()
 	inCheck := p.Attacks(us^1, p.Lion(us))

@@ -5,6 +5,7 @@ package robot
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/rules"
@@ -27,6 +28,10 @@ type Decision struct {
 	Score  int        // the search's score, for the robot; keep it for the next Choose
 	Depth  int        // the depth searched
 	Nodes  int64      // positions searched
+	// TimedOut is set when the level's time cap (engine.SafetyTime)
+	// stopped the search before its node limit: the move may then differ
+	// from machine to machine. It should not happen; count it and log it.
+	TimedOut bool
 }
 
 // Choose decides the robot's turn in p, which must not be over, playing at
@@ -35,11 +40,25 @@ type Decision struct {
 // replayed. scores holds the Decision.Score of the robot's earlier moves in
 // this game, oldest first, for the resignation rule (engine.Hopeless).
 //
-// The search stops at the level's node limit, or at its time limit (a few
-// seconds at most), or when ctx ends: Choose then still returns the best
-// move found. With the same arguments Choose returns the same Decision,
-// unless a time limit or ctx cuts the search short.
+// Choose does not know the game's earlier positions, so it may repeat
+// them for ever: ChooseInGame does.
 func Choose(ctx context.Context, p rules.Position, level int, seed uint64, scores []int) (Decision, error) {
+	return ChooseInGame(ctx, p, level, seed, scores, nil)
+}
+
+// ChooseInGame is Choose knowing the game's positions before p, oldest
+// first, from the start, p not among them (History gives them from the
+// moves): a move back to one of them scores as a draw, which the robot
+// avoids when it is ahead and looks for when it is behind
+// (engine.SearchGame).
+//
+// The level's node limit decides the move, so that a level plays the same
+// on every machine; the time cap engine.SafetyTime only protects a machine
+// far too slow or loaded (Decision.TimedOut says when it bit), and ctx may
+// end the search too: ChooseInGame then still returns the best move found.
+// With the same arguments it returns the same Decision, unless the time
+// cap or ctx cuts the search short.
+func ChooseInGame(ctx context.Context, p rules.Position, level int, seed uint64, scores []int, before []rules.Position) (Decision, error) {
 	l, err := engine.LevelOf(level)
 	if err != nil {
 		return Decision{}, err
@@ -47,16 +66,59 @@ func Choose(ctx context.Context, p rules.Position, level int, seed uint64, score
 	if o := p.Outcome(); o.Over() {
 		return Decision{}, fmt.Errorf("robot: %w (%s)", rules.ErrGameOver, o)
 	}
-	ctx, cancel := context.WithTimeout(ctx, l.Time)
-	defer cancel()
 	e := engine.New(engine.Options{TTBits: ttBits, Seed: seed, Noise: l.Noise})
-	r := e.Search(ctx, p, engine.Limits{Depth: l.Depth, Nodes: l.Nodes})
-	d := Decision{Move: r.Move, Score: r.Score, Depth: r.Depth, Nodes: r.Nodes}
+	r := e.SearchGame(ctx, before, p, l.Limits(time.Now()))
+	d := Decision{Move: r.Move, Score: r.Score, Depth: r.Depth, Nodes: r.Nodes, TimedOut: r.Stop == engine.StopDeadline}
 	all := append(append(make([]int, 0, len(scores)+1), scores...), r.Score)
 	if engine.Hopeless(level, all) {
 		d.Move, d.Resign = rules.Move{}, true
 	}
 	return d, nil
+}
+
+// History returns the positions of a game before each of its moves, in R20
+// notation, from the start: the start position first, the one before the
+// last move last. The position after the last move is not among them.
+func History(moves []string) ([]rules.Position, error) {
+	p := rules.Start()
+	before := make([]rules.Position, 0, len(moves))
+	for i, text := range moves {
+		next, _, err := p.Play(text)
+		if err != nil {
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
+		}
+		before = append(before, p)
+		p = next
+	}
+	return before, nil
+}
+
+// Draw offers. The robot accepts a draw offer when its last search
+// scored its position at DrawScore or worse (clearly lost, short of
+// hopeless: engine.ResignScore is 1200), or when a position of the game
+// has occurred three times and the robot is not ahead (its last score is
+// below engine.AheadScore): then the game goes round in a cycle that it
+// has no reason to leave. R19 has no repetition draw: the robot only
+// agrees to one.
+const (
+	DrawScore       = -600
+	DrawRepetitions = 3
+)
+
+// AcceptsDraw reports whether the robot accepts a draw offer in p, after
+// the game's positions before (as for ChooseInGame). scores are the
+// Decision.Score of the robot's moves in the game, oldest first; with none
+// the robot counts as level.
+func AcceptsDraw(p rules.Position, before []rules.Position, scores []int) bool {
+	last := 0
+	if len(scores) > 0 {
+		last = scores[len(scores)-1]
+	}
+	if last <= DrawScore {
+		return true
+	}
+	all := append(append(make([]rules.Position, 0, len(before)+1), before...), p)
+	return last < engine.AheadScore && engine.Repetitions(all) >= DrawRepetitions
 }
 
 // Seed returns the seed for the robot's move at ply in the game with the

@@ -151,7 +151,11 @@ func match(args []string, w io.Writer) error {
 			if !g.AWhite {
 				colour = "black"
 			}
-			fmt.Fprintf(w, "game %d: a %s, a scored %v, %d plies: %s\n", i+1, colour, g.Result, len(g.Moves), g.Reason)
+			cut := ""
+			if g.TimeCut > 0 {
+				cut = fmt.Sprintf(" (%d moves stopped by the time cap)", g.TimeCut)
+			}
+			fmt.Fprintf(w, "game %d: a %s, a scored %v, %d plies: %s%s\n", i+1, colour, g.Result, len(g.Moves), g.Reason, cut)
 		}
 	}
 	res, err := engine.Match(ctx, pa, pb, engine.MatchOptions{Games: *games, Seed: *seed, OpeningPlies: *opening}, time.Now, report)

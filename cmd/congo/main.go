@@ -31,6 +31,10 @@ Usage:
                                   games between two players from varied
                                   openings: a's wins, draws, losses and the
                                   Elo difference
+  congo analyze FILE [-nodes N]   the engine's analysis of the game in a
+                                  record file (- for standard input): each
+                                  move's evaluation and mark, a summary per
+                                  player, a graph, the record annotated
   congo help                      this text (also -h, --help)
 
 POSITION is one line of FEN-like notation, in quotes, ranks 7 down to 1, then
@@ -59,20 +63,37 @@ bestmove prints four lines:
 -depth and -nodes give the same answer on every run; -time (like 500ms or 2s)
 does not. -level L searches as level L (1 weakest to 5 strongest) plays; the
 levels: 1 depth 1, 2 depth 2, 3 depth 3, 4 depth 5, 5 up to 1500000 nodes,
-all capped at 1-1.8s a move. -seed varies the choice among equal moves.
+with a node limit each and a time cap of 10s a move that only a machine far
+too slow reaches. -seed varies the choice among equal moves.
 
 match plays -games N games (default 10) between players a and b, each a
 level 1..5, random (any legal move) or greedy (the capture taking the most,
 else any move). Every opening (-opening P random plies from the start,
 default 4, chosen by -seed S, default 1) is played twice, a with White then
-with Black. Games longer than 300 plies are drawn; levels 2 to 5 resign
-after 3 searches in a row scoring -12 pawns or worse. It prints, with -v a
-line per game first:
+with Black. A game is drawn when a position occurs for the third time (the
+rules have no such draw, R19, but two programs could go round a cycle for
+ever) or when it is longer than 300 plies; levels 2 to 5 resign after 3
+searches in a row scoring -12 pawns or worse, and avoid repeating a position
+when ahead. It prints, with -v a line per game first (with the number of
+moves the time cap stopped, if any):
   a=A b=B games=N wins=W draws=D losses=L score=S%
   elo=E ±M (95%)                E and M in Elo points, E signed: a's
                                 rating minus b's; when a won (lost) every
   elo=+inf (95%: at least E)    game, the one-sided 95% bound instead
   elo=-inf (95%: at most E)
+
+analyze reads a game in the format of the history command (tag pairs,
+then the moves with their numbers, comments in braces and the result; the
+marks of an analysis after a move are ignored) and judges every move with
+the engine at -nodes N nodes a position (default 200000, as the analysis by
+mail), so the same game gives the same analysis on every machine. It
+prints a line per move: the move with its mark (?! for 0.5 pawn lost
+against the engine's best move or more, ? for 1.0, ?? for 3.0, a lion lost
+or a win missed or thrown away), the evaluation after it from White's side
+(pawns, +lion in N or -lion in N when White or Black takes the lion by
+force in N moves, or the result), and for a marked move the better one with
+its line; then per player the marks and the average loss; the evaluation
+graph; and the record again with the marks and the better moves in braces.
 
 Examples:
   congo perft start 4                   356456
@@ -83,6 +104,7 @@ Examples:
   congo show "3l3/7/3pp2/c1M4/7/7/2L4 w 1" black
   congo bestmove "3l3/7/7/7/7/7/3L3 w 1" -depth 3    bestmove d1xd7 ...
   congo match -a 5 -b greedy -games 100
+  congo analyze game42.txt
 
 Exit status: 0 on success, 1 for a bad position, an illegal move or a move
 in a finished game (with a message on standard error), 2 for a usage error.
@@ -128,6 +150,8 @@ func dispatch(args []string, w io.Writer) error {
 		return err
 	case "match":
 		return match(args, w)
+	case "analyze":
+		return analyze(args, w)
 	}
 	commands := map[string]func(rules.Position, []string) (string, error){
 		"perft":    perft,

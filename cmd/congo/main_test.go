@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -152,4 +154,120 @@ func TestBestmove(t *testing.T) {
 		}
 		first = got
 	}
+}
+
+func TestAnalyze(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const game = "[Event \"Congo game 42\"]\n[White \"alice\"]\n[Black \"bob \\\"b\\\"\"]\n[Result \"1-0\"]\n" +
+		"[Termination \"lion captured\"]\n\n1. d2-e3 {Good luck!} d6-c5 2. d1xd7 1-0\n"
+	file := write("g42.txt", game)
+	runAnalyze := func(in string, args ...string) (int, string, string) {
+		t.Helper()
+		stdin = strings.NewReader(in)
+		defer func() { stdin = os.Stdin }()
+		var out, errs bytes.Buffer
+		code := run(append([]string{"analyze"}, args...), &out, &errs)
+		return code, out.String(), errs.String()
+	}
+	code, first, errs := runAnalyze("", file, "-nodes", "20000")
+	if code != 0 || errs != "" {
+		t.Fatalf("congo analyze %s = %d, %q", file, code, errs)
+	}
+	for _, want := range []string{
+		"Analysis: 20000 nodes a position",
+		"\n1... d6-c5??           +lion in 1   lion lost: better ",
+		"\n2. d1xd7               1-0\n",
+		"\nBlack: 0 ?!, 0 ?, 1 ??; average loss ",
+		"\n[Black \"bob \\\"b\\\"\"]\n[Result \"1-0\"]\n[Termination \"lion captured\"]\n\n1. d2-e3 d6-c5?? {lion lost: better ",
+	} {
+		if !strings.Contains(first, want) {
+			t.Errorf("congo analyze %s =\n%s\nwant it to hold %q", file, first, want)
+		}
+	}
+	if !strings.HasSuffix(first, " 2. d1xd7 1-0\n") {
+		t.Errorf("congo analyze %s ends %q, want the annotated record", file, first[max(0, len(first)-40):])
+	}
+	// The same output again, from standard input, flags first; and from
+	// the annotated record it printed.
+	if code, again, _ := runAnalyze(game, "-nodes", "20000", "-"); code != 0 || again != first {
+		t.Errorf("congo analyze - = %d:\n%s\nwant the same as from the file:\n%s", code, again, first)
+	}
+	annotated := first[strings.Index(first, "[Event"):]
+	if code, again, _ := runAnalyze(annotated, "-", "-nodes", "20000"); code != 0 || again != first {
+		t.Errorf("congo analyze of its own record = %d:\n%s\nwant\n%s", code, again, first)
+	}
+	for _, c := range []struct {
+		args   []string
+		in     string
+		code   int
+		stderr string
+	}{
+		{nil, "", 2, "one record file"},
+		{[]string{file, file}, "", 2, "one record file"},
+		{[]string{file, "-nodes", "0"}, "", 2, "-nodes"},
+		{[]string{filepath.Join(dir, "none.txt")}, "", 1, "none.txt"},
+		{[]string{"-"}, "1. d2-e3 d2-d3 *", 1, "move 2: d2-d3"},
+		{[]string{"-"}, "1. d2-e3 {unclosed", 1, "not closed"},
+		{[]string{"-"}, "[White alice]\n\n1. d2-e3", 1, "line 1"},
+		{[]string{"-"}, "1. d2-e3 1-0 d6-c5", 1, "after the result"},
+		{[]string{"-"}, "1. d2-e3 d6-c5 2. d1xd7 3. a2-a3", 1, "the game is over"},
+	} {
+		code, _, errs := runAnalyze(c.in, c.args...)
+		if code != c.code || !strings.Contains(errs, c.stderr) {
+			t.Errorf("congo analyze %q (input %q) = %d, %q; want %d, %q", c.args, c.in, code, errs, c.code, c.stderr)
+		}
+	}
+}
+
+func TestParseRecord(t *testing.T) {
+	for _, c := range []struct {
+		text, moves, result string
+	}{
+		{"", "", ""},
+		{"1. d2-e3 *", "d2-e3", "*"},
+		{"1.d2-e3 d6-c5 2.D1XD7", "d2-e3 d6-c5 d1xd7", ""},
+		{"1. d2-e3?! {a\nlong} d6-c5?? {better e6-d5\n(+0.06)} 2. d1xd7 1-0", "d2-e3 d6-c5 d1xd7", "1-0"},
+		{"1. d2-e3 1... d6-c5 1/2-1/2\n", "d2-e3 d6-c5", "1/2-1/2"},
+	} {
+		rec, err := parseRecord(c.text)
+		var got []string
+		for _, m := range rec.moves {
+			got = append(got, m.String())
+		}
+		if err != nil || strings.Join(got, " ") != c.moves || rec.result != c.result {
+			t.Errorf("parseRecord(%q) = %q %q, %v; want %q %q", c.text, got, rec.result, err, c.moves, c.result)
+		}
+	}
+}
+
+// parseRecord never panics, and the moves it reads replay from the start.
+func FuzzParseRecord(f *testing.F) {
+	for _, s := range []string{
+		"[Event \"Congo game 42\"]\n\n1. d2-e3 {Good luck!} d6-c5 2. d1xd7 1-0\n",
+		"1. d2-e3?! {a\nlong} d6-c5?? {better e6-d5} 2. d1xd7 1-0",
+		"1.d2-e3 1... d6-c5 *", "{", "[", "[A \"\\\"\"]", "1-0 1-0", "12.",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		rec, err := parseRecord(text)
+		if err != nil {
+			return
+		}
+		p := rules.Start()
+		for i, m := range rec.moves {
+			if _, err := p.ParseMove(m.String()); err != nil {
+				t.Fatalf("parseRecord(%q) move %d %v: %v", text, i+1, m, err)
+			}
+			p = p.After(m)
+		}
+	})
 }

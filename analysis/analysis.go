@@ -1,0 +1,329 @@
+// Package analysis judges every move of a game with the engine, as a coach
+// would (MAIL.md M50-M51): the evaluation after it, what it lost against
+// the engine's best move, and a mark for each mistake.
+//
+// It takes a game and returns its analysis, and does nothing else: no I/O,
+// no clock. The engine searches a fixed number of nodes in every position
+// (Options.Nodes), so the same game gives the same analysis on every
+// machine.
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/congobymail/congo/engine"
+	"github.com/congobymail/congo/rules"
+)
+
+// DefaultNodes is the number of nodes the engine searches in each position
+// of a game unless Options say otherwise: as many as level 4 plays with,
+// so that a 60-ply game takes some seconds on one core (BenchmarkAnalyze60).
+const DefaultNodes = 200_000
+
+// ttBits sizes the engine's transposition table: 1<<17 entries, 7 MiB,
+// as for the robot.
+const ttBits = 17
+
+// The thresholds of the marks, in hundredths of a pawn lost against the
+// engine's best move, from the mover's view.
+const (
+	InaccuracyLoss = 50  // ?!
+	MistakeLoss    = 100 // ?
+	BlunderLoss    = 300 // ??
+)
+
+// WonScore is the least score, from the mover's view, of a won position:
+// a move from one (by the engine's best move) to a position worth less
+// than engine.AheadScore throws the win away, and is a blunder whatever
+// it loses.
+const WonScore = 300
+
+// Cap bounds the value of a position in the losses: a forced capture of
+// the lion counts as Cap, and a score beyond it counts as Cap, so that one
+// move in a lost or won game does not swamp the average loss.
+const Cap = 1000
+
+// Options configure Analyze. The zero value is the default.
+type Options struct {
+	Nodes int64 // nodes searched in each position; 0 for DefaultNodes
+}
+
+// Mark is the judgement of a move. The zero value, NoMark, is a move that
+// lost less than InaccuracyLoss.
+type Mark uint8
+
+// The marks, from the mildest.
+const (
+	NoMark     Mark = iota
+	Inaccuracy      // ?!: lost InaccuracyLoss or more
+	Mistake         // ?: lost MistakeLoss or more
+	Blunder         // ??: lost BlunderLoss or more, or see Note
+)
+
+// String returns the mark as written after a move: "?!", "?", "??", or ""
+// for NoMark.
+func (m Mark) String() string {
+	switch m {
+	case NoMark:
+		return ""
+	case Inaccuracy:
+		return "?!"
+	case Mistake:
+		return "?"
+	case Blunder:
+		return "??"
+	}
+	return fmt.Sprintf("Mark(%d)", uint8(m))
+}
+
+// Note says why a move is a blunder whatever it lost. The zero value,
+// NoNote, is a move judged by its loss alone.
+type Note uint8
+
+// The notes.
+const (
+	NoNote    Note = iota
+	MissedWin      // the mover could take the lion, at once or by force, and did not
+	LostLion       // the move lets the opponent take the lion by force, which the best move did not
+	LostWin        // the move throws away a won position (WonScore) for one not ahead
+)
+
+// String returns the note in a few words, for plain text: "missed win",
+// "lion lost", "win thrown away", or "" for NoNote.
+func (n Note) String() string {
+	switch n {
+	case NoNote:
+		return ""
+	case MissedWin:
+		return "missed win"
+	case LostLion:
+		return "lion lost"
+	case LostWin:
+		return "win thrown away"
+	}
+	return fmt.Sprintf("Note(%d)", uint8(n))
+}
+
+// Eval is the engine's judgement of a position, from White's view.
+type Eval struct {
+	// End is the outcome when the game is over in the position (R15-R17);
+	// then Pawns and Lion are 0.
+	End rules.Outcome
+	// Lion is N > 0 when White takes the lion (or leaves Black without a
+	// move, R16) on its N-th move from the position by force, -N when Black
+	// does; 0 when the search found no forced end.
+	Lion int
+	// Pawns is the score in hundredths of a pawn, positive when White
+	// stands better; 0 when Lion or End says more.
+	Pawns int
+}
+
+// evalOf returns the Eval of a search score in p, from the view of the
+// side to move in p.
+func evalOf(p rules.Position, score int) Eval {
+	sign := 1
+	if p.Turn() == rules.Black {
+		sign = -1
+	}
+	if n, ok := engine.MatePlies(score); ok {
+		// The side to move wins on its n-th ply, that is its (n+1)/2-th
+		// move, or loses on the opponent's -n/2-th move.
+		if n > 0 {
+			return Eval{Lion: sign * (n + 1) / 2}
+		}
+		return Eval{Lion: -sign * (-n + 1) / 2}
+	}
+	return Eval{Pawns: sign * score}
+}
+
+// endEval returns the Eval of a position where the game is over.
+func endEval(p rules.Position) Eval { return Eval{End: p.Outcome()} }
+
+// Value returns e in hundredths of a pawn from White's view, within Cap:
+// a forced or done capture of the lion is Cap (or -Cap), a draw 0.
+func (e Eval) Value() int {
+	switch {
+	case e.End.State == rules.Won && e.End.Winner == rules.White, e.Lion > 0:
+		return Cap
+	case e.End.State == rules.Won, e.Lion < 0:
+		return -Cap
+	case e.End.Over():
+		return 0
+	}
+	return max(-Cap, min(Cap, e.Pawns))
+}
+
+// String writes e as the analysis does: "+1.25", "-0.40", "0.00",
+// "+lion in 3", "-lion in 1", or the result when the game is over: "1-0",
+// "0-1", "1/2-1/2".
+func (e Eval) String() string {
+	switch {
+	case e.End.State == rules.Won && e.End.Winner == rules.White:
+		return "1-0"
+	case e.End.State == rules.Won:
+		return "0-1"
+	case e.End.Over():
+		return "1/2-1/2"
+	case e.Lion > 0:
+		return fmt.Sprintf("+lion in %d", e.Lion)
+	case e.Lion < 0:
+		return fmt.Sprintf("-lion in %d", -e.Lion)
+	case e.Pawns == 0:
+		return "0.00"
+	}
+	sign := '+'
+	v := e.Pawns
+	if v < 0 {
+		sign, v = '-', -v
+	}
+	return fmt.Sprintf("%c%d.%02d", sign, v/100, v%100)
+}
+
+// winning reports whether e is a forced win, or a won game, for side c.
+func (e Eval) winning(c rules.Color) bool {
+	if e.End.State == rules.Won {
+		return e.End.Winner == c
+	}
+	return e.Lion > 0 && c == rules.White || e.Lion < 0 && c == rules.Black
+}
+
+// Ply is the analysis of one move.
+type Ply struct {
+	Number int         // the R21 move number
+	Side   rules.Color // who played it
+	Move   rules.Move
+	Eval   Eval // after Move
+	// Best is the engine's move in the position before Move, Move itself
+	// when the engine agreed; BestEval is the position after it, by the
+	// same search, and Line the moves the engine expects, Best first.
+	Best     rules.Move
+	BestEval Eval
+	Line     []rules.Move
+	// Loss is what Move lost against Best, in hundredths of a pawn from
+	// the mover's view, 0 to 2*Cap: 0 when Move is Best.
+	Loss int
+	Mark Mark
+	Note Note
+}
+
+// Summary counts the marks of one player's moves.
+type Summary struct {
+	Moves                            int
+	Inaccuracies, Mistakes, Blunders int
+	Loss                             int // the sum of the moves' Loss
+}
+
+// AverageLoss returns the loss per move in pawns, 0 for no moves.
+func (s Summary) AverageLoss() float64 {
+	if s.Moves == 0 {
+		return 0
+	}
+	return float64(s.Loss) / 100 / float64(s.Moves)
+}
+
+// Analysis is the analysis of a game.
+type Analysis struct {
+	Nodes   int64      // searched in each position
+	Plies   []Ply      // one per move, in order
+	Players [2]Summary // by rules.Color: Players[rules.White] is White's
+	End     rules.Outcome
+}
+
+// Analyze analyses the game of moves, played from the start position:
+// each must be legal in the position the ones before it reach. It returns
+// ctx's error when ctx ends first. The positions are judged by the board
+// alone: a repetition is no draw (R19), so the search knows its own path
+// only (engine.Search).
+func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, error) {
+	if o.Nodes <= 0 {
+		o.Nodes = DefaultNodes
+	}
+	positions := []rules.Position{rules.Start()}
+	for i, m := range moves {
+		p := positions[i]
+		legal, err := p.ParseMove(m.String())
+		if err != nil {
+			return nil, fmt.Errorf("move %d %v: %w", i+1, m, err)
+		}
+		if legal != m {
+			return nil, fmt.Errorf("move %d %v: not a legal move", i+1, m)
+		}
+		positions = append(positions, p.After(m))
+	}
+	e := engine.New(engine.Options{TTBits: ttBits})
+	// One search per position, each by a fresh engine so that it depends
+	// on its position alone.
+	results := make([]engine.Result, len(positions))
+	evals := make([]Eval, len(positions))
+	for i, p := range positions {
+		if p.Outcome().Over() {
+			evals[i] = endEval(p)
+			continue
+		}
+		e.Reset()
+		r := e.Search(ctx, p, engine.Limits{Nodes: o.Nodes})
+		if r.Stop == engine.StopContext || ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		results[i], evals[i] = r, evalOf(p, r.Score)
+	}
+	a := &Analysis{Nodes: o.Nodes, End: positions[len(positions)-1].Outcome()}
+	for i, m := range moves {
+		p, r := positions[i], results[i]
+		ply := Ply{
+			Number:   p.MoveNumber(),
+			Side:     p.Turn(),
+			Move:     m,
+			Eval:     evals[i+1],
+			Best:     r.Move,
+			BestEval: evals[i],
+			Line:     r.PV,
+		}
+		judge(&ply)
+		a.Plies = append(a.Plies, ply)
+		s := &a.Players[ply.Side]
+		s.Moves++
+		s.Loss += ply.Loss
+		switch ply.Mark {
+		case Inaccuracy:
+			s.Inaccuracies++
+		case Mistake:
+			s.Mistakes++
+		case Blunder:
+			s.Blunders++
+		}
+	}
+	return a, nil
+}
+
+// judge sets the loss, the mark and the note of ply.
+func judge(ply *Ply) {
+	if ply.Move == ply.Best {
+		return
+	}
+	us := ply.Side
+	sign := 1
+	if us == rules.Black {
+		sign = -1
+	}
+	best, played := sign*ply.BestEval.Value(), sign*ply.Eval.Value()
+	ply.Loss = max(0, best-played)
+	lost := func(e Eval) bool { return e.winning(us.Other()) }
+	switch {
+	case ply.BestEval.winning(us) && !ply.Eval.winning(us):
+		ply.Note = MissedWin
+	case lost(ply.Eval) && !lost(ply.BestEval):
+		ply.Note = LostLion
+	case best >= WonScore && played < engine.AheadScore:
+		ply.Note = LostWin
+	}
+	switch {
+	case ply.Note != NoNote || ply.Loss >= BlunderLoss:
+		ply.Mark = Blunder
+	case ply.Loss >= MistakeLoss:
+		ply.Mark = Mistake
+	case ply.Loss >= InaccuracyLoss:
+		ply.Mark = Inaccuracy
+	}
+}
