@@ -151,6 +151,10 @@ type Game struct {
 	// WhiteRating and BlackRating are the players' ratings when the game
 	// ended rated; zero otherwise.
 	WhiteRating, BlackRating float64
+	// Tournament is the tournament the game is part of, in its Round; 0
+	// for none. Set when the game is created.
+	Tournament int64
+	Round      int
 	// Adjourned is when the operator adjourned the game; zero when it is
 	// not adjourned. It is read with the game but written only by
 	// SetAdjourned (UpdateGame leaves it alone). While a game is
@@ -185,7 +189,7 @@ func (g Game) Has(player int64) bool {
 
 const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
 	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned," +
-	" white_rating, black_rating"
+	" white_rating, black_rating, coalesce(tournament, 0), round"
 
 // CreateGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
@@ -196,12 +200,13 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error
 	}
 	err := tx.queryRow(ctx,
 		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
-			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback)"+
-			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback,"+
+			" tournament, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason),
 		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
-		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback).Scan(&g.ID)
+		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback,
+		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round).Scan(&g.ID)
 	if err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
@@ -305,7 +310,7 @@ func scanGame(row scanner) (Game, error) {
 	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
 		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
-		&adjourned, &whiteRating, &blackRating)
+		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round)
 	if err != nil {
 		return Game{}, err
 	}

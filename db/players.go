@@ -66,6 +66,11 @@ const (
 const playerColumns = "id, handle, address, secret, created, rating, deviation, volatility, rated_games," +
 	" notify, digest_at, vacation_left, vacation_accrued, vacation_until, confirmed, welcomed"
 
+// playerColumnsP is playerColumns of the players table named p in a join
+// (TestPlayerColumnsP keeps the two the same).
+const playerColumnsP = "p.id, p.handle, p.address, p.secret, p.created, p.rating, p.deviation, p.volatility, p.rated_games," +
+	" p.notify, p.digest_at, p.vacation_left, p.vacation_accrued, p.vacation_until, p.confirmed, p.welcomed"
+
 // CreatePlayer registers a player, not confirmed yet (ConfirmPlayer). It
 // fails with ErrHandleTaken when the handle is taken (ignoring case) and
 // with ErrAddressTaken when the address is registered already. The address
@@ -224,11 +229,17 @@ type scanner interface {
 }
 
 func scanPlayer(row scanner) (Player, error) {
+	return scanPlayerWith(row)
+}
+
+// scanPlayerWith scans a player's columns and then more, into more.
+func scanPlayerWith(row scanner, more ...any) (Player, error) {
 	var p Player
 	var created, notify, digestAt, accrued, until, welcomed string
 	var vacation int64
-	err := row.Scan(&p.ID, &p.Handle, &p.Address, &p.Secret, &created, &p.Rating, &p.Deviation, &p.Volatility,
-		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed)
+	dest := []any{&p.ID, &p.Handle, &p.Address, &p.Secret, &created, &p.Rating, &p.Deviation, &p.Volatility,
+		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed}
+	err := row.Scan(append(dest, more...)...)
 	if err != nil {
 		return Player{}, err
 	}

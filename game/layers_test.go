@@ -55,15 +55,22 @@ func deps(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestLayers: game knows nothing of mail or wording, and rating nothing
-// of the project.
+// TestLayers: game and director know nothing of mail or wording, and
+// rating and tournament (pairing and scoring) nothing of the project.
 func TestLayers(t *testing.T) {
 	for _, p := range deps(t, "game") {
 		if slices.Contains([]string{"mailer", "mailmsg", "templates", "server", "outbox"}, p) || strings.HasPrefix(p, "mailer/") {
 			t.Errorf("game depends on %s", p)
 		}
 	}
-	if d := deps(t, "rating"); len(d) > 0 {
-		t.Errorf("rating depends on %v, want no project package", d)
+	for _, pure := range []string{"rating", "tournament"} {
+		if d := deps(t, pure); len(d) > 0 {
+			t.Errorf("%s depends on %v, want no project package", pure, d)
+		}
+	}
+	for _, p := range deps(t, "director") {
+		if slices.Contains([]string{"mailer", "mailmsg", "templates", "server", "outbox"}, p) {
+			t.Errorf("director depends on %s", p)
+		}
 	}
 }

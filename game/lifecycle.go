@@ -15,6 +15,9 @@ type Terms struct {
 	Challenger   db.Player // White or Black: who proposed the game
 	Control      parser.TimeControl
 	Unrated      bool
+	// Tournament and Round place a tournament's game; zero for others.
+	Tournament int64
+	Round      int
 }
 
 // newGame is the stored form of a game under terms t.
@@ -24,7 +27,8 @@ func (t Terms) newGame(status db.Status) db.Game {
 		tc = DefaultControl
 	}
 	return db.Game{White: t.White.ID, Black: t.Black.ID, Challenger: t.Challenger.ID, Status: status,
-		Position: rules.StartPosition, TimeControl: tc.String(), Rated: !t.Unrated}
+		Position: rules.StartPosition, TimeControl: tc.String(), Rated: !t.Unrated,
+		Tournament: t.Tournament, Round: t.Round}
 }
 
 // Challenge creates a game under t that waits for the challenged player

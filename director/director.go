@@ -1,0 +1,416 @@
+// Package director runs the tournaments of MAIL.md M33-M39 over the
+// store: it creates them, takes players in and out, starts their games,
+// and moves them on as games end. Pairing and scoring are the pure
+// package tournament's; this one only reads and writes what they need.
+package director
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/tournament"
+)
+
+// MinPlayers is the fewest players a tournament starts with (M34).
+const MinPlayers = 3
+
+// State is a tournament with its players, games and byes, as stored.
+type State struct {
+	T       db.Tournament
+	Players []db.TournamentPlayer // in the order they joined
+	Games   []db.Game             // by round
+	Byes    map[int]int64         // the player with the bye, by round
+}
+
+// Load reads a tournament whole. A missing one is an error that wraps
+// db.ErrNotFound.
+func Load(ctx context.Context, tx *db.Tx, id int64) (State, error) {
+	t, err := tx.Tournament(ctx, id)
+	if err != nil {
+		return State{}, err
+	}
+	st := State{T: t}
+	if st.Players, err = tx.TournamentPlayers(ctx, id); err != nil {
+		return State{}, err
+	}
+	if st.Games, err = tx.TournamentGames(ctx, id); err != nil {
+		return State{}, err
+	}
+	if st.Byes, err = tx.Byes(ctx, id); err != nil {
+		return State{}, err
+	}
+	return st, nil
+}
+
+// System is how the tournament pairs its players.
+func (st *State) System() tournament.System {
+	if st.T.System == tournament.Swiss.String() {
+		return tournament.Swiss
+	}
+	return tournament.RoundRobin
+}
+
+// Player returns the tournament's player with the id; ok is false when
+// they are not in it.
+func (st *State) Player(id int64) (db.TournamentPlayer, bool) {
+	for _, p := range st.Players {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return db.TournamentPlayer{}, false
+}
+
+// handle returns the handle of the player with the id.
+func (st *State) handle(id int64) string {
+	p, _ := st.Player(id)
+	return p.Handle
+}
+
+// Entrants are the players as pairing and scoring see them: by rating at
+// the start (then handle), for the seeding of a round robin and the
+// ranking of a Swiss.
+func (st *State) Entrants() []tournament.Player {
+	out := make([]tournament.Player, 0, len(st.Players))
+	for _, p := range st.Players {
+		out = append(out, tournament.Player{Handle: p.Handle, Rating: p.Rating, Withdrawn: !p.Withdrawn.IsZero()})
+	}
+	return out
+}
+
+// seeded are the players in the order of the seeding: the highest rated
+// first, then by handle.
+func (st *State) seeded() []db.TournamentPlayer {
+	ps := slices.Clone(st.Players)
+	slices.SortStableFunc(ps, func(a, b db.TournamentPlayer) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(a.Handle, b.Handle))
+	})
+	return ps
+}
+
+// Rounds are the tournament's rounds as pairing and scoring see them, up
+// to the round being played.
+func (st *State) Rounds() []tournament.Round {
+	rounds := make([]tournament.Round, st.T.Round)
+	for _, g := range st.Games {
+		if g.Round < 1 || g.Round > len(rounds) {
+			continue
+		}
+		r := tournament.Unfinished
+		if g.Status == db.Finished {
+			r = map[db.Result]tournament.Result{db.WhiteWins: tournament.WhiteWon, db.BlackWins: tournament.BlackWon, db.Draw: tournament.Drawn}[g.Result]
+		}
+		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, tournament.Game{White: st.handle(g.White), Black: st.handle(g.Black), Result: r})
+	}
+	for r, p := range st.Byes {
+		if r >= 1 && r <= len(rounds) {
+			rounds[r-1].Bye = st.handle(p)
+		}
+	}
+	return rounds
+}
+
+// Standings scores the tournament so far (M37).
+func (st *State) Standings() ([]tournament.Standing, error) {
+	return tournament.Standings(st.System(), st.Entrants(), st.Rounds())
+}
+
+// Crosstable is the round robin's crosstable so far.
+func (st *State) Crosstable() (tournament.Crosstable, error) {
+	return tournament.NewCrosstable(st.Entrants(), st.Rounds())
+}
+
+// Problem is why a change to a tournament is refused. The zero value
+// means none.
+type Problem uint8
+
+const (
+	NoProblem   Problem = iota
+	NotOpen             // joining, leaving before the start or starting a tournament not open
+	NotRunning          // withdrawing from a tournament not running
+	Joined              // joining twice
+	NotAPlayer          // leaving a tournament one is not in
+	NotDirector         // the director's command from another
+	TooFew              // starting with fewer than MinPlayers
+)
+
+// Refusal is a change to a tournament that its state does not allow.
+// Nothing was changed.
+type Refusal struct {
+	Problem Problem
+	// Director is the director's handle, Players the number of players,
+	// for the answer.
+	Director string
+	Players  int
+}
+
+func (r *Refusal) Error() string { return fmt.Sprintf("director: problem %d", r.Problem) }
+
+// Kind says what happened to a tournament.
+type Kind uint8
+
+const (
+	NoEvent     Kind = iota
+	RoundBegun       // Round's games began (all of a round robin's at once: Round is 1)
+	Withdrew         // Player left after the start
+	Finished         // every game has ended: the final standings
+	CancelledBy      // the director called it off
+)
+
+// Event is what happened to a tournament, with the tournament as it was
+// just after.
+type Event struct {
+	Kind   Kind
+	T      State
+	Round  int
+	Player db.Player // who withdrew
+	// Games are the events of the games that began (game.Started).
+	Games []game.Event
+	// Rematches are the pairings that repeat a game, when no pairing
+	// without one existed: the director is told.
+	Rematches []tournament.Game
+}
+
+// Spec is what a new tournament is to be (M33).
+type Spec struct {
+	Name    string
+	System  tournament.System
+	Rounds  int // of a Swiss; 0 for the default at the start
+	Double  bool
+	Control parser.TimeControl
+	Unrated bool
+}
+
+// New creates a tournament open for joining, directed by director, who
+// is its first player.
+func New(ctx context.Context, tx *db.Tx, director db.Player, spec Spec, now time.Time) (State, error) {
+	tc := spec.Control
+	if tc.Days == 0 {
+		tc = game.DefaultControl
+	}
+	t, err := tx.CreateTournament(ctx, db.Tournament{Name: spec.Name, System: spec.System.String(), Director: director.ID,
+		Rounds: spec.Rounds, Double: spec.Double, TimeControl: tc.String(), Rated: !spec.Unrated}, now)
+	if err != nil {
+		return State{}, err
+	}
+	if err := tx.JoinTournament(ctx, t.ID, director.ID, now); err != nil {
+		return State{}, err
+	}
+	return Load(ctx, tx, t.ID)
+}
+
+// Join adds player to an open tournament.
+func Join(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.Time) error {
+	if st.T.Status != db.TournamentOpen {
+		return &Refusal{Problem: NotOpen}
+	}
+	if _, ok := st.Player(player.ID); ok {
+		return &Refusal{Problem: Joined}
+	}
+	if err := tx.JoinTournament(ctx, st.T.ID, player.ID, now); err != nil {
+		return err
+	}
+	return reload(ctx, tx, st)
+}
+
+// Leave takes player out of the tournament: before the start they are
+// no longer in it; after, they withdraw (M38): their games in progress
+// are lost, and a Swiss pairs them no further. It returns the events:
+// the games' ends, the withdrawal, and what the ends caused.
+func Leave(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.Time) ([]game.Event, []Event, error) {
+	p, ok := st.Player(player.ID)
+	switch {
+	case !ok || !p.Withdrawn.IsZero():
+		return nil, nil, &Refusal{Problem: NotAPlayer}
+	case st.T.Status == db.TournamentOpen:
+		if _, err := tx.LeaveTournament(ctx, st.T.ID, player.ID); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, reload(ctx, tx, st)
+	case st.T.Status != db.TournamentRunning:
+		return nil, nil, &Refusal{Problem: NotRunning}
+	}
+	if err := tx.WithdrawFromTournament(ctx, st.T.ID, player.ID, now); err != nil {
+		return nil, nil, err
+	}
+	var gevs []game.Event
+	for _, g := range st.Games {
+		if g.Status != db.Active || !g.Has(player.ID) {
+			continue
+		}
+		gs, err := game.Of(ctx, tx, g, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs, err := game.Resign(ctx, tx, &gs, player)
+		if err != nil {
+			return nil, nil, err
+		}
+		gevs = append(gevs, evs...)
+	}
+	if err := reload(ctx, tx, st); err != nil {
+		return nil, nil, err
+	}
+	tevs := []Event{{Kind: Withdrew, T: *st, Player: player}}
+	more, err := advance(ctx, tx, st, now)
+	return gevs, append(tevs, more...), err
+}
+
+// Start begins an open tournament, by its director: a round robin's games
+// all at once (M35), a Swiss's first round (M36).
+func Start(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
+	switch {
+	case st.T.Status != db.TournamentOpen:
+		return nil, &Refusal{Problem: NotOpen}
+	case len(st.Players) < MinPlayers:
+		return nil, &Refusal{Problem: TooFew, Players: len(st.Players)}
+	}
+	st.T.Status, st.T.Round = db.TournamentRunning, 1
+	if st.System() == tournament.Swiss && st.T.Rounds == 0 {
+		st.T.Rounds = tournament.SwissRounds(len(st.Players))
+	}
+	if st.System() == tournament.RoundRobin {
+		return startRoundRobin(ctx, tx, st, now)
+	}
+	return pairRound(ctx, tx, st, now)
+}
+
+// startRoundRobin begins every game of a round robin, each marked with
+// its round of the Berger tables.
+func startRoundRobin(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
+	seeded := st.seeded()
+	handles := make([]string, len(seeded))
+	byHandle := map[string]db.Player{}
+	for i, p := range seeded {
+		handles[i], byHandle[p.Handle] = p.Handle, p.Player
+	}
+	rounds := tournament.Berger(handles, st.T.Double)
+	st.T.Rounds = len(rounds)
+	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+		return nil, err
+	}
+	var gevs []game.Event
+	for r, round := range rounds {
+		for _, g := range round.Games {
+			evs, err := startGame(ctx, tx, st, byHandle[g.White], byHandle[g.Black], r+1, now)
+			if err != nil {
+				return nil, err
+			}
+			gevs = append(gevs, evs...)
+		}
+	}
+	if err := reload(ctx, tx, st); err != nil {
+		return nil, err
+	}
+	return []Event{{Kind: RoundBegun, T: *st, Round: 1, Games: gevs}}, nil
+}
+
+// pairRound pairs the round st.T.Round of a Swiss and begins its games.
+func pairRound(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
+	p, err := tournament.PairSwiss(st.Entrants(), st.Rounds()[:st.T.Round-1])
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+		return nil, err
+	}
+	byHandle := map[string]db.Player{}
+	for _, tp := range st.Players {
+		byHandle[tp.Handle] = tp.Player
+	}
+	var gevs []game.Event
+	for _, g := range p.Round.Games {
+		evs, err := startGame(ctx, tx, st, byHandle[g.White], byHandle[g.Black], st.T.Round, now)
+		if err != nil {
+			return nil, err
+		}
+		gevs = append(gevs, evs...)
+	}
+	if p.Round.Bye != "" {
+		if err := tx.SetBye(ctx, st.T.ID, st.T.Round, byHandle[p.Round.Bye].ID); err != nil {
+			return nil, err
+		}
+	}
+	if err := reload(ctx, tx, st); err != nil {
+		return nil, err
+	}
+	return []Event{{Kind: RoundBegun, T: *st, Round: st.T.Round, Games: gevs, Rematches: p.Rematches}}, nil
+}
+
+// startGame begins a game of the tournament.
+func startGame(ctx context.Context, tx *db.Tx, st *State, white, black db.Player, round int, now time.Time) ([]game.Event, error) {
+	tc, _ := parser.ParseTimeControl(st.T.TimeControl)
+	_, evs, err := game.Start(ctx, tx, game.Terms{White: white, Black: black, Challenger: white, Control: tc,
+		Unrated: !st.T.Rated, Tournament: st.T.ID, Round: round}, now)
+	return evs, err
+}
+
+// Cancel calls off a tournament that has not started.
+func Cancel(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
+	if st.T.Status != db.TournamentOpen {
+		return nil, &Refusal{Problem: NotOpen}
+	}
+	st.T.Status = db.TournamentCancelled
+	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+		return nil, err
+	}
+	return []Event{{Kind: CancelledBy, T: *st}}, nil
+}
+
+// GameEnded moves on the tournament of a game that just ended, if any:
+// the next round of a Swiss once every game of the round has ended, the
+// final standings once the last game has.
+func GameEnded(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) ([]Event, error) {
+	if g.Tournament == 0 {
+		return nil, nil
+	}
+	st, err := Load(ctx, tx, g.Tournament)
+	if err != nil || st.T.Status != db.TournamentRunning {
+		return nil, err
+	}
+	return advance(ctx, tx, &st, now)
+}
+
+// advance moves on a running tournament whose games may all have ended.
+func advance(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
+	for _, g := range st.Games {
+		if g.Status == db.Active && (st.System() == tournament.RoundRobin || g.Round == st.T.Round) {
+			return nil, nil // the round goes on
+		}
+	}
+	if st.System() == tournament.RoundRobin || st.T.Round >= st.T.Rounds || len(active(st)) < 2 {
+		st.T.Status = db.TournamentOver
+		if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+			return nil, err
+		}
+		return []Event{{Kind: Finished, T: *st}}, nil
+	}
+	st.T.Round++
+	return pairRound(ctx, tx, st, now)
+}
+
+// active are the players who have not withdrawn.
+func active(st *State) []db.TournamentPlayer {
+	var out []db.TournamentPlayer
+	for _, p := range st.Players {
+		if p.Withdrawn.IsZero() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// reload reads the tournament again into st.
+func reload(ctx context.Context, tx *db.Tx, st *State) error {
+	fresh, err := Load(ctx, tx, st.T.ID)
+	if err == nil {
+		*st = fresh
+	}
+	return err
+}
