@@ -22,10 +22,11 @@ const MinPlayers = 3
 
 // State is a tournament with its players, games and byes, as stored.
 type State struct {
-	T       db.Tournament
-	Players []db.TournamentPlayer // in the order they joined
-	Games   []db.Game             // by round
-	Byes    map[int]int64         // the player with the bye, by round
+	T        db.Tournament
+	Director db.Player
+	Players  []db.TournamentPlayer // in the order they joined
+	Games    []db.Game             // by round
+	Byes     map[int]int64         // the player with the bye, by round
 }
 
 // Load reads a tournament whole. A missing one is an error that wraps
@@ -36,6 +37,9 @@ func Load(ctx context.Context, tx *db.Tx, id int64) (State, error) {
 		return State{}, err
 	}
 	st := State{T: t}
+	if st.Director, err = tx.Player(ctx, t.Director); err != nil {
+		return State{}, err
+	}
 	if st.Players, err = tx.TournamentPlayers(ctx, id); err != nil {
 		return State{}, err
 	}
@@ -67,8 +71,8 @@ func (st *State) Player(id int64) (db.TournamentPlayer, bool) {
 	return db.TournamentPlayer{}, false
 }
 
-// handle returns the handle of the player with the id.
-func (st *State) handle(id int64) string {
+// Handle returns the handle of the tournament's player with the id.
+func (st *State) Handle(id int64) string {
 	p, _ := st.Player(id)
 	return p.Handle
 }
@@ -94,10 +98,14 @@ func (st *State) seeded() []db.TournamentPlayer {
 	return ps
 }
 
-// Rounds are the tournament's rounds as pairing and scoring see them, up
-// to the round being played.
+// Rounds are the tournament's rounds as pairing and scoring see them: a
+// Swiss's up to the round being played, all of a round robin's.
 func (st *State) Rounds() []tournament.Round {
-	rounds := make([]tournament.Round, st.T.Round)
+	n := st.T.Round
+	if st.System() == tournament.RoundRobin {
+		n = st.T.Rounds
+	}
+	rounds := make([]tournament.Round, n)
 	for _, g := range st.Games {
 		if g.Round < 1 || g.Round > len(rounds) {
 			continue
@@ -106,11 +114,11 @@ func (st *State) Rounds() []tournament.Round {
 		if g.Status == db.Finished {
 			r = map[db.Result]tournament.Result{db.WhiteWins: tournament.WhiteWon, db.BlackWins: tournament.BlackWon, db.Draw: tournament.Drawn}[g.Result]
 		}
-		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, tournament.Game{White: st.handle(g.White), Black: st.handle(g.Black), Result: r})
+		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, tournament.Game{White: st.Handle(g.White), Black: st.Handle(g.Black), Result: r})
 	}
 	for r, p := range st.Byes {
 		if r >= 1 && r <= len(rounds) {
-			rounds[r-1].Bye = st.handle(p)
+			rounds[r-1].Bye = st.Handle(p)
 		}
 	}
 	return rounds
@@ -119,6 +127,12 @@ func (st *State) Rounds() []tournament.Round {
 // Standings scores the tournament so far (M37).
 func (st *State) Standings() ([]tournament.Standing, error) {
 	return tournament.Standings(st.System(), st.Entrants(), st.Rounds())
+}
+
+// StandingsAfter scores the tournament's first rounds only: the
+// standings after round n, before the byes of the next.
+func (st *State) StandingsAfter(n int) ([]tournament.Standing, error) {
+	return tournament.Standings(st.System(), st.Entrants(), st.Rounds()[:n])
 }
 
 // Crosstable is the round robin's crosstable so far.
@@ -156,20 +170,19 @@ func (r *Refusal) Error() string { return fmt.Sprintf("director: problem %d", r.
 type Kind uint8
 
 const (
-	NoEvent     Kind = iota
-	RoundBegun       // Round's games began (all of a round robin's at once: Round is 1)
-	Withdrew         // Player left after the start
-	Finished         // every game has ended: the final standings
-	CancelledBy      // the director called it off
+	NoEvent    Kind = iota
+	RoundBegun      // Round's games began (all of a round robin's at once: Round is 1); a Swiss's round before it ended
+	RoundEnded      // every game of a round robin's Round has ended: the standings so far
+	Finished        // every game has ended (the last of them in Round): the final standings
+	Cancelled       // the director called it off before the start
 )
 
 // Event is what happened to a tournament, with the tournament as it was
 // just after.
 type Event struct {
-	Kind   Kind
-	T      State
-	Round  int
-	Player db.Player // who withdrew
+	Kind  Kind
+	T     State
+	Round int
 	// Games are the events of the games that began (game.Started).
 	Games []game.Event
 	// Rematches are the pairings that repeat a game, when no pairing
@@ -219,47 +232,58 @@ func Join(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.
 	return reload(ctx, tx, st)
 }
 
-// Leave takes player out of the tournament: before the start they are
-// no longer in it; after, they withdraw (M38): their games in progress
-// are lost, and a Swiss pairs them no further. It returns the events:
-// the games' ends, the withdrawal, and what the ends caused.
-func Leave(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.Time) ([]game.Event, []Event, error) {
+// Leave takes player out of an open tournament: they are no longer in
+// it. After the start, see Withdraw.
+func Leave(ctx context.Context, tx *db.Tx, st *State, player db.Player) error {
+	if _, ok := st.Player(player.ID); !ok {
+		return &Refusal{Problem: NotAPlayer}
+	}
+	if st.T.Status != db.TournamentOpen {
+		return &Refusal{Problem: NotOpen}
+	}
+	if _, err := tx.LeaveTournament(ctx, st.T.ID, player.ID); err != nil {
+		return err
+	}
+	return reload(ctx, tx, st)
+}
+
+// Withdraw takes player out of a running tournament (M38), at their
+// wish or the director's: their games in progress are lost, and a Swiss
+// pairs them no further. It returns the events of the games that ended;
+// what their ends cause comes of GameEnded, as for any game's end.
+func Withdraw(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.Time) ([]game.Event, error) {
 	p, ok := st.Player(player.ID)
 	switch {
 	case !ok || !p.Withdrawn.IsZero():
-		return nil, nil, &Refusal{Problem: NotAPlayer}
-	case st.T.Status == db.TournamentOpen:
-		if _, err := tx.LeaveTournament(ctx, st.T.ID, player.ID); err != nil {
-			return nil, nil, err
-		}
-		return nil, nil, reload(ctx, tx, st)
+		return nil, &Refusal{Problem: NotAPlayer}
 	case st.T.Status != db.TournamentRunning:
-		return nil, nil, &Refusal{Problem: NotRunning}
+		return nil, &Refusal{Problem: NotRunning}
 	}
 	if err := tx.WithdrawFromTournament(ctx, st.T.ID, player.ID, now); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var gevs []game.Event
+	var evs []game.Event
 	for _, g := range st.Games {
 		if g.Status != db.Active || !g.Has(player.ID) {
 			continue
 		}
 		gs, err := game.Of(ctx, tx, g, now)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		evs, err := game.Resign(ctx, tx, &gs, player)
+		if gs.Game.IsAdjourned() {
+			// The operator stopped the game; it ends all the same.
+			if _, err := game.Resume(ctx, tx, &gs); err != nil {
+				return nil, err
+			}
+		}
+		more, err := game.Resign(ctx, tx, &gs, p.Player)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		gevs = append(gevs, evs...)
+		evs = append(evs, more...)
 	}
-	if err := reload(ctx, tx, st); err != nil {
-		return nil, nil, err
-	}
-	tevs := []Event{{Kind: Withdrew, T: *st, Player: player}}
-	more, err := advance(ctx, tx, st, now)
-	return gevs, append(tevs, more...), err
+	return evs, reload(ctx, tx, st)
 }
 
 // Start begins an open tournament, by its director: a round robin's games
@@ -360,12 +384,13 @@ func Cancel(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, 
 	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
 		return nil, err
 	}
-	return []Event{{Kind: CancelledBy, T: *st}}, nil
+	return []Event{{Kind: Cancelled, T: *st}}, nil
 }
 
 // GameEnded moves on the tournament of a game that just ended, if any:
-// the next round of a Swiss once every game of the round has ended, the
-// final standings once the last game has.
+// when the game was the last of its round to end, the round's standings
+// (a round robin's rounds are played at once: RoundEnded), a Swiss's
+// next round, or the final standings once the last game has ended.
 func GameEnded(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) ([]Event, error) {
 	if g.Tournament == 0 {
 		return nil, nil
@@ -374,25 +399,29 @@ func GameEnded(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) ([]Even
 	if err != nil || st.T.Status != db.TournamentRunning {
 		return nil, err
 	}
-	return advance(ctx, tx, &st, now)
-}
-
-// advance moves on a running tournament whose games may all have ended.
-func advance(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
-	for _, g := range st.Games {
-		if g.Status == db.Active && (st.System() == tournament.RoundRobin || g.Round == st.T.Round) {
-			return nil, nil // the round goes on
+	round, all := true, true
+	for _, o := range st.Games {
+		if o.Status == db.Active {
+			all = false
+			round = round && o.Round != g.Round
 		}
 	}
-	if st.System() == tournament.RoundRobin || st.T.Round >= st.T.Rounds || len(active(st)) < 2 {
+	switch {
+	case !round:
+		return nil, nil
+	case all && (st.System() == tournament.RoundRobin || st.T.Round >= st.T.Rounds || len(active(&st)) < 2):
 		st.T.Status = db.TournamentOver
 		if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
 			return nil, err
 		}
-		return []Event{{Kind: Finished, T: *st}}, nil
+		return []Event{{Kind: Finished, T: st, Round: g.Round}}, nil
+	case st.System() == tournament.RoundRobin:
+		return []Event{{Kind: RoundEnded, T: st, Round: g.Round}}, nil
+	case g.Round != st.T.Round:
+		return nil, nil // a game of an earlier round, ended by the operator
 	}
 	st.T.Round++
-	return pairRound(ctx, tx, st, now)
+	return pairRound(ctx, tx, &st, now)
 }
 
 // active are the players who have not withdrawn.

@@ -24,6 +24,9 @@ type State struct {
 	// Rated is set when the game just ended rated: the players hold their
 	// new ratings, and Rated the changes of their rounded ratings.
 	Rated *RatingChange
+	// Event is the name of the tournament the game is part of (in round
+	// Game.Round); "" for other games.
+	Event string
 }
 
 // RatingChange is how much the rounded ratings of a game's players
@@ -54,6 +57,13 @@ func Of(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) (State, error)
 	}
 	if st.Pos, err = rules.ParsePosition(g.Position); err != nil {
 		return State{}, fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if g.Tournament != 0 {
+		t, err := tx.Tournament(ctx, g.Tournament)
+		if err != nil {
+			return State{}, fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		st.Event = t.Name
 	}
 	return st, nil
 }

@@ -20,9 +20,16 @@ func Record(st *State, moves []db.Move, site string) string {
 		value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
 		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
 	}
-	tag("Event", fmt.Sprintf("Congo game %d", st.Game.ID))
+	if st.Event != "" {
+		tag("Event", st.Event)
+	} else {
+		tag("Event", fmt.Sprintf("Congo game %d", st.Game.ID))
+	}
 	tag("Site", site)
 	tag("Date", st.Game.Created.UTC().Format("2006.01.02"))
+	if st.Event != "" {
+		tag("Round", fmt.Sprint(st.Game.Round))
+	}
 	tag("White", st.White.Handle)
 	tag("Black", st.Black.Handle)
 	tag("Result", result)

@@ -155,6 +155,16 @@ type Command struct {
 	At   int
 	// Result is the result adjudicate names: "white", "black" or "draw".
 	Result string
+
+	// Tournament is the number of the tournament a command names.
+	Tournament int64
+	// System, Rounds, Double and Name are what tournament new asks for:
+	// System is RoundRobin or Swiss, Rounds 0 for the default. Its time
+	// control and unrated are TimeControl and Unrated.
+	System string
+	Rounds int
+	Double bool
+	Name   string
 }
 
 // Error is a line that is not a command. The server answers it, quoting Line.
@@ -171,27 +181,29 @@ type Error struct {
 type Problem uint8
 
 const (
-	NoProblem      Problem = iota
-	UnknownCommand         // the line starts with no command word
-	LongLine               // the line is too long to be a command
-	ExtraWords             // words follow a complete command
-	MissingGame            // a game command names no game and the mail is not a reply about one
-	BadGame                // the game number is not a positive number
-	MissingMove            // move names no move
-	BadMove                // the move is not written as R20 says
-	BadMoveNumber          // the #N after a move is not a number from 1 up
-	MissingHandle          // register or challenge names no handle
-	BadHandle              // the handle breaks the handle rule (ValidHandle)
-	BadColour              // the word after a challenge's handle is not white or black
-	BadTimeControl         // days=N or bank=D+I is out of range or malformed
-	BadConditional         // an if line is not "if <move> then <move> ..."
-	BadSetting             // notify, vacation or seek has an argument it does not know
-	Ignored                // a limit was reached: this line and the rest of the mail were not read
-	BadLevel               // level=N is not a level from MinLevel to MaxLevel
-	NotRead                // a command in the body of a mail whose Subject is one: the body is a message
-	BadAdmin               // an operator's command that is not written as it must be
-	EmbeddedMove           // a mail about a game has no command, but a move inside a line of words: nothing was played (M20)
-	NotInDigest            // a digest line "<id>: <move>" names a game the digest replied to did not list (M24)
+	NoProblem         Problem = iota
+	UnknownCommand            // the line starts with no command word
+	LongLine                  // the line is too long to be a command
+	ExtraWords                // words follow a complete command
+	MissingGame               // a game command names no game and the mail is not a reply about one
+	BadGame                   // the game number is not a positive number
+	MissingMove               // move names no move
+	BadMove                   // the move is not written as R20 says
+	BadMoveNumber             // the #N after a move is not a number from 1 up
+	MissingHandle             // register or challenge names no handle
+	BadHandle                 // the handle breaks the handle rule (ValidHandle)
+	BadColour                 // the word after a challenge's handle is not white or black
+	BadTimeControl            // days=N or bank=D+I is out of range or malformed
+	BadConditional            // an if line is not "if <move> then <move> ..."
+	BadSetting                // notify, vacation or seek has an argument it does not know
+	Ignored                   // a limit was reached: this line and the rest of the mail were not read
+	BadLevel                  // level=N is not a level from MinLevel to MaxLevel
+	NotRead                   // a command in the body of a mail whose Subject is one: the body is a message
+	BadAdmin                  // an operator's command that is not written as it must be
+	EmbeddedMove              // a mail about a game has no command, but a move inside a line of words: nothing was played (M20)
+	NotInDigest               // a digest line "<id>: <move>" names a game the digest replied to did not list (M24)
+	MissingTournament         // a tournament command names no tournament
+	BadTournament             // a tournament command is not written as it must be
 )
 
 // Result is everything Parse found in one mail.
@@ -289,6 +301,10 @@ func (p Problem) String() string {
 		return "embedded move"
 	case NotInDigest:
 		return "not in digest"
+	case MissingTournament:
+		return "missing tournament"
+	case BadTournament:
+		return "bad tournament"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -296,5 +312,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= NotInDigest
+	return p <= BadTournament
 }

@@ -37,6 +37,17 @@ const (
 	Vacation         // vacation <days>, or vacation off
 	Rules            // rules: how the pieces move, in plain words (M25)
 
+	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
+	// is read as a command word; its next word picks the others.
+	Tournament       // tournament <t>: its standings
+	TournamentNew    // tournament new roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double] <name>
+	TournamentStart  // tournament start <t>
+	TournamentCancel // tournament cancel <t>
+	TournamentKick   // tournament kick <t> <handle>
+	Tournaments      // tournaments: those open for joining and those running
+	Join             // join tournament <t>
+	Leave            // leave tournament <t>
+
 	// The operator's commands, read only in the operator's mail
 	// (Context.Operator).
 	Ban        // ban <handle>
@@ -59,6 +70,10 @@ type syntax struct {
 	// operator is set for the operator's commands, which are commands
 	// only in the operator's mail.
 	operator bool
+	// starts, when set, says whether the words after the command word
+	// make the line this command: "join" is one only before
+	// "tournament", so that "Leave it to me" in a message stays words.
+	starts func(args []string) bool
 	// form is how the command is written, for errors; empty for the
 	// commands that name a game and nothing else ("accept congo <id>").
 	form string
@@ -100,6 +115,15 @@ var syntaxes = [...]syntax{
 	Vacation:    {word: "vacation", args: vacationArgs},
 	Rules:       {word: "rules", args: noArgs},
 
+	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
+	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},
+	TournamentStart:  {word: "tournament start", form: "tournament start <number>", args: tournamentIDArgs},
+	TournamentCancel: {word: "tournament cancel", form: "tournament cancel <number>", args: tournamentIDArgs},
+	TournamentKick:   {word: "tournament kick", form: "tournament kick <number> <handle>", args: tournamentKickArgs},
+	Tournaments:      {word: "tournaments", args: noArgs},
+	Join:             {word: "join", starts: tournamentWordFirst, form: "join tournament <number>", args: joinArgs},
+	Leave:            {word: "leave", starts: tournamentWordFirst, form: "leave tournament <number>", args: joinArgs},
+
 	Ban:        {word: "ban", operator: true, form: "ban <handle>", args: adminHandleArgs},
 	Unban:      {word: "unban", operator: true, form: "unban <handle>", args: adminHandleArgs},
 	Adjourn:    {word: "adjourn", operator: true, form: "adjourn congo <id>", args: adminGameArgs},
@@ -125,6 +149,8 @@ func (k Kind) Valid() bool { return Help <= k && k <= lastKind }
 func (k Kind) Operator() bool { return k.Valid() && grammar[k].operator }
 
 // keyword returns the command that w names, in any case, or NoKind.
+// (The words of the tournament commands after the first, such as
+// "tournament new", have a space and are no single word.)
 func keyword(w string) Kind {
 	for k := Help; k <= lastKind; k++ {
 		if strings.EqualFold(w, grammar[k].word) {
@@ -132,6 +158,16 @@ func keyword(w string) Kind {
 		}
 	}
 	return NoKind
+}
+
+// commandWords returns the command that words begin with, and the words
+// after its command word, or NoKind.
+func commandWords(words []string) (Kind, []string) {
+	k := keyword(words[0])
+	if k == NoKind || grammar[k].starts != nil && !grammar[k].starts(words[1:]) {
+		return NoKind, words
+	}
+	return k, words[1:]
 }
 
 // isGameCommand reports whether k acts on a game, so that the game word

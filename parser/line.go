@@ -187,12 +187,12 @@ func lineError(line string, p Problem, format string, args ...any) Error {
 // "move congo 42 b2-b3" or "congo move 42 b2-b3". It returns the command
 // and the words after its command word; NoKind when there is none.
 func commandOf(words []string) (Kind, []string) {
-	if k := keyword(words[0]); k != NoKind {
-		return k, words[1:]
+	if k, args := commandWords(words); k != NoKind {
+		return k, args
 	}
 	if isGameWord(words[0]) && len(words) > 1 {
-		if k := keyword(words[1]); k != NoKind {
-			return k, words[2:]
+		if k, args := commandWords(words[1:]); k != NoKind {
+			return k, args
 		}
 	}
 	return NoKind, words

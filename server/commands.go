@@ -63,11 +63,21 @@ var commands = map[parser.Kind]command{
 	parser.Seek:        {need: proven, run: (*handling).seek},
 	parser.Notify:      {need: proven, run: (*handling).notify},
 	parser.Vacation:    {need: proven, run: (*handling).vacation},
-	parser.Ban:         {need: operator, run: (*handling).operatorCommand},
-	parser.Unban:       {need: operator, run: (*handling).operatorCommand},
-	parser.Adjourn:     {need: operator, run: (*handling).operatorCommand},
-	parser.Resume:      {need: operator, run: (*handling).operatorCommand},
-	parser.Adjudicate:  {need: operator, run: (*handling).operatorCommand},
+	// Tournaments (M33, M34, M38): every one proven, as each answer but
+	// that of tournaments mails standings or others (M28, M31).
+	parser.TournamentNew:    {need: proven, run: (*handling).tournamentNew},
+	parser.TournamentStart:  {need: proven, run: (*handling).tournamentStart},
+	parser.TournamentCancel: {need: proven, run: (*handling).tournamentCancel},
+	parser.TournamentKick:   {need: proven, run: (*handling).kick},
+	parser.Tournament:       {need: proven, run: (*handling).tournamentShow},
+	parser.Tournaments:      {need: registered, run: (*handling).tournaments},
+	parser.Join:             {need: proven, run: (*handling).join},
+	parser.Leave:            {need: proven, run: (*handling).leave},
+	parser.Ban:              {need: operator, run: (*handling).operatorCommand},
+	parser.Unban:            {need: operator, run: (*handling).operatorCommand},
+	parser.Adjourn:          {need: operator, run: (*handling).operatorCommand},
+	parser.Resume:           {need: operator, run: (*handling).operatorCommand},
+	parser.Adjudicate:       {need: operator, run: (*handling).operatorCommand},
 }
 
 // conditionalNeed: showing one's conditional moves is a question, which

@@ -89,6 +89,7 @@ type received struct {
 	To      string // the envelope recipient
 	ReplyTo string
 	Header  netmail.Header
+	Raw     []byte // as sent
 }
 
 // harness is a server on a fresh database, with a clock and a sink.
@@ -244,7 +245,7 @@ func (h *harness) parse(s sentMail) received {
 	if err != nil {
 		h.t.Fatalf("ReadMessage: %v", err)
 	}
-	r := received{Incoming: in, To: s.to[0], Header: msg.Header}
+	r := received{Incoming: in, To: s.to[0], Header: msg.Header, Raw: s.raw}
 	if list, err := msg.Header.AddressList("Reply-To"); err == nil && len(list) == 1 {
 		r.ReplyTo = list[0].Address
 	}

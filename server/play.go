@@ -223,6 +223,10 @@ func (h *handling) takeback(ctx context.Context, c parser.Command) error {
 // (M13).
 func (h *handling) abort(ctx context.Context, c parser.Command) error {
 	return h.change(ctx, c, func(st *game.State, _ string) ([]game.Event, error) {
+		if st.Event != "" {
+			h.fail(h.gameError(c, st, templates.TournamentAbort, st.Event))
+			return nil, nil
+		}
 		return game.Abort(ctx, h.tx, st, *h.sender)
 	})
 }

@@ -85,6 +85,22 @@ var forgedCommands = []struct {
 	{"seek", nil, "alice", "seek congo"},
 	{"notify", nil, "alice", "notify digest"},
 	{"vacation", nil, "alice", "vacation 3"},
+	{"tournament new", nil, "alice", "tournament new swiss Spring Cup"},
+	{"join", newTournament1, "bob", "join tournament 1"},
+	{"leave", func(h *harness) { newTournament1(h); h.sendProven("bob", "join tournament 1") }, "bob", "leave tournament 1"},
+	{"tournament kick", func(h *harness) { newTournament1(h); h.sendProven("bob", "join tournament 1") }, "alice", "tournament kick 1 bob"},
+	{"tournament start", func(h *harness) {
+		newTournament1(h)
+		h.sendProven("bob", "join tournament 1")
+		h.sendProven("carol", "join tournament 1")
+	}, "alice", "tournament start 1"},
+	{"tournament cancel", newTournament1, "alice", "tournament cancel 1"},
+}
+
+// newTournament1 creates tournament 1, a round robin alice directs.
+func newTournament1(h *harness) {
+	h.t.Helper()
+	h.sendProven("alice", "tournament new roundrobin Club Cup")
 }
 
 // startGame1 starts game 1, alice (white) against bob.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"io"
 	"mime"
 	"mime/multipart"
 	"net/mail"
@@ -35,6 +36,33 @@ func partsOf(t *testing.T, raw []byte) []string {
 		kinds = append(kinds, k)
 	}
 	return kinds
+}
+
+// htmlOf returns a mail's text/html part, decoded; "" for none.
+func htmlOf(t *testing.T, raw []byte) string {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	for {
+		p, err := r.NextPart() // decodes quoted-printable
+		if err != nil {
+			return ""
+		}
+		if k, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type")); k == "text/html" {
+			b, err := io.ReadAll(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
 }
 
 // sendRaw sends the due outbox and returns the mails as sent.

@@ -44,7 +44,11 @@ func (s *story) note(player int64, text string) {
 // story. A reminder and a vacation, which concern one player, are mailed
 // at once.
 func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Comment) error {
+	var ended []db.Game // tournament games
 	for _, e := range evs {
+		if e.Kind == game.Ended && e.Game.Game.Tournament != 0 {
+			ended = append(ended, e.Game.Game)
+		}
 		if f := e.Fault; f != nil {
 			w.s.log.Error(f.What, "game", f.Game, "move", f.Move, "err", f.Err)
 		}
@@ -84,13 +88,17 @@ func (w *work) tell(ctx context.Context, evs []game.Event, comment *templates.Co
 		case game.Accepted:
 			s.events = append(s.events, templates.Happening{Event: templates.Accepted, By: e.By.Handle})
 		case game.Started:
+			if st.Event != "" {
+				s.events = append(s.events, templates.Happening{Event: templates.TournamentBegun, Tournament: st.Event, Round: st.Game.Round})
+				break
+			}
 			s.events = append(s.events, templates.Happening{Event: templates.Started})
 		case game.DrawOffered, game.DrawDeclined, game.TakebackAsked, game.TakebackDone:
 			s.events = append(s.events, templates.Happening{Event: offerWords[e.Kind], By: e.By.Handle})
 		}
 		s.perMove = false
 	}
-	return nil
+	return w.tournamentGamesEnded(ctx, ended)
 }
 
 // story returns the story of the game of st in this work, begun by by
@@ -134,6 +142,23 @@ func (w *work) flush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// flushGames mails the stories of the games ids now, before the rest of
+// the work's.
+func (w *work) flushGames(ctx context.Context, ids []int64) error {
+	var now, later []*story
+	for _, s := range w.stories {
+		if slices.Contains(ids, s.st.ID()) {
+			now = append(now, s)
+		} else {
+			later = append(later, s)
+		}
+	}
+	w.stories = now
+	err := w.flush(ctx)
+	w.stories = append(later, w.stories...)
+	return err
 }
 
 // offerWords are the board mails' words for the events of offers.

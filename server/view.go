@@ -12,7 +12,7 @@ import (
 func gameWords(st *game.State) templates.Game {
 	t := templates.Game{ID: st.Game.ID, White: st.White.Handle, Black: st.Black.Handle, MoveNumber: st.Pos.MoveNumber(),
 		WhiteRating: int(math.Round(st.White.Rating)), BlackRating: int(math.Round(st.Black.Rating)),
-		TimeControl: st.Game.TimeControl, Unrated: !st.Game.Rated}
+		TimeControl: st.Game.TimeControl, Unrated: !st.Game.Rated, Event: st.Event, Round: st.Game.Round}
 	if st.Game.WhiteRating != 0 { // a rated game over: the ratings it ended with
 		t.WhiteRating, t.BlackRating = int(math.Round(st.Game.WhiteRating)), int(math.Round(st.Game.BlackRating))
 	}

@@ -90,11 +90,32 @@ type htmlPage struct {
 	Marked bool // a board marks the last move (View.WithLast)
 }
 
-// htmlBlock is a run of paragraphs, a board, or the key to the boards.
+// htmlBlock is a run of paragraphs, a board, the key to the boards, or a
+// table.
 type htmlBlock struct {
 	Paragraphs [][]string
 	Board      *View
 	Key        bool
+	Table      *htmlTable
+}
+
+// htmlTable is a table of the HTML part that stands for a figure of the
+// text part, such as a tournament's standings: its heading, its rows of
+// cells, and which columns hold numbers (set to the right).
+type htmlTable struct {
+	Head    []string
+	Rows    [][]string
+	Numeric []bool
+}
+
+// Right reports whether column i is set to the right.
+func (t *htmlTable) Right(i int) bool { return i < len(t.Numeric) && t.Numeric[i] }
+
+// insert is a figure of the text part and the block that stands for it in
+// the HTML part.
+type insert struct {
+	text  string
+	block htmlBlock
 }
 
 // textKey is the text part's key to its boards (template "key"), which
@@ -153,16 +174,28 @@ func DigestHTML(d DigestData) (string, error) {
 // pageHTML renders a mail's text as HTML, each of boards, whose diagrams
 // the text shows in this order, as a table.
 func pageHTML(title, body string, boards []View) (string, error) {
+	inserts := make([]insert, len(boards))
+	for i := range boards {
+		inserts[i] = insert{text: boards[i].Diagram, block: htmlBlock{Board: &boards[i]}}
+	}
+	return pageHTMLWith(title, body, inserts)
+}
+
+// pageHTMLWith renders a mail's text as HTML, each of inserts, whose
+// figures the text shows in this order, as its block.
+func pageHTMLWith(title, body string, inserts []insert) (string, error) {
 	body, footer, _ := strings.Cut(body, "\n"+signatureSeparator+"\n")
 	page := htmlPage{Title: title, Footer: paragraphs(footer)}
-	for i := range boards {
-		before, after, ok := strings.Cut(body, boards[i].Diagram)
+	for _, in := range inserts {
+		before, after, ok := strings.Cut(body, in.text)
 		if !ok {
 			continue
 		}
 		page.Blocks = append(page.Blocks, textBlocks(before)...)
-		page.Blocks = append(page.Blocks, htmlBlock{Board: &boards[i]})
-		page.Marked = page.Marked || boards[i].marked()
+		page.Blocks = append(page.Blocks, in.block)
+		if in.block.Board != nil {
+			page.Marked = page.Marked || in.block.Board.marked()
+		}
 		body = after
 	}
 	page.Blocks = append(page.Blocks, textBlocks(body)...)

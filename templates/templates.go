@@ -28,6 +28,9 @@ var mails = template.Must(template.New("").Funcs(template.FuncMap{
 	"when":     when,
 	"plural":   plural,
 	"signed":   signed,
+	"list":     and,
+	"games":    Games,
+	"sub":      func(a, b int) int { return a - b },
 }).ParseFS(files, "*.tmpl"))
 
 // signed writes a change of rating with its sign: +12, -7, +0.
@@ -72,6 +75,10 @@ type Game struct {
 	TimeControl              string // "days=3", "bank=10+1"
 	Unrated                  bool
 	Clocks                   *Clocks // the players' time, while the game is played
+	// Event is the name of the tournament the game is part of, in its
+	// Round; "" for other games.
+	Event string
+	Round int
 }
 
 // Clocks are the time both players have left.
@@ -201,6 +208,10 @@ type Happening struct {
 	// reminder before the time runs out.
 	Until time.Time
 	Final bool
+	// Tournament and Round name the tournament round a game begins in
+	// (TournamentGame).
+	Tournament string
+	Round      int
 
 	// Set by Board for the recipient: whether By is the recipient, the
 	// recipient's opponent, the game, and the time left of the player
@@ -223,8 +234,9 @@ const (
 	TakebackDone    Event = "takeback done"
 	VacationStarted Event = "vacation"
 	Reminder        Event = "reminder"
-	Started         Event = "started"        // a game started from two seeks
-	RobotResigned   Event = "robot resigned" // the robot, By, resigned a lost game
+	Started         Event = "started"         // a game started from two seeks
+	TournamentBegun Event = "tournament game" // a game of a tournament's round began
+	RobotResigned   Event = "robot resigned"  // the robot, By, resigned a lost game
 )
 
 // Board renders a mail that shows a game's board.
@@ -331,6 +343,18 @@ func answerSubject(s Section) string {
 		return "How to play Congo by mail"
 	case Prove:
 		return "Congo: send it to your personal address"
+	case TournamentCreated:
+		return s.T.Subject()
+	case TournamentJoin:
+		return s.T.Subject()
+	case TournamentDone:
+		return s.T.Subject()
+	case TournamentList:
+		return "The Congo tournaments"
+	case Error:
+		if s.Tournament != nil {
+			return s.Tournament.Subject()
+		}
 	}
 	return "Congo: the answer to your mail"
 }
@@ -424,6 +448,16 @@ const (
 	Unconfirmed       Problem = "unconfirmed"          // a challenge to Handle, whose address is not confirmed (M28)
 	TooManyRobotGames Problem = "too many robot games" // Detail is the cap
 	TooManyChallenges Problem = "too many challenges"  // Detail is the cap
+
+	// Tournaments: Tournament is the tournament named.
+	NoSuchTournament     Problem = "no such tournament"     // Detail is the number
+	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start it", ...
+	TooFewPlayers        Problem = "too few players"        // tournament start with fewer than MinPlayers
+	TournamentNotOpen    Problem = "tournament not open"    // join, start or cancel after the start
+	TournamentNotRunning Problem = "tournament not running" // a withdrawal from a tournament not running
+	Joined               Problem = "joined"                 // join twice
+	NotAPlayer           Problem = "not a player"           // leave or kick of a player not in it (Handle, for kick); Detail set when they withdrew
+	TournamentAbort      Problem = "tournament game"        // abort of a tournament's game, whose name is Detail
 )
 
 // Error answers a command that could not be carried out.
@@ -435,6 +469,8 @@ type Error struct {
 	GameID  int64  // the game named
 	Game    *Game  // the game, when the recipient may see it
 	Board   *View  // the board, when the error is about a game being played or over
+	// Tournament is the tournament named, for the tournaments' problems.
+	Tournament *Tournament
 }
 
 // Prove answers commands that were not applied because the mail did not

@@ -1,0 +1,172 @@
+package parser
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Tournament systems, as tournament new names them (M33).
+const (
+	RoundRobin = "roundrobin"
+	Swiss      = "swiss"
+)
+
+// Limits of tournament new.
+const (
+	MaxRounds     = 20 // rounds=N of a Swiss
+	MaxNameLength = 40 // characters of a tournament's name
+)
+
+const tournamentNewForm = "tournament new roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double] <name>"
+
+// tournamentWords are the words after "tournament" that name its
+// commands other than showing one.
+var tournamentWords = map[string]Kind{
+	"new": TournamentNew, "start": TournamentStart, "cancel": TournamentCancel, "kick": TournamentKick,
+}
+
+// tournamentStarts: "tournament" begins a command alone, before a
+// number, or before one of tournamentWords; "Tournament games suit me"
+// is words.
+func tournamentStarts(args []string) bool {
+	if len(args) == 0 || looksLikeID(args[0]) {
+		return true
+	}
+	_, ok := tournamentWords[strings.ToLower(args[0])]
+	return ok
+}
+
+// tournamentWordFirst: join and leave are commands before "tournament".
+func tournamentWordFirst(args []string) bool {
+	return len(args) > 0 && strings.EqualFold(args[0], "tournament")
+}
+
+// tournamentArgs reads the words after "tournament": a number, or the
+// word of another tournament command and its own words.
+func tournamentArgs(c *Command, args []string, game int64) Error {
+	if len(args) == 0 {
+		return lineError(c.Line, MissingTournament, "tournament needs a number: tournament <number> for its standings, tournaments for the list, or %s", tournamentNewForm)
+	}
+	if k, ok := tournamentWords[strings.ToLower(args[0])]; ok {
+		c.Kind = k
+		return grammar[k].args(c, args[1:], game)
+	}
+	return tournamentIDArgs(c, args, game)
+}
+
+// joinArgs reads the words of join and leave after their command word:
+// "tournament" and a number.
+func joinArgs(c *Command, args []string, game int64) Error {
+	return tournamentIDArgs(c, args[1:], game)
+}
+
+// tournamentIDArgs reads the number of the tournament a command names,
+// and nothing after it.
+func tournamentIDArgs(c *Command, args []string, _ int64) Error {
+	form := usage(c.Kind)
+	if len(args) == 0 {
+		return lineError(c.Line, MissingTournament, "%s needs the tournament's number: %s (tournaments lists them)", c.Kind, form)
+	}
+	id, ok := parseID(args[0])
+	if !ok {
+		return lineError(c.Line, BadTournament, "%s is not a tournament number: write %s", quote(args[0]), form)
+	}
+	c.Tournament = id
+	if len(args) > 1 {
+		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), form)
+	}
+	return Error{}
+}
+
+// tournamentKickArgs reads the tournament and the handle of tournament
+// kick.
+func tournamentKickArgs(c *Command, args []string, game int64) Error {
+	if len(args) != 2 {
+		if e := tournamentIDArgs(c, args[:min(len(args), 1)], game); e.Problem != NoProblem {
+			return e
+		}
+		return lineError(c.Line, MissingHandle, "tournament kick needs the tournament's number and a handle: %s", usage(c.Kind))
+	}
+	if e := tournamentIDArgs(c, args[:1], game); e.Problem != NoProblem {
+		return e
+	}
+	if !ValidHandle(args[1]) {
+		return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(args[1]), handleRule)
+	}
+	c.Handle = args[1]
+	return Error{}
+}
+
+// tournamentNewArgs reads tournament new: the system, the options in any
+// order, then the name, every word after the options.
+func tournamentNewArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 0 {
+		return lineError(c.Line, BadTournament, "tournament new needs a system and a name: %s", tournamentNewForm)
+	}
+	switch sys := strings.ToLower(args[0]); sys {
+	case RoundRobin, "round-robin":
+		c.System = RoundRobin
+	case Swiss:
+		c.System = Swiss
+	default:
+		return lineError(c.Line, BadTournament, "%s is not a tournament system: write roundrobin or swiss, as in %s", quote(args[0]), tournamentNewForm)
+	}
+	args = args[1:]
+	for len(args) > 0 {
+		w := args[0]
+		lower := strings.ToLower(w)
+		var seen bool
+		switch {
+		case lower == "unrated":
+			seen, c.Unrated = c.Unrated, true
+		case lower == "double":
+			if c.System != RoundRobin {
+				return lineError(c.Line, BadTournament, "double is for a round robin (every pair plays twice): a Swiss has rounds=N instead")
+			}
+			seen, c.Double = c.Double, true
+		case strings.HasPrefix(lower, "rounds="):
+			if c.System != Swiss {
+				return lineError(c.Line, BadTournament, "rounds=N is for a Swiss: a round robin has as many rounds as it needs (double plays it twice)")
+			}
+			n, ok := smallNumber(w[len("rounds="):])
+			if !ok || n < 1 || n > MaxRounds {
+				return lineError(c.Line, BadTournament, "%s is not a number of rounds: write rounds=N, N from 1 to %d", quote(w), MaxRounds)
+			}
+			seen, c.Rounds = c.Rounds != 0, n
+		case strings.HasPrefix(lower, "days=") || strings.HasPrefix(lower, "bank="):
+			tc, ok := ParseTimeControl(w)
+			if !ok {
+				return lineError(c.Line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
+			}
+			seen, c.TimeControl = c.TimeControl.Days != 0, tc
+		default:
+			return tournamentName(c, args)
+		}
+		if seen {
+			return lineError(c.Line, ExtraWords, "%s repeats an option: write %s", quote(w), tournamentNewForm)
+		}
+		args = args[1:]
+	}
+	return lineError(c.Line, BadTournament, "the tournament needs a name after its options: %s", tournamentNewForm)
+}
+
+// tournamentName reads the name of tournament new: its words joined by
+// one space, at most MaxNameLength characters, of letters, digits,
+// punctuation and symbols.
+func tournamentName(c *Command, words []string) Error {
+	name := strings.Join(words, " ")
+	if n := utf8.RuneCountInString(name); n > MaxNameLength {
+		return lineError(c.Line, BadTournament, "the name is %d characters long: a tournament's name has at most %d", n, MaxNameLength)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return lineError(c.Line, BadTournament, "the name holds a character that cannot be shown: use letters, digits and punctuation")
+		}
+	}
+	if strings.ContainsAny(name, "<>@") {
+		return lineError(c.Line, BadTournament, "a tournament's name has no <, > or @: they would read as an address")
+	}
+	c.Name = name
+	return Error{}
+}

@@ -1,0 +1,77 @@
+package parser
+
+import (
+	"testing"
+)
+
+// TestParseTournament reads the tournament commands of M33, M34 and M38
+// as people write them, and their errors.
+func TestParseTournament(t *testing.T) {
+	tests := []struct {
+		line string
+		want Command // Line is the line
+		err  Problem
+	}{
+		{line: "tournament new swiss Spring Cup", want: Command{Kind: TournamentNew, System: Swiss, Name: "Spring Cup"}},
+		{line: "Tournament New RoundRobin double days=5 unrated The  Autumn   Open",
+			want: Command{Kind: TournamentNew, System: RoundRobin, Double: true, TimeControl: TimeControl{Days: 5}, Unrated: true, Name: "The Autumn Open"}},
+		{line: "tournament new swiss rounds=3 bank=10+1 Café Congo 2027",
+			want: Command{Kind: TournamentNew, System: Swiss, Rounds: 3, TimeControl: TimeControl{Bank: true, Days: 10, Increment: 1}, Name: "Café Congo 2027"}},
+		// After the name begins, its words are the name.
+		{line: "tournament new swiss Cup unrated", want: Command{Kind: TournamentNew, System: Swiss, Name: "Cup unrated"}},
+		{line: "congo tournament new round-robin Club", want: Command{Kind: TournamentNew, System: RoundRobin, Name: "Club"}},
+		{line: "tournament start 3", want: Command{Kind: TournamentStart, Tournament: 3}},
+		{line: "tournament cancel #3", want: Command{Kind: TournamentCancel, Tournament: 3}},
+		{line: "tournament kick 3 bob", want: Command{Kind: TournamentKick, Tournament: 3, Handle: "bob"}},
+		{line: "tournament 3", want: Command{Kind: Tournament, Tournament: 3}},
+		{line: "tournaments", want: Command{Kind: Tournaments}},
+		{line: "join tournament 3", want: Command{Kind: Join, Tournament: 3}},
+		{line: "Leave Tournament 12", want: Command{Kind: Leave, Tournament: 12}},
+
+		{line: "tournament new", err: BadTournament},
+		{line: "tournament new knockout Cup", err: BadTournament},
+		{line: "tournament new swiss", err: BadTournament},
+		{line: "tournament new swiss unrated", err: BadTournament},
+		{line: "tournament new swiss double Cup", err: BadTournament},
+		{line: "tournament new roundrobin rounds=3 Cup", err: BadTournament},
+		{line: "tournament new swiss rounds=0 Cup", err: BadTournament},
+		{line: "tournament new swiss rounds=21 Cup", err: BadTournament},
+		{line: "tournament new swiss days=99 Cup", err: BadTimeControl},
+		{line: "tournament new swiss unrated unrated Cup", err: ExtraWords},
+		{line: "tournament new swiss The Cup of alice@example.org", err: BadTournament},
+		{line: "tournament new swiss A name far longer than any tournament needs, surely", err: BadTournament},
+		{line: "tournament", err: MissingTournament},
+		{line: "tournament start", err: MissingTournament},
+		{line: "tournament start spring", err: BadTournament},
+		{line: "tournament start 3 now", err: ExtraWords},
+		{line: "tournament kick 3", err: MissingHandle},
+		{line: "tournament kick 3 b@d", err: BadHandle},
+		{line: "join tournament", err: MissingTournament},
+		{line: "join tournament x1", err: BadTournament},
+		{line: "tournaments please", err: ExtraWords},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{})
+		if tt.err != NoProblem {
+			if len(got.Errors) != 1 || got.Errors[0].Problem != tt.err || got.Errors[0].Reason == "" || len(got.Commands) != 0 {
+				t.Errorf("Parse(%q) = %+v, want one error %s", tt.line, got, tt.err)
+			}
+			continue
+		}
+		tt.want.Line = tt.line
+		checkResult(t, "Parse("+tt.line+")", got, Result{Commands: []Command{tt.want}})
+	}
+}
+
+// TestTournamentWordsInAMessage: in a mail about a game, lines that begin
+// with join, leave or tournament but are no tournament command are the
+// message to the opponent (M19).
+func TestTournamentWordsInAMessage(t *testing.T) {
+	body := "b2-b3\nLeave your lion where it is!\nJoin me for a rematch?\nTournament games suit me.\n"
+	got := Parse("Re: Congo game 42: alice vs bob", body, Context{Game: 42})
+	want := Result{
+		Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}},
+		Message:  "Leave your lion where it is!\nJoin me for a rematch?\nTournament games suit me.",
+	}
+	checkResult(t, "Parse", got, want)
+}

@@ -1,0 +1,241 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tournament is a tournament as mails name it (M33-M39).
+type Tournament struct {
+	ID          int64
+	Name        string
+	Swiss       bool // else a round robin
+	Rounds      int  // 0 for a Swiss until it starts (the default is decided then)
+	Double      bool
+	TimeControl string // "days=3", "bank=10+1"
+	Unrated     bool
+	Director    string
+	Status      string   // "open", "running", "finished", "cancelled"
+	Round       int      // the round being played, from 1; 0 before the start
+	Players     []string // handles, in the order they joined
+	MinPlayers  int      // the fewest it starts with
+}
+
+// Subject is the Subject of every mail about the tournament, so that it
+// keeps one thread: "Congo tournament 3: Spring Cup".
+func (t Tournament) Subject() string {
+	return fmt.Sprintf("Congo tournament %d: %s", t.ID, t.Name)
+}
+
+// TournamentGame is a game of a tournament, for its lists.
+type TournamentGame struct {
+	Round        int
+	GameID       int64
+	White, Black string
+	Result       string // "1-0", "0-1", "½-½"; "" while it is played
+}
+
+// Standing is one line of a tournament's standings.
+type Standing struct {
+	Line      string // as M37 writes it: "1. alice  2.5  (SB 3.25)"
+	Place     int
+	Handle    string
+	Points    string // decimals: "2.5"
+	Buchholz  string // for a Swiss
+	SB        string
+	Withdrawn bool
+}
+
+// Crosstable is a round robin's results player against player, in the
+// order of the standings.
+type Crosstable struct {
+	Text    string     // the text part's figure, one line a player
+	Handles []string   // by place
+	Cells   [][]string // Cells[i][j]: what Handles[i] scored against Handles[j]: "1", "½", "0", "1½", ""
+	Points  []string
+}
+
+// News is what a tournament mail tells.
+type News string
+
+const (
+	TournamentStarted   News = "started"     // the start: a round robin's games, a Swiss's first round
+	TournamentRound     News = "round"       // a Swiss's next round, after the standings of the one before
+	TournamentRoundOver News = "round over"  // every game of a round robin's round has ended
+	TournamentOver      News = "finished"    // the last game has ended: the final standings
+	TournamentCancelled News = "cancelled"   // called off before the start
+	TournamentWithdrawn News = "withdrawn"   // the director withdrew the recipient
+	TournamentJoined    News = "joined"      // a player joined: told to the director
+	TournamentStandings News = "standings"   // the answer to tournament <t>
+	TournamentLeftNews  News = "player left" // a player left before the start: told to the director
+)
+
+// TournamentData is a mail about a tournament to one player.
+type TournamentData struct {
+	To   string
+	T    Tournament
+	News News
+	// Round is the round begun (TournamentStarted, TournamentRound) or
+	// over (TournamentRoundOver, TournamentOver).
+	Round int
+	// By is who did it: the director or the operator who cancelled or
+	// withdrew, the player who joined or left.
+	By string
+	// Yours are the recipient's games that begin (all of a round robin's
+	// at the start) or, with TournamentWithdrawn, that were lost.
+	Yours []TournamentGame
+	// Pairings are a Swiss round's games, board by board, and Bye the
+	// player who has none; for TournamentStandings, the games of the
+	// round being played.
+	Pairings []TournamentGame
+	Bye      string
+	// Rematches are pairings that repeat a game, for the director: no
+	// pairing without one existed.
+	Rematches []TournamentGame
+	// Standings are after Round (or so far), with the crosstable of a
+	// round robin.
+	Standings  []Standing
+	Crosstable *Crosstable
+	// Playing are the games still being played, for TournamentStandings.
+	Playing int
+}
+
+// Director reports whether the recipient directs the tournament.
+func (d TournamentData) Director() bool { return d.To == d.T.Director }
+
+// TournamentMail renders a mail about a tournament: its Subject, text
+// and HTML alternative, where the standings and the crosstable are
+// tables.
+func TournamentMail(d TournamentData) (subject, text, html string, err error) {
+	subject = d.T.Subject()
+	if text, err = execute("tournament_mail", d); err != nil {
+		return "", "", "", err
+	}
+	var inserts []insert
+	if len(d.Standings) > 0 {
+		inserts = append(inserts, insert{text: standingsText(d.Standings), block: htmlBlock{Table: standingsTable(d.T.Swiss, d.Standings)}})
+	}
+	if c := d.Crosstable; c != nil {
+		inserts = append(inserts, insert{text: indent("  ", strings.TrimRight(c.Text, "\n")), block: htmlBlock{Table: crosstableTable(c)}})
+	}
+	if html, err = pageHTMLWith(subject, text, inserts); err != nil {
+		return "", "", "", err
+	}
+	return subject, text, html, nil
+}
+
+// standingsText is the standings as the text part writes them, one line
+// each.
+func standingsText(st []Standing) string {
+	lines := make([]string, len(st))
+	for i, s := range st {
+		lines[i] = s.Line
+	}
+	return strings.Join(lines, "\n")
+}
+
+func standingsTable(swiss bool, st []Standing) *htmlTable {
+	t := &htmlTable{Head: []string{"", "Player", "Points"}, Numeric: []bool{true, false, true}}
+	if swiss {
+		t.Head, t.Numeric = append(t.Head, "Buchholz"), append(t.Numeric, true)
+	}
+	t.Head, t.Numeric = append(t.Head, "SB"), append(t.Numeric, true)
+	for _, s := range st {
+		handle := s.Handle
+		if s.Withdrawn {
+			handle += " (withdrew)"
+		}
+		row := []string{fmt.Sprint(s.Place), handle, s.Points}
+		if swiss {
+			row = append(row, s.Buchholz)
+		}
+		t.Rows = append(t.Rows, append(row, s.SB))
+	}
+	return t
+}
+
+func crosstableTable(c *Crosstable) *htmlTable {
+	t := &htmlTable{Head: []string{"", "Player"}, Numeric: []bool{true, false}}
+	for i := range c.Handles {
+		t.Head, t.Numeric = append(t.Head, fmt.Sprint(i+1)), append(t.Numeric, true)
+	}
+	t.Head, t.Numeric = append(t.Head, "Points"), append(t.Numeric, true)
+	for i, h := range c.Handles {
+		row := []string{fmt.Sprint(i + 1), h}
+		for j, x := range c.Cells[i] {
+			switch {
+			case i == j:
+				x = "×"
+			case x == "":
+				x = "·"
+			}
+			row = append(row, x)
+		}
+		t.Rows = append(t.Rows, append(row, c.Points[i]))
+	}
+	return t
+}
+
+// TournamentCreated answers tournament new (M33).
+type TournamentCreated struct{ T Tournament }
+
+// TournamentJoin answers join tournament and leave tournament.
+type TournamentJoin struct {
+	T    Tournament
+	Left bool // leave tournament before the start
+}
+
+// TournamentDone answers tournament start, cancel and kick, and leave
+// tournament after the start.
+type TournamentDone struct {
+	T    Tournament
+	News News   // TournamentStarted, TournamentCancelled, TournamentWithdrawn
+	Who  string // who withdrew, for TournamentWithdrawn; the sender when they left
+	You  bool   // the sender withdrew themselves
+	Lost []int64
+	// Games are the games that began at the start.
+	Games int
+}
+
+// TournamentList answers tournaments (M34).
+type TournamentList struct {
+	Open, Running []Tournament
+}
+
+func (TournamentCreated) template() string { return "tournament_created" }
+func (TournamentJoin) template() string    { return "tournament_join" }
+func (TournamentDone) template() string    { return "tournament_done" }
+func (TournamentList) template() string    { return "tournaments" }
+
+// System names a tournament's system in words: "a Swiss of 4 rounds",
+// "a double round robin".
+func (t Tournament) System() string {
+	switch {
+	case t.Swiss && t.Rounds > 0:
+		return fmt.Sprintf("a Swiss of %d rounds", t.Rounds)
+	case t.Swiss:
+		return "a Swiss"
+	case t.Double:
+		return "a double round robin"
+	}
+	return "a round robin"
+}
+
+// Terms are the tournament's system and time control in words: "a Swiss
+// of 4 rounds, days=3, rated".
+func (t Tournament) Terms() string {
+	rated := "rated"
+	if t.Unrated {
+		rated = "unrated"
+	}
+	return fmt.Sprintf("%s, %s, %s", t.System(), t.TimeControl, rated)
+}
+
+// Games lists game numbers in words: "12", "12 and 15", "12, 15 and 18".
+func Games(ids []int64) string {
+	words := make([]string, len(ids))
+	for i, id := range ids {
+		words[i] = fmt.Sprint(id)
+	}
+	return and(words)
+}
