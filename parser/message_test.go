@@ -175,6 +175,8 @@ func TestStopAtOwnLines(t *testing.T) {
 		{"the rules' first line", "THE RULES OF CONGO\nresign"},
 		{"the welcome's first line", "Welcome to Congo, alice!\n\n  challenge congo robot"},
 		{"the welcome again", "This address is registered already, as alice.\n\n  challenge congo robot"},
+		{"a new tournament", "Tournament 3: Spring Cup\n\n  join tournament 3"},
+		{"the tournaments", "Open for joining:\n\n  3. Spring Cup: a Swiss\n      join tournament 3"},
 	}
 	for _, tt := range tests {
 		body := "b2-b3\nThanks!\n" + tt.pasted
@@ -182,7 +184,7 @@ func TestStopAtOwnLines(t *testing.T) {
 		checkResult(t, fmt.Sprintf("%s: Parse(%q)", tt.name, body), Parse(gameSubject, body, Context{}), want)
 	}
 	// Lines like them that are not ours are read.
-	for _, line := range []string{"7 pawns left", "1 . 2 . 3 1", "a b c", "Game 42: good fun", "Reply to this mail soon"} {
+	for _, line := range []string{"7 pawns left", "1 . 2 . 3 1", "a b c", "Game 42: good fun", "Reply to this mail soon", "Tournament games: fun"} {
 		body := "b2-b3\n" + line
 		got := Parse(gameSubject, body, Context{})
 		if got.Message != line {

@@ -217,7 +217,8 @@ func startsWithCJKDate(line string) bool {
 // a board's "Position:" line (M3), the footer, and the first lines of a
 // digest, of the manual and the rules (M25), and of the answers whose
 // text holds lines that read as commands (the welcome, the conditional
-// moves, a vacation's "vacation off", the ratings).
+// moves, a vacation's "vacation off", the ratings, the tournaments'
+// answers).
 var ownPrefixes = [...]string{
 	"Position: ",
 	"Reply to this mail to play",
@@ -229,6 +230,10 @@ var ownPrefixes = [...]string{
 	"Your conditional moves in game ",
 	"You are on vacation until ",
 	"Ratings (Glicko-2), highest first:",
+	"You joined tournament ",
+	"Open for joining:",
+	"Being played:",
+	"No tournament is open or running.",
 }
 
 // isOwnLine reports whether line repeats a fixed line of one of the
@@ -238,7 +243,8 @@ var ownPrefixes = [...]string{
 // "Position: <R21>", the footer's "Reply to this mail to play...", the
 // first line of a board mail ("Game 42: alice (white) vs bob (black)")
 // or of a challenge ("alice challenges you to a game of Congo: game
-// 42."), and the other lines of ownPrefixes.
+// 42."), of the answer to tournament new ("Tournament 3: Spring Cup"),
+// and the other lines of ownPrefixes.
 func isOwnLine(line string) bool {
 	for _, p := range ownPrefixes {
 		if strings.HasPrefix(line, p) {
@@ -246,7 +252,18 @@ func isOwnLine(line string) bool {
 		}
 	}
 	return strings.Contains(line, " challenges you to a game of Congo: game ") ||
-		isDiagramLine(line) || isPlayersLine(line)
+		isDiagramLine(line) || isPlayersLine(line) || isTournamentLine(line)
+}
+
+// isTournamentLine reports whether line is the first line of the answer
+// to tournament new: "Tournament 3: Spring Cup".
+func isTournamentLine(line string) bool {
+	rest, ok := strings.CutPrefix(line, "Tournament ")
+	n := 0
+	for ok && n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(rest[n:], ": ")
 }
 
 // isDiagramLine reports whether line is a line of a board diagram as

@@ -311,7 +311,7 @@ type layout struct {
 
 // harness shows a mail in a frame of a given size at the top left of
 // the window, as webmail does, and when it has loaded writes the layout
-// of its first board below the frame, in #cg-layout, for --dump-dom.
+// of its first board (if its first table is one) below the frame, in #cg-layout, for --dump-dom.
 // The frame is needed for phone widths: headless Chromium's window is
 // at least 500 pixels wide while the page loads.
 const harness = `<!DOCTYPE html>
@@ -321,8 +321,9 @@ const harness = `<!DOCTYPE html>
 document.getElementById("mail").addEventListener("load", function () {
   var d = this.contentDocument, t = d.querySelector("table"), files = [];
   var out = {Width: this.contentWindow.innerWidth, Scroll: d.documentElement.scrollWidth, Squares: []};
-  for (var c = 1; c <= 7; c++) files.push(t.rows[0].cells[c].textContent);
-  for (var r = 1; r <= 7; r++) {
+  var board = t && !t.querySelector("th"); // a figure's table has headings
+  for (var c = 1; board && c <= 7; c++) files.push(t.rows[0].cells[c].textContent);
+  for (var r = 1; board && r <= 7; r++) {
     var row = t.rows[r], rank = row.cells[0].textContent;
     for (var c = 1; c <= 7; c++) {
       var td = row.cells[c], b = td.getBoundingClientRect(), p = td.querySelector("span");
