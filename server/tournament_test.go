@@ -157,3 +157,43 @@ func wantProse(t *testing.T, m received, want ...string) {
 		}
 	}
 }
+
+// TestTournamentRematch: a Swiss of 3 players and 4 rounds runs out of
+// new pairings in round 4; the director is told which game repeats one.
+func TestTournamentRematch(t *testing.T) {
+	h := newHarness(t)
+	h.register("alice", "bob", "carol")
+	h.sendProven("alice", "tournament new swiss rounds=4 unrated Triangle")
+	h.sendProven("bob", "join tournament 1")
+	h.sendProven("carol", "join tournament 1")
+	h.sendProven("alice", "tournament start 1")
+	h.deliver()
+	for id := int64(1); id <= 3; id++ { // each round's game, White resigns
+		g := h.game(id)
+		white := map[int64]string{h.player("alice").ID: "alice", h.player("bob").ID: "bob", h.player("carol").ID: "carol"}[g.White]
+		h.sendProven(white, fmt.Sprintf("resign congo %d", id))
+		mails := h.deliver()
+		if id < 3 {
+			continue
+		}
+		told := false
+		for _, m := range to(mails, "alice") {
+			if m.Subject == "Congo tournament 1: Triangle" {
+				told = true
+				wantText(t, m, "Round 4 of Triangle begins (of 4).")
+				wantProse(t, m, "As its director: no pairing of this round without a rematch was possible, so these players meet again:")
+			}
+		}
+		if !told {
+			t.Errorf("alice, the director, got no mail of round 4")
+		}
+		for _, m := range to(mails, "bob") {
+			if strings.Contains(m.Text, "As its director") {
+				t.Errorf("bob, no director, is told of the rematch:\n%s", m.Text)
+			}
+		}
+	}
+	if g := h.game(4); g.Round != 4 || g.Status != db.Active {
+		t.Errorf("game 4 = %+v, want round 4 being played", g)
+	}
+}
