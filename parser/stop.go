@@ -215,9 +215,10 @@ func startsWithCJKDate(line string) bool {
 
 // ownPrefixes start fixed lines of the server's own mails (templates/):
 // a board's "Position:" line (M3), the footer, and the first lines of a
-// digest, of the manual and the rules (M25), and of the answers whose
-// text holds lines that read as commands (the welcome, the conditional
-// moves, a vacation's "vacation off", the ratings).
+// digest, of the manual and the rules (M25), of an analysis (M50), and
+// of the answers whose text holds lines that read as commands (the
+// welcome, the conditional moves, a vacation's "vacation off", the
+// ratings).
 var ownPrefixes = [...]string{
 	"Position: ",
 	"Reply to this mail to play",
@@ -229,6 +230,7 @@ var ownPrefixes = [...]string{
 	"Your conditional moves in game ",
 	"You are on vacation until ",
 	"Ratings (Glicko-2), highest first:",
+	"The robot's analysis of ",
 }
 
 // isOwnLine reports whether line repeats a fixed line of one of the
