@@ -85,6 +85,11 @@ var forgedCommands = []struct {
 	{"seek", nil, "alice", "seek congo"},
 	{"notify", nil, "alice", "notify digest"},
 	{"vacation", nil, "alice", "vacation 3"},
+	{"analyze", func(h *harness) {
+		startGame1(h)
+		h.sendProven("alice", "move congo 1 d2-e3")
+		h.sendProven("bob", "resign congo 1")
+	}, "carol", "analyze congo 1"},
 }
 
 // startGame1 starts game 1, alice (white) against bob.
