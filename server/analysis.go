@@ -33,10 +33,17 @@ const analysisDay = 24 * time.Hour
 // analysed, as its moves are no secret; the analysis mail goes to the
 // one who asked, and holds none of the players' messages.
 func (h *handling) analyze(ctx context.Context, c parser.Command) error {
+	if h.analysed[c.Game] {
+		return nil // one answer a game and mail
+	}
 	st, ok, err := h.namedGame(ctx, c)
 	if err != nil || !ok {
 		return err
 	}
+	if h.analysed == nil {
+		h.analysed = map[int64]bool{}
+	}
+	h.analysed[st.ID()] = true
 	g := gameWords(&st)
 	refuse := func(why templates.AnalysisRefusal) {
 		h.answer(templates.AnalysisRefused{Line: c.Line, GameID: st.ID(), Why: why, Game: &g})

@@ -182,6 +182,11 @@ func TestAnalyze(t *testing.T) {
 	if h.analyseNext(h.s) {
 		t.Errorf("the stored analysis was queued to be made again")
 	}
+	// Asked twice in one mail: one analysis.
+	h.sendProven("alice", "analyze congo 1\nanalyze congo 1")
+	if mails := h.deliver(); len(mails) != 1 {
+		t.Errorf("%d mails for one mail asking twice, want 1", len(mails))
+	}
 	// A player of neither side may ask too: the moves are no secret.
 	h.sendProven("carol", "analyze congo 1")
 	m := onlyHTML(t, h.deliverHTML(), "carol")
@@ -352,6 +357,50 @@ func TestAnalysisAcrossRestart(t *testing.T) {
 		}
 		d.Close()
 	}
+}
+
+// TestAnalysisAllOrNothing: the analysis is stored, its mails queued and
+// its requests marked done in one transaction, so that a failure (or a
+// crash) on the way leaves nothing of it: here the first mail meets the
+// server's cap, whose notice cuts the transaction short, as a crash would.
+func TestAnalysisAllOrNothing(t *testing.T) {
+	h := newAnalysisHarness(t)
+	h.playShortGame("alice", "bob")
+	h.sendProven("alice", "analyze congo 1")
+	h.sendProven("carol", "analyze congo 1")
+	h.deliver()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ob, err := outbox.New(outbox.Config{DB: h.db, From: ourAddress, Hostname: "example.org", Now: h.clock.Now,
+		Logger: h.s.log, MaxPerHour: 1, OnCapped: func(string) { cancel() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{DB: h.db, Address: ourAddress, Now: h.clock.Now, Logger: h.s.log, Outbox: ob, AnalysisNodes: testAnalysisNodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.analyseNext(ctx); err == nil {
+		t.Fatalf("analyseNext with its transaction cut short = nil, want an error")
+	}
+	if reqs := h.waiting(1); len(reqs) != 2 {
+		t.Errorf("requests waiting after the failure: %+v, want alice's and carol's", reqs)
+	}
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.Analysis(ctx, 1); !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("analysis stored by a transaction cut short: %v", err)
+		}
+		return nil
+	})
+	if mails := h.deliver(); len(mails) != 0 {
+		t.Errorf("%d mails queued by a transaction cut short, want none", len(mails))
+	}
+	h.analyseNext(h.s)
+	mails := h.deliver()
+	if len(mails) != 2 {
+		t.Fatalf("%d mails after the analysis made again, want alice's and carol's", len(mails))
+	}
+	wantWords(t, only(t, mails, "carol"), "The robot's analysis of game 1")
 }
 
 // TestAnalysisFailure: a game whose moves cannot be analysed is told to
