@@ -43,6 +43,10 @@ type Player struct {
 	// address. Both are written only by ConfirmPlayer and SetWelcomed.
 	Confirmed bool
 	Welcomed  time.Time
+
+	// Language is the code of the language of the player's mails (M40),
+	// such as "ja"; "" for the server's default. SetLanguage writes it.
+	Language string
 }
 
 // Notify is how a player hears of moves (M18). The zero value means
@@ -64,12 +68,12 @@ const (
 )
 
 const playerColumns = "id, handle, address, secret, created, rating, deviation, volatility, rated_games," +
-	" notify, digest_at, vacation_left, vacation_accrued, vacation_until, confirmed, welcomed"
+	" notify, digest_at, vacation_left, vacation_accrued, vacation_until, confirmed, welcomed, language"
 
 // playerColumnsP is playerColumns of the players table named p in a join
 // (TestPlayerColumnsP keeps the two the same).
 const playerColumnsP = "p.id, p.handle, p.address, p.secret, p.created, p.rating, p.deviation, p.volatility, p.rated_games," +
-	" p.notify, p.digest_at, p.vacation_left, p.vacation_accrued, p.vacation_until, p.confirmed, p.welcomed"
+	" p.notify, p.digest_at, p.vacation_left, p.vacation_accrued, p.vacation_until, p.confirmed, p.welcomed, p.language"
 
 // CreatePlayer registers a player, not confirmed yet (ConfirmPlayer). It
 // fails with ErrHandleTaken when the handle is taken (ignoring case) and
@@ -175,6 +179,32 @@ func (tx *Tx) SetWelcomed(ctx context.Context, id int64, at time.Time) error {
 	return mustAffect(res, fmt.Sprintf("player %d", id))
 }
 
+// SetLanguage sets the language of the player's mails, a code such as
+// "ja" ("" for the server's default).
+func (tx *Tx) SetLanguage(ctx context.Context, id int64, language string) error {
+	res, err := tx.exec(ctx, "UPDATE players SET language = ? WHERE id = ?", language, id)
+	if err != nil {
+		return fmt.Errorf("set language of player %d: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("player %d", id))
+}
+
+// SubjectLanguage returns the language of the Subject of game's mails
+// to player (M22): the one recorded with their first mail about it, or,
+// when there is none yet, language, which it records.
+func (tx *Tx) SubjectLanguage(ctx context.Context, game, player int64, language string) (string, error) {
+	if _, err := tx.exec(ctx,
+		"INSERT INTO game_subjects (game, player, language) VALUES (?, ?, ?) ON CONFLICT (game, player) DO NOTHING",
+		game, player, language); err != nil {
+		return "", fmt.Errorf("subject language of game %d for player %d: %w", game, player, err)
+	}
+	var got string
+	if err := tx.queryRow(ctx, "SELECT language FROM game_subjects WHERE game = ? AND player = ?", game, player).Scan(&got); err != nil {
+		return "", fmt.Errorf("subject language of game %d for player %d: %w", game, player, err)
+	}
+	return got, nil
+}
+
 // RatedPlayers returns the players with a rated game, the highest rating
 // first.
 func (tx *Tx) RatedPlayers(ctx context.Context) ([]Player, error) {
@@ -238,7 +268,7 @@ func scanPlayerWith(row scanner, more ...any) (Player, error) {
 	var created, notify, digestAt, accrued, until, welcomed string
 	var vacation int64
 	dest := []any{&p.ID, &p.Handle, &p.Address, &p.Secret, &created, &p.Rating, &p.Deviation, &p.Volatility,
-		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed}
+		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed, &p.Language}
 	err := row.Scan(append(dest, more...)...)
 	if err != nil {
 		return Player{}, err

@@ -100,3 +100,51 @@ func TestSetSecret(t *testing.T) {
 		return nil
 	})
 }
+
+// TestLanguages: a player's language is kept (M40), and the language of
+// a game's Subject for a player is the one of their first mail about it
+// (M22).
+func TestLanguages(t *testing.T) {
+	d := openTest(t)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		alice, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0)
+		if err != nil {
+			return err
+		}
+		if alice.Language != "" {
+			t.Errorf("a new player's language = %q, want none", alice.Language)
+		}
+		if err := tx.SetLanguage(ctx, alice.ID, "ja"); err != nil {
+			return err
+		}
+		if p, err := tx.Player(ctx, alice.ID); err != nil || p.Language != "ja" {
+			t.Errorf("after SetLanguage(ja): %+v, %v", p, err)
+		}
+		if err := tx.SetLanguage(ctx, alice.ID+1, "cs"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("SetLanguage of no player = %v, want ErrNotFound", err)
+		}
+		bob, err := tx.CreatePlayer(ctx, "bob", "bob@example.org", "s2", t0)
+		if err != nil {
+			return err
+		}
+		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
+		if err != nil {
+			return err
+		}
+		for _, tt := range []struct {
+			player      int64
+			asked, want string
+		}{
+			{alice.ID, "ja", "ja"},
+			{alice.ID, "cs", "ja"}, // the first stays
+			{bob.ID, "cs", "cs"},
+			{bob.ID, "en", "cs"},
+		} {
+			got, err := tx.SubjectLanguage(ctx, g.ID, tt.player, tt.asked)
+			if err != nil || got != tt.want {
+				t.Errorf("SubjectLanguage(%d, %d, %q) = %q, %v, want %q", g.ID, tt.player, tt.asked, got, err, tt.want)
+			}
+		}
+		return nil
+	})
+}

@@ -15,7 +15,7 @@ func Adjourn(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
 		return nil, err
 	}
 	if st.Game.IsAdjourned() {
-		return nil, refuse(AdjournedAlready, "")
+		return nil, refuse(AdjournedAlready)
 	}
 	st.stopClock()
 	st.Game.ClockStart, st.Game.TurnTime, st.Game.Adjourned = AdjournedClock, *st.leftOf(st.Pos.Turn()), st.Now
@@ -31,7 +31,7 @@ func Resume(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
 		return nil, err
 	}
 	if !st.Game.IsAdjourned() {
-		return nil, refuse(NotAdjourned, "")
+		return nil, refuse(NotAdjourned)
 	}
 	st.Game.Adjourned = time.Time{}
 	st.startTurn()
@@ -62,7 +62,7 @@ func Adjudicate(ctx context.Context, tx *db.Tx, st *State, result db.Result) ([]
 // active checks that the game is being played.
 func (st *State) active() error {
 	if !st.Active() {
-		return refuse(NotActive, "")
+		return refuse(NotActive)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package game
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/congobymail/congo/db"
 )
@@ -14,53 +13,55 @@ import (
 // a move that player answers differently already.
 func AddConditional(ctx context.Context, tx *db.Tx, st *State, player db.Player, line []string) error {
 	if st.Pos.Turn() == st.ColorOf(player.ID) {
-		return refuse(YourMove, "")
+		return refuse(YourMove)
 	}
 	moves, why := checkLine(st, line)
-	if why == "" {
+	if why == nil {
 		var err error
 		if why, err = conflict(ctx, tx, st, player, moves); err != nil {
 			return err
 		}
 	}
-	if why != "" {
-		return refuse(BadConditional, why)
+	if why != nil {
+		return why
 	}
 	return tx.AddConditional(ctx, st.ID(), player.ID, moves)
 }
 
 // checkLine plays the moves of a conditional line from the position now
-// and returns them in canonical notation, or why they cannot be played.
-func checkLine(st *State, line []string) ([]string, string) {
+// and returns them in canonical notation, or the BadConditional refusal
+// that says why they cannot be played.
+func checkLine(st *State, line []string) ([]string, *Refusal) {
 	pos := st.Pos
 	var moves []string
 	for _, text := range line {
 		if pos.Outcome().Over() {
-			return nil, fmt.Sprintf("the game is over before %s", text)
+			return nil, refusef(BadConditional, "", "the game is over before %s", text)
 		}
 		m, err := pos.ParseMove(text)
 		if err != nil {
-			return nil, err.Error()
+			return nil, moveRefusal(BadConditional, text, err)
 		}
 		moves = append(moves, m.String())
 		pos = pos.After(m)
 	}
-	return moves, ""
+	return moves, nil
 }
 
-// conflict says why a new line contradicts a line the player has
-// already: both answer the same moves with different moves.
-func conflict(ctx context.Context, tx *db.Tx, st *State, player db.Player, moves []string) (string, error) {
+// conflict returns the BadConditional refusal of a new line that
+// contradicts a line the player has already: both answer the same moves
+// with different moves. It is nil when there is none.
+func conflict(ctx context.Context, tx *db.Tx, st *State, player db.Player, moves []string) (*Refusal, error) {
 	branches, err := tx.Conditionals(ctx, st.ID(), player.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	for _, b := range branches {
 		for i := 0; i < len(b) && i < len(moves) && b[i] == moves[i]; i++ {
 			if i+1 < len(b) && i+1 < len(moves) && i%2 == 0 && b[i+1] != moves[i+1] {
-				return fmt.Sprintf("you answer %s with %s already", b[i], b[i+1]), nil
+				return refusef(BadConditional, "", "you answer %s with %s already", b[i], b[i+1]), nil
 			}
 		}
 	}
-	return "", nil
+	return nil, nil
 }

@@ -68,7 +68,7 @@ func create(ctx context.Context, tx *db.Tx, t Terms, status db.Status, now time.
 func (st *State) Challenged(player db.Player) error {
 	switch {
 	case st.Game.Status != db.Challenged:
-		return refuse(NotChallenged, "")
+		return refuse(NotChallenged)
 	case st.Game.Challenger == player.ID:
 		return &Refusal{Problem: OwnChallenge, Other: st.Opponent(player.ID).Handle}
 	}

@@ -38,7 +38,7 @@ func AgreeDraw(ctx context.Context, tx *db.Tx, st *State, player db.Player) ([]E
 // is a *Refusal.
 func NoDraw(ctx context.Context, tx *db.Tx, st *State, player db.Player) ([]Event, error) {
 	if st.Game.DrawOffer != st.Opponent(player.ID).ID {
-		return nil, refuse(NoOffer, "")
+		return nil, refuse(NoOffer)
 	}
 	return declineDraw(ctx, tx, st, player)
 }
@@ -65,7 +65,7 @@ func Takeback(ctx context.Context, tx *db.Tx, st *State, player db.Player) ([]Ev
 		return nil, err
 	}
 	if len(moves) == 0 {
-		return nil, refuse(NoMoves, "")
+		return nil, refuse(NoMoves)
 	}
 	lastMover := st.Player(st.Pos.Turn().Other())
 	switch {
@@ -125,7 +125,7 @@ func undo(ctx context.Context, tx *db.Tx, st *State, moves []db.Move) error {
 // have moved (M13).
 func Abort(ctx context.Context, tx *db.Tx, st *State, player db.Player) ([]Event, error) {
 	if Ply(st.Pos) > 2 {
-		return nil, refuse(TooLate, "")
+		return nil, refuse(TooLate)
 	}
 	if err := finish(ctx, tx, st, db.NoResult, rules.Aborted); err != nil {
 		return nil, err

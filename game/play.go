@@ -17,15 +17,15 @@ import (
 // A move that cannot be played is a *Refusal, and nothing is changed.
 func Move(ctx context.Context, tx *db.Tx, st *State, mover db.Player, text string, number int, comment string) ([]Event, error) {
 	if st.Pos.Turn() != st.ColorOf(mover.ID) {
-		return nil, refuse(NotYourTurn, "")
+		return nil, refuse(NotYourTurn)
 	}
 	if number != 0 && number != st.Pos.MoveNumber() {
-		return nil, refuse(StaleMoveNumber, "")
+		return nil, refuse(StaleMoveNumber)
 	}
 	m, err := st.Pos.ParseMove(text)
 	if err != nil {
 		// A *rules.MoveError says what that piece can do instead.
-		return nil, refuse(IllegalMove, err.Error())
+		return nil, moveRefusal(IllegalMove, text, err)
 	}
 	return Play(ctx, tx, st, mover, m, comment)
 }

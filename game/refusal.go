@@ -1,8 +1,12 @@
 package game
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/congobymail/congo/rules"
 )
 
 // Problem is why a change to a game is refused. The zero value means
@@ -16,13 +20,13 @@ const (
 	NotActive                // a move, offer or the like in a game not being played
 	NotYourTurn              // a move when the opponent is to move
 	StaleMoveNumber          // the #N guard is not the number of the move to make
-	IllegalMove              // Detail has the rules' explanation
+	IllegalMove              // Move and Detail have the rules' explanation
 	NoOffer                  // declining a draw nobody offered
 	NotYourTakeback          // granting a takeback nobody asked for; Other is the player who may ask
 	NoMoves                  // a takeback before any move
 	TooLate                  // an abort after both sides moved
 	YourMove                 // conditional moves when it is the player's own move
-	BadConditional           // conditional moves that cannot be played; Detail says why
+	BadConditional           // conditional moves that cannot be played; Detail (and Move) say why
 	NoVacation               // more vacation asked than left; Left is what is left
 	NotOnVacation            // ending a vacation that is not being taken
 	OnVacation               // a vacation during a vacation; Until is its end
@@ -62,10 +66,16 @@ func (p Problem) String() string {
 // Nothing was changed.
 type Refusal struct {
 	Problem Problem
-	Detail  string        // what the rules say
-	Other   string        // the handle of the other player concerned, if any
-	Until   time.Time     // the end of the vacation concerned
-	Left    time.Duration // the vacation allowance left
+	// Detail is what the rules say, in English: the move it is about,
+	// Move, and fmt.Sprintf(Format, Args...), which a mail may say in
+	// another language (Format is the key of its translations).
+	Detail string
+	Move   string
+	Format string
+	Args   []any
+	Other  string        // the handle of the other player concerned, if any
+	Until  time.Time     // the end of the vacation concerned
+	Left   time.Duration // the vacation allowance left
 }
 
 func (r *Refusal) Error() string {
@@ -76,6 +86,25 @@ func (r *Refusal) Error() string {
 }
 
 // refuse returns the Refusal for p.
-func refuse(p Problem, detail string) error {
-	return &Refusal{Problem: p, Detail: detail}
+func refuse(p Problem) error {
+	return &Refusal{Problem: p}
+}
+
+// refusef returns the Refusal for p about move (as written; "" for
+// none), which is fmt.Sprintf(format, args...).
+func refusef(p Problem, move, format string, args ...any) *Refusal {
+	r := &Refusal{Problem: p, Move: move, Format: format, Args: args, Detail: fmt.Sprintf(format, args...)}
+	if move != "" {
+		r.Detail = move + ": " + r.Detail
+	}
+	return r
+}
+
+// moveRefusal is the Refusal for p of the move text, which the rules
+// refused with err.
+func moveRefusal(p Problem, text string, err error) *Refusal {
+	if me, ok := errors.AsType[*rules.MoveError](err); ok {
+		return refusef(p, me.Input, me.Format, me.Args...)
+	}
+	return refusef(p, strings.TrimSpace(text), "the game is over")
 }

@@ -103,7 +103,7 @@ func stopClocks(ctx context.Context, tx *db.Tx, p db.Player, now time.Time) (int
 func EndVacation(ctx context.Context, tx *db.Tx, p db.Player, now time.Time) (db.Player, error) {
 	accrue(&p, now)
 	if !p.VacationUntil.After(now) {
-		return p, refuse(NotOnVacation, "")
+		return p, refuse(NotOnVacation)
 	}
 	p.VacationLeft = min(p.VacationLeft+p.VacationUntil.Sub(now), maxVacation)
 	p.VacationUntil = time.Time{}

@@ -66,6 +66,12 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		h.Set("Content-Transfer-Encoding", cte)
 		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
 	}
+	if l := cleanLine(o.Language); l != "" {
+		if !validLanguage(l) {
+			return nil, "", fmt.Errorf("compose: language %q is no language tag", o.Language)
+		}
+		h.Set("Content-Language", l)
+	}
 	h.Set("MIME-Version", "1.0")
 	// Asks Exchange not to send out-of-office replies to us.
 	h.Set("X-Auto-Response-Suppress", "All")
@@ -104,6 +110,17 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("compose: %w", err)
 	}
 	return buf.Bytes(), id, nil
+}
+
+// validLanguage reports whether l looks like a language tag (RFC 5646):
+// letters, digits and hyphens, so that it cannot carry another field.
+func validLanguage(l string) bool {
+	for _, r := range l {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return len(l) <= 35
 }
 
 // formatAddress writes an address with its display name, name cleaned

@@ -40,6 +40,11 @@ type Incoming struct {
 	// raw, for the server to judge against -trust-authserv.
 	AuthResults []string
 
+	// ContentLanguage is the Content-Language header (RFC 3282), as
+	// written: the language the sender wrote in, which their client
+	// says, such as "ja-JP"; empty when missing.
+	ContentLanguage string
+
 	Size int // bytes of the raw message
 
 	// Truncated is true when only the start of the mail was read: the
@@ -51,8 +56,12 @@ type Incoming struct {
 	// words for the answer to the sender, such as "MIME nesting deeper
 	// than 20 levels", "more than 100 parts", "more than 1 MiB of text"
 	// or "took longer than 1s to read" (M32); empty when nothing was cut.
-	// What was read before the cut is there all the same.
-	Cut string
+	// What was read before the cut is there all the same. It is
+	// fmt.Sprintf(CutFormat, CutArgs...), which a mail may say in another
+	// language (CutFormat is the key of its translations).
+	Cut       string
+	CutFormat string
+	CutArgs   []any
 }
 
 // Outgoing is a mail to send. The server fills it; Compose renders it.
@@ -67,6 +76,10 @@ type Outgoing struct {
 	// HTML, when not empty, is the same mail as HTML: Compose then
 	// writes multipart/alternative, Text first and HTML last (M12).
 	HTML string
+
+	// Language is the language of the mail's words, its
+	// Content-Language (RFC 3282), such as "ja"; empty for none.
+	Language string
 
 	MessageID  string   // without brackets; Compose makes one when empty
 	InReplyTo  []string // without brackets

@@ -79,7 +79,7 @@ func parse(raw []byte, b budget) (*Incoming, error) {
 	in.AutoReply, in.Why = autoReply(in, &h)
 
 	in.Text, in.Truncated = w.text(e)
-	in.Cut = w.cut
+	in.Cut, in.CutFormat, in.CutArgs = w.cut, w.cutFmt, w.cutArgs
 	errs = append(errs, w.errs...)
 	if w.cut != "" {
 		errs = append(errs, fmt.Errorf("mail cut: %s", w.cut))
@@ -127,6 +127,7 @@ func readHeader(in *Incoming, h *mail.Header) {
 	}
 
 	in.AuthResults = h.Values("Authentication-Results")
+	in.ContentLanguage = cleanLine(h.Get("Content-Language"))
 }
 
 // autoReply says whether the mail must never be answered (M8), and why.

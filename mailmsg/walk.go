@@ -79,13 +79,15 @@ type walker struct {
 	parts   int             // parts looked at
 	decoded int             // bytes of decoded text read
 	cut     string          // why reading stopped early; empty when it did not
+	cutFmt  string          // cut's format and arguments
+	cutArgs []any
 	errs    []error
 }
 
 // stop records why reading stopped early, when it is the first reason.
 func (w *walker) stop(format string, args ...any) {
 	if w.cut == "" {
-		w.cut = fmt.Sprintf(format, args...)
+		w.cut, w.cutFmt, w.cutArgs = fmt.Sprintf(format, args...), format, args
 	}
 }
 

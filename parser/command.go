@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -146,6 +147,8 @@ type Command struct {
 	Days int
 	// Notice is the setting of notify.
 	Notice Notice
+	// Language is the language language names.
+	Language lang.Code
 	// Moves are the moves of an if line, as written: the opponent's move,
 	// the sender's answer, the opponent's next move, and so on.
 	Moves []string
@@ -173,7 +176,13 @@ type Error struct {
 	// cut there and ends in "...".
 	Line    string
 	Problem Problem // what is wrong, for code that branches on it
-	Reason  string  // what is wrong and how to fix it, one sentence
+	Reason  string  // what is wrong and how to fix it, one sentence in English
+	// Format and Args make Reason, fmt.Sprintf(Format, Args...), so that
+	// a mail can say it in the reader's language: Format is the key of
+	// its translations (templates/lang), Args are words of the line,
+	// numbers and commands, which stay as they are.
+	Format string
+	Args   []any
 }
 
 // Problem says what is wrong with a line that is not a command. The zero

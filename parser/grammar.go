@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -37,6 +38,7 @@ const (
 	Vacation         // vacation <days>, or vacation off
 	Rules            // rules: how the pieces move, in plain words (M25)
 	Analyze          // analyze congo <id> (or analyse): the robot's analysis of a finished game (M49)
+	Language         // language en|ja|cs (or english, japanese, 日本語, czech, čeština, česky): the language of the player's mails (M40)
 
 	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
 	// is read as a command word; its next word picks the others.
@@ -118,6 +120,7 @@ var syntaxes = [...]syntax{
 	Vacation:    {word: "vacation", args: vacationArgs},
 	Rules:       {word: "rules", args: noArgs},
 	Analyze:     {word: "analyze", also: "analyse", game: true, args: gameArgs},
+	Language:    {word: "language", starts: oneWordAtMost, form: "language en|ja|cs", args: languageArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},
@@ -200,7 +203,7 @@ func gamesArgs(c *Command, args []string, _ int64) Error {
 	}
 	if len(args) == 1 {
 		if !ValidHandle(args[0]) {
-			return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
+			return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[0]))
 		}
 		c.Handle = args[0]
 	}
@@ -213,7 +216,7 @@ func registerArgs(c *Command, args []string, _ int64) Error {
 	}
 	h := strings.Join(args, " ")
 	if !ValidHandle(h) {
-		return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(h), handleRule)
+		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(h))
 	}
 	c.Handle = h
 	return Error{}
@@ -224,7 +227,7 @@ func challengeArgs(c *Command, args []string, _ int64) Error {
 		return lineError(c.Line, MissingHandle, "challenge needs a handle: %s", usage(c.Kind))
 	}
 	if !ValidHandle(args[0]) {
-		return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(args[0]), handleRule)
+		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[0]))
 	}
 	c.Handle = args[0]
 	return readOptions(c, args[1:], true)
@@ -272,9 +275,9 @@ func vacationArgs(c *Command, args []string, _ int64) Error {
 }
 
 func ifArgs(c *Command, args []string, game int64) Error {
-	moves, reason := conditionalMoves(args)
-	if reason != "" {
-		return lineError(c.Line, BadConditional, "%s", reason)
+	moves, e := conditionalMoves(c.Line, args)
+	if e.Problem != NoProblem {
+		return e
 	}
 	if game == 0 {
 		return lineError(c.Line, MissingGame, "conditional moves need a game: send them in a reply about the game, or below a line conditional congo <id>")
@@ -371,6 +374,24 @@ func boardAt(c *Command, args []string, at string, game int64) Error {
 	}
 	c.Past, c.At = true, n
 	return gameArgs(c, args, game)
+}
+
+// oneWordAtMost: language is a command alone or before one word, so that
+// "Language is no barrier" in a message stays words.
+func oneWordAtMost(args []string) bool { return len(args) <= 1 }
+
+// languageArgs reads the language of language: its code or a word for it
+// (lang.Parse).
+func languageArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 0 {
+		return lineError(c.Line, BadSetting, "language needs a language: language en (English), language ja (Japanese) or language cs (Czech)")
+	}
+	l, ok := lang.Parse(args[0])
+	if !ok {
+		return lineError(c.Line, BadSetting, "%s is not a language of this server: write language en (English), language ja (Japanese) or language cs (Czech)", quote(args[0]))
+	}
+	c.Language = l
+	return Error{}
 }
 
 // adminUsage is the list of the operator's commands, for errors.

@@ -20,8 +20,6 @@ const (
 	// gameWord names the game; it may follow a game command (move congo 42
 	// b2-b3) or come first on any line (congo move 42 b2-b3).
 	gameWord = "congo"
-	// handleRule is the handle rule, as errors state it.
-	handleRule = "handles are 2-20 letters a-z, digits, - or _"
 )
 
 // ValidHandle reports whether h is a well-formed player handle: 2 to 20
@@ -91,46 +89,53 @@ func parseLine(line, text string, sc scope) (c Command, e Error, meant bool) {
 	return c, Error{}, true
 }
 
+// conditionalForm says how a conditional line is written, for errors.
+const conditionalForm = "write if <their move> then <your move>, for example if c6-c5 then b2-b3 if d6-d5 then c2-c3"
+
 // conditionalMoves reads the words after "if" of a conditional line:
 // "<move> then <move> [if <move> then <move> ...]". It returns the moves
-// in order, or the reason the line is not one.
-func conditionalMoves(args []string) ([]string, string) {
-	const form = "write if <their move> then <your move>, for example if c6-c5 then b2-b3 if d6-d5 then c2-c3"
+// in order, or the Error of the line that is not one.
+func conditionalMoves(line string, args []string) ([]string, Error) {
+	fail := func(format string, args ...any) ([]string, Error) {
+		return nil, lineError(line, BadConditional, format, args...)
+	}
 	var moves []string
 	var cur []string
 	want := "then" // the word that ends the move being read
-	flush := func() string {
+	flush := func() (Error, bool) {
 		m := mapSeparators(strings.Join(cur, " "))
 		if m == "" {
-			return "a move is missing: " + form
+			_, e := fail("a move is missing: " + conditionalForm)
+			return e, false
 		}
 		if !isMove(m) {
-			return quote(m) + " is not a move: " + form
+			_, e := fail("%s is not a move: "+conditionalForm, quote(m))
+			return e, false
 		}
 		moves = append(moves, m)
 		cur = cur[:0]
-		return ""
+		return Error{}, true
 	}
 	for _, w := range args {
 		switch {
 		case strings.EqualFold(w, want):
-			if r := flush(); r != "" {
-				return nil, r
+			if e, ok := flush(); !ok {
+				return nil, e
 			}
 			want = map[string]string{"then": "if", "if": "then"}[want]
 		case strings.EqualFold(w, "if") || strings.EqualFold(w, "then"):
-			return nil, "unexpected " + quote(w) + ": " + form
+			return fail("unexpected %s: "+conditionalForm, quote(w))
 		default:
 			cur = append(cur, w)
 		}
 	}
 	if want != "if" {
-		return nil, "the line ends before its move: " + form
+		return fail("the line ends before its move: " + conditionalForm)
 	}
-	if r := flush(); r != "" {
-		return nil, r
+	if e, ok := flush(); !ok {
+		return nil, e
 	}
-	return moves, ""
+	return moves, Error{}
 }
 
 // bareLine reads a line that starts with no command word: a digest
@@ -180,7 +185,7 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 // lineError returns the Error for line, with a Reason made by
 // fmt.Sprintf(format, args...).
 func lineError(line string, p Problem, format string, args ...any) Error {
-	return Error{Line: cut(line, maxLineLen), Problem: p, Reason: fmt.Sprintf(format, args...)}
+	return Error{Line: cut(line, maxLineLen), Problem: p, Reason: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // commandOf finds the command word of a line in either word order,

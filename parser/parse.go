@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 )
@@ -104,12 +103,8 @@ func commandIn(message string, subject Command, sc scope) (Error, bool) {
 		c, _, _ := parseLine(line, normalise(line), sc)
 		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
 		if c.Kind != NoKind && c.Kind != If && !same {
-			return Error{
-				Line:    cut(line, maxLineLen),
-				Problem: NotRead,
-				Reason: "Not carried out: with a command in the Subject, the body is read as a message, not as commands." +
-					" To send several commands, write them in the body, one a line, under a Subject that is no command.",
-			}, true
+			return lineError(line, NotRead, "Not carried out: with a command in the Subject, the body is read as a message, not as commands."+
+				" To send several commands, write them in the body, one a line, under a Subject that is no command."), true
 		}
 	}
 	return Error{}, false
@@ -124,8 +119,8 @@ func parseBody(body string, sc scope) Result {
 	var embedded Error // the first move inside a line of words (M20)
 	meant := false     // a line was meant as a command
 	cond := int64(0)   // the game of the last "conditional congo <id>" line (M14)
-	ignore := func(line, reason string, args ...any) {
-		r.Errors = append(r.Errors, lineError(line, Ignored, reason, args...))
+	ignore := func(line, format string, args ...any) {
+		r.Errors = append(r.Errors, lineError(line, Ignored, format, args...))
 	}
 	afterBlank := true
 	rest := body
@@ -309,11 +304,9 @@ func commentOf(body string) (string, []Error) {
 			b.WriteString(raw)
 			b.WriteByte('\n')
 		case class == textLine:
-			return strings.TrimFunc(b.String(), isSpace), []Error{{
-				Line:    cut(line, maxLineLen),
-				Problem: Ignored,
-				Reason:  fmt.Sprintf("the message is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
-			}}
+			return strings.TrimFunc(b.String(), isSpace), []Error{
+				lineError(line, Ignored, "the message is too long (at most %d lines or %d bytes): this line and the rest were not passed on", maxLines, maxComment),
+			}
 		}
 	}
 	return strings.TrimFunc(b.String(), isSpace), nil
@@ -416,20 +409,38 @@ func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 func isWordByte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '_' }
 
+// subjectGameWords are the words for a game in the Subjects of the
+// server's mails, in each language of templates/lang (M22): "Congo game
+// 42", "Congo 対局 42", "Congo partie 42". TestSubjectsName (templates)
+// checks that GameFromSubject reads every language's Subject.
+var subjectGameWords = [...]string{"game", "対局", "partie"}
+
 // GameFromSubject returns the game number in a Subject that names a game
-// as the server's mails do, such as "Re: Congo game 42: alice vs bob - bob
-// to move" (42), or 0 when it names none. Case is ignored and the number
-// may be written "#42".
+// as the server's mails do, in any of their languages, such as "Re: Congo
+// game 42: alice vs bob" (42), "Re: Congo 対局 42: alice 対 bob" or "Re:
+// Congo partie 42: alice – bob", or 0 when it names none. Case is ignored
+// and the number may be written "#42".
 func GameFromSubject(subject string) int64 {
 	for i := 0; i+len(gameWord) <= len(subject); i++ {
 		if !strings.EqualFold(subject[i:i+len(gameWord)], gameWord) || i > 0 && isWordByte(subject[i-1]) {
 			continue
 		}
 		s, ok := cutSpaces(subject[i+len(gameWord):])
-		if !ok || !hasPrefixFold(s, "game") {
+		if !ok {
 			continue
 		}
-		if s, ok = cutSpaces(s[len("game"):]); !ok {
+		word := ""
+		for _, w := range subjectGameWords {
+			if hasPrefixFold(s, w) {
+				word = w
+			}
+		}
+		if word == "" {
+			continue
+		}
+		// A word of letters needs a space before the number; a Japanese
+		// one may touch it.
+		if s, ok = cutSpaces(s[len(word):]); !ok && isLetter(word[0]) {
 			continue
 		}
 		s = strings.TrimPrefix(s, "#")

@@ -16,10 +16,10 @@ func errAt(line string, p Problem) Error { return Error{Line: line, Problem: p} 
 func checkResult(t *testing.T, call string, got, want Result) {
 	t.Helper()
 	for i, e := range got.Errors {
-		if e.Reason == "" {
-			t.Errorf("%s error %d has no reason: %+v", call, i, e)
+		if e.Reason == "" || e.Format == "" || fmt.Sprintf(e.Format, e.Args...) != e.Reason {
+			t.Errorf("%s error %d has no reason, or not one of its Format and Args: %+v", call, i, e)
 		}
-		got.Errors[i].Reason = ""
+		got.Errors[i].Reason, got.Errors[i].Format, got.Errors[i].Args = "", "", nil
 	}
 	if len(got.Commands) == 0 {
 		got.Commands = nil
@@ -329,6 +329,18 @@ func TestGameFromSubject(t *testing.T) {
 		{"congo games 4", 0},
 		{"move congo 42 b2-b3", 0},
 		{"game 42", 0},
+		// The Subjects in Japanese and Czech (M22, M40).
+		{"Re: Congo 対局 42: alice 対 bob", 42},
+		{"Congo 対局 42: alice 対 bob（Spring Cup 第2回戦）", 42},
+		{"Congo 対局42", 42},
+		{"RE: Congo partie 42: alice – bob", 42},
+		{"Odp: congo PARTIE #8", 8},
+		{"Congo partie42", 0},
+		{"Congo partief 4", 0},
+		{"Congo 対局 0", 0},
+		{"Congo tournament 3: Spring Cup", 0},
+		{"Congo 大会 3: Spring Cup", 0},
+		{"Congo turnaj 3: Spring Cup", 0},
 	}
 	for _, tt := range tests {
 		if got := GameFromSubject(tt.subject); got != tt.want {

@@ -92,7 +92,7 @@ func tournamentKickArgs(c *Command, args []string, game int64) Error {
 		return e
 	}
 	if !ValidHandle(args[1]) {
-		return lineError(c.Line, BadHandle, "%s is not a handle: %s", quote(args[1]), handleRule)
+		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
 	}
 	c.Handle = args[1]
 	return Error{}

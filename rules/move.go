@@ -84,7 +84,17 @@ type MoveError struct {
 	From   Square // the start square written, NoSquare if none could be read
 	Piece  Piece  // the piece on From, NoPiece if none
 	Legal  []Move // the legal moves of that piece (or the candidates, when ambiguous)
-	Reason string // what is wrong, for people
+	Reason string // what is wrong, for people: fmt.Sprintf(Format, Args...)
+	// Format and Args make Reason, so that a mail can say it in another
+	// language: Format is the key of its translations. A Kind among Args
+	// is a piece's name.
+	Format string
+	Args   []any
+}
+
+// say sets the reason of e to fmt.Sprintf(format, args...).
+func (e *MoveError) say(format string, args ...any) {
+	e.Format, e.Args, e.Reason = format, args, fmt.Sprintf(format, args...)
 }
 
 func (e *MoveError) Error() string {
@@ -102,10 +112,12 @@ func (e *MoveError) Error() string {
 func ParseMoveText(text string) ([]Square, error) {
 	input := strings.TrimSpace(text)
 	fail := func(format string, args ...any) ([]Square, error) {
-		return nil, &MoveError{Input: input, From: NoSquare, Reason: "not a move: " + fmt.Sprintf(format, args...)}
+		e := &MoveError{Input: input, From: NoSquare}
+		e.say(format, args...)
+		return nil, e
 	}
 	if input == "" {
-		return fail("it is empty; write squares like b2-b3")
+		return fail("not a move: it is empty; write squares like b2-b3")
 	}
 	var squares []Square
 	sep := true // a separator was seen (or nothing yet)
@@ -119,31 +131,31 @@ func ParseMoveText(text string) ([]Square, error) {
 			// x and - are interchangeable (R20); mail programs turn - into
 			// dashes and x into a multiplication sign.
 			if sep && len(squares) > 0 {
-				return fail("two separators in a row")
+				return fail("not a move: two separators in a row")
 			}
 			if len(squares) == 0 {
-				return fail("it starts with %q; start with a square like b2", r)
+				return fail("not a move: it starts with %q; start with a square like b2", r)
 			}
 			sep = true
 			i += w
 			continue
 		}
 		if i+2 > len(input) {
-			return fail("%q is not a square", input[i:])
+			return fail("not a move: %q is not a square", input[i:])
 		}
 		sq, err := ParseSquare(input[i : i+2])
 		if err != nil {
-			return fail("%q is not a square (files a-g, ranks 1-7)", input[i:min(i+2, len(input))])
+			return fail("not a move: %q is not a square (files a-g, ranks 1-7)", input[i:min(i+2, len(input))])
 		}
 		if len(squares) == maxPath {
-			return fail("more than %d squares", maxPath)
+			return fail("not a move: more than %d squares", maxPath)
 		}
 		squares = append(squares, sq)
 		sep = false
 		i += 2
 	}
 	if len(squares) < 2 {
-		return fail("want a start square and where the piece goes, like b2-b3")
+		return fail("not a move: want a start square and where the piece goes, like b2-b3")
 	}
 	return squares, nil
 }
@@ -167,10 +179,13 @@ func (p Position) ParseMove(text string) (Move, error) {
 	e := &MoveError{Input: input, From: from, Piece: pc}
 	switch {
 	case pc == NoPiece:
-		e.Reason = fmt.Sprintf("there is no piece on %s", from)
+		e.say("there is no piece on %s", from)
+		return Move{}, e
+	case pc.Color() != p.turn && pc.Color() == White:
+		e.say("the %s on %s is white's, and it is black's move", pc.Kind(), from)
 		return Move{}, e
 	case pc.Color() != p.turn:
-		e.Reason = fmt.Sprintf("the %s on %s is %s's, and it is %s's move", pc.Kind(), from, pc.Color(), p.turn)
+		e.say("the %s on %s is black's, and it is white's move", pc.Kind(), from)
 		return Move{}, e
 	}
 	var moves []Move
@@ -191,15 +206,15 @@ func (p Position) ParseMove(text string) (Move, error) {
 	}
 	if len(squares) == 2 && len(ends) > 1 {
 		e.Legal = ends
-		e.Reason = fmt.Sprintf("the %s on %s can reach %s in %d ways, write the squares it lands on: %s",
+		e.say("the %s on %s can reach %s in %d ways, write the squares it lands on: %s",
 			pc.Kind(), from, squares[1], len(ends), joinMoves(ends, Move.String))
 		return Move{}, e
 	}
 	if len(moves) == 0 {
-		e.Reason = fmt.Sprintf("the %s on %s has no legal move", pc.Kind(), from)
+		e.say("the %s on %s has no legal move", pc.Kind(), from)
 		return Move{}, e
 	}
-	e.Reason = fmt.Sprintf("the %s on %s can go to %s", pc.Kind(), from, joinMoves(moves, Move.landings))
+	e.say("the %s on %s can go to %s", pc.Kind(), from, joinMoves(moves, Move.landings))
 	return Move{}, e
 }
 

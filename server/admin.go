@@ -18,7 +18,9 @@ import (
 // unknown player or game, a game not in the state the command needs.
 type AdminError struct {
 	Line   string
-	Reason string
+	Reason string // fmt.Sprintf(Format, Args...), in English
+	Format string // the key of Reason's translations
+	Args   []any
 }
 
 func (e *AdminError) Error() string { return fmt.Sprintf("%s: %s", e.Line, e.Reason) }
@@ -62,7 +64,7 @@ func (h *handling) operatorCommand(ctx context.Context, c parser.Command) error 
 	var ae *AdminError
 	switch {
 	case errors.As(err, &ae):
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NotUnderstood, Detail: ae.Reason})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NotUnderstood, Reason: templates.Phrase{Format: ae.Format, Args: ae.Args}})
 	case err != nil:
 		return err
 	default:
@@ -82,7 +84,7 @@ func (h *handling) operatorCommand(ctx context.Context, c parser.Command) error 
 // admin carries out one operator's command.
 func (w *work) admin(ctx context.Context, c parser.Command, by string) (string, error) {
 	refuse := func(format string, args ...any) (string, error) {
-		return "", &AdminError{Line: c.Line, Reason: fmt.Sprintf(format, args...)}
+		return "", &AdminError{Line: c.Line, Reason: fmt.Sprintf(format, args...), Format: format, Args: args}
 	}
 	var (
 		summary string
@@ -143,9 +145,12 @@ func (w *work) admin(ctx context.Context, c parser.Command, by string) (string, 
 		return refuse("not understood: ban <handle>, unban <handle>, adjourn congo <id>, resume congo <id>, adjudicate congo <id> white|black|draw")
 	}
 	for _, p := range notify {
-		n := templates.AdminNotice{To: p.Handle, Action: c.Kind.String()}
+		n := templates.AdminNotice{Lang: w.lang(p), To: p.Handle, Action: c.Kind.String()}
 		if st != nil {
 			n.Game = gameWords(st)
+			if err := w.subject(ctx, &n.Game, p); err != nil {
+				return "", err
+			}
 		}
 		subject, body, err := templates.Admin(n)
 		if err != nil {

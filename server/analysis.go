@@ -123,6 +123,10 @@ func (h *handling) analyze(ctx context.Context, c parser.Command) error {
 // (answers, its Message-ID; "" for none) whose References were refs.
 func (w *work) analysisMail(ctx context.Context, st *game.State, a *analysis.Analysis, to db.Player, answers string, refs []string) error {
 	data := analysisWords(st, a, to.Handle, w.s.address)
+	data.Lang = w.lang(to)
+	if err := w.subject(ctx, &data.Game, to); err != nil {
+		return err
+	}
 	subject, text, html, err := templates.Analysis(data)
 	if err != nil {
 		return err
@@ -390,7 +394,11 @@ func (s *Server) finishAnalysis(ctx context.Context, gameID int64, a *analysis.A
 // analysisFailureMail tells a player that the analysis of the game of st
 // could not be made, in reply to the mail that asked.
 func (w *work) analysisFailureMail(ctx context.Context, st *game.State, to db.Player, answers string, refs []string) error {
-	subject, body, err := templates.AnalysisFailure(gameWords(st))
+	g := gameWords(st)
+	if err := w.subject(ctx, &g, to); err != nil {
+		return err
+	}
+	subject, body, err := templates.AnalysisFailure(w.lang(to), g)
 	if err != nil {
 		return err
 	}

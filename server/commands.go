@@ -64,6 +64,7 @@ var commands = map[parser.Kind]command{
 	parser.Seek:        {need: proven, run: (*handling).seek},
 	parser.Notify:      {need: proven, run: (*handling).notify},
 	parser.Vacation:    {need: proven, run: (*handling).vacation},
+	parser.Language:    {need: proven, run: (*handling).language},
 	// Tournaments (M33, M34, M38): every one proven, as each answer but
 	// that of tournaments mails standings or others (M28, M31).
 	parser.TournamentNew:    {need: proven, run: (*handling).tournamentNew},

@@ -41,6 +41,7 @@ var needs = []struct {
 	{"seek congo", proven},
 	{"notify digest", proven},
 	{"vacation 3", proven},
+	{"language cs", proven},
 	{"tournament new swiss Spring Cup", proven},
 	{"tournament start 1", proven},
 	{"tournament cancel 1", proven},

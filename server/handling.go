@@ -171,14 +171,14 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		return "", err
 	}
 	for _, e := range res.Errors {
-		h.answer(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Detail: e.Reason})
+		h.answer(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Reason: templates.Phrase{Format: e.Format, Args: e.Args}})
 		h.note("not understood: " + e.Problem.String())
 		// A body not read beside a Subject's command is a notice: the
 		// command itself may have been carried out.
 		h.refused = h.refused || e.Problem != parser.NotRead
 	}
 	if m.Cut != "" {
-		h.answer(templates.Cut{Why: m.Cut})
+		h.answer(templates.Cut{Why: templates.Phrase{Format: m.CutFormat, Args: m.CutArgs}})
 		h.note("cut: " + m.Cut)
 	}
 	h.finishReply(len(res.Commands), len(res.Errors))

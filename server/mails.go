@@ -38,6 +38,7 @@ func (w *work) mailTo(to db.Player, subject, body string) mailmsg.Outgoing {
 		ToName:   to.Handle,
 		Subject:  subject,
 		Text:     body,
+		Language: string(w.lang(to)),
 		Date:     w.now,
 	}
 }
@@ -48,7 +49,7 @@ func (h *handling) sendReply(ctx context.Context) error {
 	if h.subjectCommand {
 		answered = ""
 	}
-	data := templates.ReplyData{Subject: answered, Sections: h.reply}
+	data := templates.ReplyData{Lang: h.replyLang(), Subject: answered, Sections: h.reply}
 	if h.replyGame != 0 {
 		st, err := game.Load(ctx, h.tx, h.replyGame, h.now)
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
@@ -56,6 +57,11 @@ func (h *handling) sendReply(ctx context.Context) error {
 		}
 		if err == nil {
 			g := gameWords(&st)
+			if h.sender != nil {
+				if err := h.subject(ctx, &g, *h.sender); err != nil {
+					return err
+				}
+			}
 			data.Game = &g
 		}
 	}
@@ -63,11 +69,7 @@ func (h *handling) sendReply(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// M5: a registered player is answered at the registered address only.
-	o := mailmsg.Outgoing{From: h.s.address, FromName: h.s.name, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
-	if h.sender != nil {
-		o = h.mailTo(*h.sender, subject, body)
-	}
+	o := h.answerTo(subject, body)
 	root, err := h.threadRoot(ctx, h.replyGame)
 	if err != nil {
 		return err
@@ -95,20 +97,28 @@ func (h *handling) capNotice(ctx context.Context) error {
 	if err != nil || !last.IsZero() && h.now.Sub(last) < time.Hour {
 		return err
 	}
-	subject, body, err := templates.Reply(templates.ReplyData{Subject: h.mail.Subject, Sections: []templates.Section{
+	subject, body, err := templates.Reply(templates.ReplyData{Lang: h.replyLang(), Subject: h.mail.Subject, Sections: []templates.Section{
 		templates.CapNotice{Mails: h.capped, PerRecipient: h.s.outbox.Caps().PerRecipient, PerSender: h.s.outbox.Caps().PerSender}}})
 	if err != nil {
 		return err
 	}
-	o := mailmsg.Outgoing{From: h.s.address, FromName: h.s.name, To: h.mail.From, Subject: subject, Text: body, Date: h.now}
-	if h.sender != nil {
-		o = h.mailTo(*h.sender, subject, body)
-	}
+	o := h.answerTo(subject, body)
 	if _, err := h.enqueue(ctx, outbox.Mail{Out: o, Notice: true}); err != nil {
 		return err
 	}
 	h.note(fmt.Sprintf("%d mails held back by a cap: told", h.capped))
 	return h.tx.SetCapNotice(ctx, h.cause, h.now)
+}
+
+// answerTo is a mail to the sender of the mail handled: a registered
+// player at the registered address only (M5), anyone else at the From
+// address.
+func (h *handling) answerTo(subject, body string) mailmsg.Outgoing {
+	if h.sender != nil {
+		return h.mailTo(*h.sender, subject, body)
+	}
+	return mailmsg.Outgoing{From: h.s.address, FromName: h.s.name, To: h.mail.From, Subject: subject, Text: body,
+		Language: string(h.replyLang()), Date: h.now}
 }
 
 // threadRoot returns the first Message-ID of a game's thread, or "" when

@@ -47,7 +47,7 @@ func (h *handling) relay(ctx context.Context) error {
 // of the story s, when they get one.
 func (h *handling) relayed(s *story, opp db.Player) error {
 	h.note("message relayed")
-	line, err := templates.RelayedLine(opp.Handle)
+	line, err := templates.RelayedLine(h.replyLang(), opp.Handle)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (h *handling) fold() error {
 		if s.st.ID() != h.replyGame || s.only != nil || !s.st.Game.Has(h.sender.ID) {
 			continue
 		}
-		texts, err := templates.Sections(h.reply)
+		texts, err := templates.Sections(h.replyLang(), h.reply)
 		if err != nil {
 			return err
 		}

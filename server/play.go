@@ -55,8 +55,11 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
-	data := templates.ChallengeData{Game: gameWords(&st), To: opponent.Handle, Challenger: h.sender.Handle,
+	data := templates.ChallengeData{Lang: h.lang(opponent), Game: gameWords(&st), To: opponent.Handle, Challenger: h.sender.Handle,
 		Challenged: opponent.Handle, Comment: h.commentFor(0)}
+	if err := h.subject(ctx, &data.Game, opponent); err != nil {
+		return err
+	}
 
 	// The mail to the challenged player starts the game's thread (M9).
 	subject, body, err := templates.Challenge(data)
@@ -73,7 +76,10 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 		}
 		st.Game.ThreadRoot = root
 	}
-	data.To, data.Comment = h.sender.Handle, nil
+	data.Lang, data.To, data.Comment = h.lang(*h.sender), h.sender.Handle, nil
+	if err := h.subject(ctx, &data.Game, *h.sender); err != nil {
+		return err
+	}
 	if subject, body, err = templates.ChallengeSent(data); err != nil {
 		return err
 	}
@@ -158,7 +164,10 @@ func (h *handling) decline(ctx context.Context, c parser.Command) error {
 	challenger := st.Opponent(h.sender.ID)
 	data := templates.ChallengeData{Game: gameWords(&st), Challenger: challenger.Handle, Challenged: h.sender.Handle}
 	for _, to := range []db.Player{challenger, *h.sender} {
-		data.To, data.Comment = to.Handle, nil
+		data.Lang, data.To, data.Comment = h.lang(to), to.Handle, nil
+		if err := h.subject(ctx, &data.Game, to); err != nil {
+			return err
+		}
 		if to.ID != h.sender.ID {
 			data.Comment = h.commentFor(st.ID())
 		}
@@ -326,8 +335,8 @@ func (h *handling) refusal(c parser.Command, st *game.State, err error) bool {
 	if !errors.As(err, &r) {
 		return false
 	}
-	e := h.gameError(c, st, templates.Problem(r.Problem.String()), r.Detail)
-	e.Handle = r.Other
+	e := h.gameError(c, st, templates.Problem(r.Problem.String()), "")
+	e.Handle, e.Move, e.Reason = r.Other, r.Move, templates.Phrase{Format: r.Format, Args: r.Args}
 	h.fail(e)
 	return true
 }

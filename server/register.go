@@ -54,6 +54,10 @@ func (h *handling) register(ctx context.Context, c parser.Command) error {
 	if err != nil {
 		return err
 	}
+	p.Language = string(h.newPlayerLang())
+	if err := h.tx.SetLanguage(ctx, p.ID, p.Language); err != nil {
+		return err
+	}
 	h.sender = &p
 	if h.proven = h.s.proves(h.mail, p); h.proven {
 		// A receiving server the operator trusts vouches for the From

@@ -85,6 +85,7 @@ var forgedCommands = []struct {
 	{"seek", nil, "alice", "seek congo"},
 	{"notify", nil, "alice", "notify digest"},
 	{"vacation", nil, "alice", "vacation 3"},
+	{"language", nil, "alice", "language ja"},
 	{"tournament new", nil, "alice", "tournament new swiss Spring Cup"},
 	{"join", newTournament1, "bob", "join tournament 1"},
 	{"leave", func(h *harness) { newTournament1(h); h.sendProven("bob", "join tournament 1") }, "bob", "leave tournament 1"},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/congobymail/congo/analysis"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
@@ -93,6 +94,12 @@ type Config struct {
 	// count of the day, and kept.
 	AnalysesPerDay int
 	AnalysisNodes  int64
+
+	// Language is the language of the mails to a new player whose
+	// register mail names none of the server's (M40: Content-Language),
+	// and of answers to unknown senders whose mail names none; default
+	// lang.English.
+	Language lang.Code
 }
 
 // The defaults of Config.RobotGames and Config.ChallengesPerDay.
@@ -122,6 +129,7 @@ type Server struct {
 	robotGames, challengesPerDay int
 	analysesPerDay               int
 	analysisNodes                int64
+	language                     lang.Code // the default language (M40)
 
 	// clockWake tells the clock loop that a mail was handled; robotWake
 	// tells the robot loop.
@@ -140,6 +148,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Robot != "" && !parser.ValidHandle(cfg.Robot) {
 		return nil, fmt.Errorf("server: robot handle %q is not a handle", cfg.Robot)
+	}
+	if cfg.Language != "" && !cfg.Language.Valid() {
+		return nil, fmt.Errorf("server: language %q is none of %v", cfg.Language, lang.All)
 	}
 	s := &Server{
 		db:               cfg.DB,
@@ -160,6 +171,7 @@ func New(cfg Config) (*Server, error) {
 		challengesPerDay: cfg.ChallengesPerDay,
 		analysesPerDay:   cfg.AnalysesPerDay,
 		analysisNodes:    cfg.AnalysisNodes,
+		language:         cfg.Language.Or(lang.English),
 		clockWake:        make(chan struct{}, 1),
 		robotWake:        make(chan struct{}, 1),
 	}

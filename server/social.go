@@ -38,7 +38,10 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 		h.boards = map[string]bool{}
 	}
 	h.boards[key] = true
-	data := templates.BoardData{Game: gameWords(&st), To: h.sender.Handle, Past: c.Past, At: c.At}
+	data := templates.BoardData{Lang: h.lang(*h.sender), Game: gameWords(&st), To: h.sender.Handle, Past: c.Past, At: c.At}
+	if err := h.subject(ctx, &data.Game, *h.sender); err != nil {
+		return err
+	}
 	side := st.Side(h.sender.ID)
 	data.Board = templates.ViewOf(st.Pos, side)
 	if c.Past {
@@ -271,10 +274,10 @@ func (h *handling) vacation(ctx context.Context, c parser.Command) error {
 	p, n, evs, err := game.StartVacation(ctx, h.tx, *h.sender, c.Days, h.now)
 	switch {
 	case errors.As(err, &r) && r.Problem == game.OnVacation:
-		h.fail(templates.Error{Line: c.Line, Problem: templates.OnVacation, Detail: r.Until.UTC().Format("2006-01-02 15:04 UTC")})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.OnVacation, Until: r.Until})
 		return nil
 	case errors.As(err, &r):
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoVacation, Detail: templates.Duration(r.Left)})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoVacation, Left: r.Left})
 		return nil
 	case err != nil:
 		return err

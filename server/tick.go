@@ -197,7 +197,7 @@ func (w *work) digest(ctx context.Context, p db.Player) error {
 	if err != nil {
 		return err
 	}
-	data := templates.DigestData{To: p.Handle}
+	data := templates.DigestData{Lang: w.lang(p), To: p.Handle}
 	var digested []int64
 	for _, g := range games {
 		if g.Status != db.Active {

@@ -43,7 +43,7 @@ func (h *handling) loadTournament(ctx context.Context, c parser.Command) (direct
 // directedTournament loads the tournament a command names when the
 // sender directs it (or is the operator, who may do all a director may);
 // otherwise it answers why not. what is what only the director may do,
-// for the answer: "start it", "call it off", ...
+// for the answer: "start", "cancel" or "kick".
 func (h *handling) directedTournament(ctx context.Context, c parser.Command, what string) (director.State, bool, error) {
 	st, ok, err := h.loadTournament(ctx, c)
 	if !ok || st.T.Director == h.sender.ID || h.isOperator() {
@@ -125,7 +125,7 @@ func (h *handling) leave(ctx context.Context, c parser.Command) error {
 // kick withdraws a player from a tournament, by its director (M38); the
 // player is told.
 func (h *handling) kick(ctx context.Context, c parser.Command) error {
-	st, ok, err := h.directedTournament(ctx, c, "withdraw a player from it")
+	st, ok, err := h.directedTournament(ctx, c, "kick")
 	if err != nil || !ok {
 		return err
 	}
@@ -199,7 +199,7 @@ func (h *handling) withdraw(ctx context.Context, c parser.Command, st *director.
 
 // tournamentStart begins a tournament, by its director (M35, M36).
 func (h *handling) tournamentStart(ctx context.Context, c parser.Command) error {
-	st, ok, err := h.directedTournament(ctx, c, "start it")
+	st, ok, err := h.directedTournament(ctx, c, "start")
 	if err != nil || !ok {
 		return err
 	}
@@ -222,7 +222,7 @@ func (h *handling) tournamentStart(ctx context.Context, c parser.Command) error 
 // tournamentCancel calls off a tournament before its start; its players
 // are told.
 func (h *handling) tournamentCancel(ctx context.Context, c parser.Command) error {
-	st, ok, err := h.directedTournament(ctx, c, "call it off")
+	st, ok, err := h.directedTournament(ctx, c, "cancel")
 	if err != nil || !ok {
 		return err
 	}

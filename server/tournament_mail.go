@@ -105,7 +105,7 @@ func (w *work) tournamentEvents(ctx context.Context, evs []director.Event, by st
 
 // tournamentMail queues one mail about a tournament to p.
 func (w *work) tournamentMail(ctx context.Context, p db.Player, d templates.TournamentData) error {
-	d.To = p.Handle
+	d.To, d.Lang = p.Handle, w.lang(p)
 	subject, text, html, err := templates.TournamentMail(d)
 	if err != nil {
 		return err

@@ -1,5 +1,11 @@
 package templates
 
+import (
+	"strings"
+
+	"github.com/congobymail/congo/lang"
+)
+
 // Problems that come of the operator's decisions.
 const (
 	Banned    Problem = "banned"    // a command from a banned player
@@ -9,22 +15,24 @@ const (
 // AdminNotice tells a player what the server's operator did that
 // concerns them.
 type AdminNotice struct {
-	To     string // the player's handle
-	Action string // "ban", "unban", "adjourn", "resume" or "adjudicate"
-	Game   Game   // the game, for adjourn, resume and adjudicate
+	Lang   lang.Code // the player's language; "" for English
+	To     string    // the player's handle
+	Action string    // "ban", "unban", "adjourn", "resume" or "adjudicate"
+	Game   Game      // the game, for adjourn, resume and adjudicate
 }
 
 // Admin renders an AdminNotice. A notice about a game has the game's
 // subject, so that it joins the game's thread.
 func Admin(n AdminNotice) (subject, body string, err error) {
+	t := tongueOf(n.Lang)
 	if n.Game.ID != 0 {
-		return render("admin", n.Game, n)
+		return t.render("admin", n.Game, n)
 	}
-	body, err = execute("admin", n)
-	if err != nil {
+	if body, err = t.execute("admin", n); err != nil {
 		return "", "", err
 	}
-	return "Congo: a message from the operator", body, nil
+	subject, err = t.raw("subject_operator", nil)
+	return strings.TrimSpace(subject), body, err
 }
 
 // AdminDone tells the operator that one of their commands was carried out.

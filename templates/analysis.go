@@ -1,11 +1,12 @@
 package templates
 
 import (
-	"fmt"
 	htmltemplate "html/template"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/congobymail/congo/lang"
 )
 
 // AnalysisData is the mail of the robot's analysis of a game (M49-M50),
@@ -13,6 +14,7 @@ import (
 // it, the mistakes marked with the better move, a summary per player, an
 // evaluation graph and the annotated record.
 type AnalysisData struct {
+	Lang  lang.Code // the recipient's language; "" for English
 	Game  Game
 	To    string // handle of the recipient
 	Nodes int64  // searched in each position
@@ -72,21 +74,22 @@ type GraphLine struct {
 // (M22), as the mail answers a player's request, its text, and its
 // text/html alternative with the graph as an SVG image.
 func Analysis(d AnalysisData) (subject, text, html string, err error) {
-	subject, text, err = render("analysis", d.Game, d)
+	t := tongueOf(d.Lang)
+	subject, text, err = t.render("analysis", d.Game, d)
 	if err != nil {
 		return "", "", "", err
 	}
 	subject = "Re: " + subject
-	intro, err := execute("analysis_intro", d)
+	intro, err := t.execute("analysis_intro", d)
 	if err != nil {
 		return "", "", "", err
 	}
-	footer, err := execute("footer", nil)
+	footer, err := t.execute("footer", nil)
 	if err != nil {
 		return "", "", "", err
 	}
 	_, footer, _ = strings.Cut(footer, signatureSeparator+"\n")
-	page := analysisPage{Title: subject, Data: d, Intro: paragraphs(intro), Footer: paragraphs(footer),
+	page := analysisPage{Lang: t.code, Title: subject, Data: d, Intro: paragraphs(intro), Footer: paragraphs(footer),
 		SVG: htmltemplate.HTML(fluid(d.SVG))} // made by package analysis: moves and numbers only
 	var b strings.Builder
 	if err := htmlMails.ExecuteTemplate(&b, "analysis_html", page); err != nil {
@@ -104,46 +107,41 @@ func fluid(svg string) string {
 	return svgSize.ReplaceAllString(svg, `$1 width="100%" style="display:block;max-width:${2}px;height:auto"`)
 }
 
-// NodesWords writes the nodes searched in each position with a comma
-// every three digits: "200,000".
-func (d AnalysisData) NodesWords() string {
-	s := fmt.Sprint(d.Nodes)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // SummaryLine is one player's line of the summary: the name, "alice
 // (white)" or "you (white)" for the reader (M27), padded to the longer
-// of the two.
+// of the two (template "analysis_player").
 type SummaryLine struct {
 	Name string
 	AnalysisSummary
 }
 
 // Summaries are the lines of the summary, White's first.
-func (d AnalysisData) Summaries() []SummaryLine {
-	lines := []SummaryLine{{"white", d.White}, {"black", d.Black}}
+func (d AnalysisData) Summaries() ([]SummaryLine, error) {
+	t := tongueOf(d.Lang)
+	lines := []SummaryLine{{AnalysisSummary: d.White}, {AnalysisSummary: d.Black}}
 	w := 0
 	for i := range lines {
-		name := lines[i].Handle
-		if name == d.To {
-			name = "you"
+		name, err := t.raw("analysis_player", struct {
+			Handle     string
+			You, White bool
+		}{lines[i].Handle, lines[i].Handle == d.To, i == 0})
+		if err != nil {
+			return nil, err
 		}
-		lines[i].Name = name + " (" + lines[i].Name + ")"
-		w = max(w, len(lines[i].Name))
+		lines[i].Name = name
+		w = max(w, columns(name))
 	}
 	for i := range lines {
-		lines[i].Name = fmt.Sprintf("%-*s", w, lines[i].Name)
+		lines[i].Name = pad(w, lines[i].Name)
 	}
-	return lines
+	return lines, nil
 }
 
 // analysisPage is what the HTML template of the analysis gets: the data,
 // and the text's first paragraphs and footer, so that both parts say the
 // same.
 type analysisPage struct {
+	Lang   lang.Code
 	Title  string
 	Data   AnalysisData
 	Intro  [][]string
@@ -189,7 +187,7 @@ func (AnalysisRefused) template() string { return "analysis_refused" }
 
 // AnalysisFailure renders the mail that tells the player who asked that
 // the analysis of a game could not be made, in the game's thread.
-func AnalysisFailure(g Game) (subject, body string, err error) {
-	subject, body, err = render("analysis_failed", g, AnalysisRefused{GameID: g.ID, Why: AnalysisFailed, Game: &g})
+func AnalysisFailure(l lang.Code, g Game) (subject, body string, err error) {
+	subject, body, err = tongueOf(l).render("analysis_failed", g, AnalysisRefused{GameID: g.ID, Why: AnalysisFailed, Game: &g})
 	return "Re: " + subject, body, err
 }

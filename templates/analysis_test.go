@@ -69,7 +69,7 @@ func TestAnalysisGolden(t *testing.T) {
 			s, b, _, err := Analysis(observer)
 			return s, b, err
 		}},
-		{"analysis_failed", func() (string, string, error) { return AnalysisFailure(analysed().Game) }},
+		{"analysis_failed", func() (string, string, error) { return AnalysisFailure("", analysed().Game) }},
 		{"reply_analysis", func() (string, string, error) {
 			return Reply(ReplyData{Subject: "analysis", Sections: []Section{
 				AnalysisQueued{GameID: 42},

@@ -1,47 +1,16 @@
 package templates
 
 import (
-	"fmt"
 	"strings"
 	"time"
+
+	"github.com/congobymail/congo/lang"
 )
-
-// Duration writes a time left in words, rounded down: "2 days 4 hours",
-// "5 hours 3 minutes", "45 minutes", "0 minutes".
-func Duration(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
-	switch {
-	case days > 0 && hours > 0:
-		return plural(days, "day") + " " + plural(hours, "hour")
-	case days > 0:
-		return plural(days, "day")
-	case hours > 0 && minutes > 0:
-		return plural(hours, "hour") + " " + plural(minutes, "minute")
-	case hours > 0:
-		return plural(hours, "hour")
-	}
-	return plural(minutes, "minute")
-}
-
-// plural writes a count of things: "1 day", "2 days".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// when writes a time for a mail, to the minute, in UTC.
-func when(t time.Time) string {
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
 
 // DigestData is the daily mail of the games where it is the recipient's
 // move (M18).
 type DigestData struct {
+	Lang  lang.Code // the recipient's language; "" for English
 	To    string
 	Games []DigestGame
 }
@@ -54,11 +23,12 @@ type DigestGame struct {
 
 // Digest renders the daily digest.
 func Digest(d DigestData) (subject, body string, err error) {
-	body, err = execute("digest", d)
-	if err != nil {
+	t := tongueOf(d.Lang)
+	if body, err = t.execute("digest", d); err != nil {
 		return "", "", err
 	}
-	return fmt.Sprintf("Congo: your move in %s", plural(len(d.Games), "game")), body, nil
+	subject, err = t.raw("subject_digest", len(d.Games))
+	return strings.TrimSpace(subject), body, err
 }
 
 // ConditionalList answers conditional and if lines: the sender's

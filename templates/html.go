@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/congobymail/congo/lang"
 )
 
 // htmlMails is the HTML alternative of mails that show boards (M12): the
@@ -13,7 +15,32 @@ import (
 var htmlMails *htmltemplate.Template
 
 func init() {
-	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows, "prose": prose}).ParseFS(files, "*.html"))
+	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows, "prose": prose, "say": say,
+		"rowIn": func(l lang.Code, r AnalysisRow) any {
+			return struct {
+				Lang lang.Code
+				Row  AnalysisRow
+			}{l, r}
+		},
+		"moveIn": func(l lang.Code, m *AnalysedMove) any {
+			return struct {
+				Lang lang.Code
+				Move *AnalysedMove
+			}{l, m}
+		},
+	}).ParseFS(files, "*.html"))
+}
+
+// say is the words of the text template name in language l, for the
+// HTML parts, whose own templates hold no words: they come from the
+// language's file like every other.
+func say(l lang.Code, name string, data ...any) (string, error) {
+	var d any
+	if len(data) > 0 {
+		d = data[0]
+	}
+	s, err := tongueOf(l).raw(name, d)
+	return strings.TrimSpace(s), err
 }
 
 // boardRows renders the rows of a board table: for each, lines <tr>, the
@@ -84,6 +111,7 @@ func fragment(name string, data any) (string, error) {
 // htmlPage is what the HTML template gets: the mail's text cut into
 // paragraphs of lines and boards, in order, and the footer.
 type htmlPage struct {
+	Lang   lang.Code
 	Title  string
 	Blocks []htmlBlock
 	Footer [][]string
@@ -118,22 +146,14 @@ type insert struct {
 	block htmlBlock
 }
 
-// textKey is the text part's key to its boards (template "key"), which
-// the HTML part replaces with its own ("key_html"): the table shows the
-// river and the castles by colour, not with ~ and |.
-var textKey = func() string {
-	k, err := execute("key", nil)
-	if err != nil {
-		panic(err)
-	}
-	return k
-}()
-
-// textBlocks cuts text into runs of paragraphs and keys.
-func textBlocks(text string) []htmlBlock {
+// textBlocks cuts text into runs of paragraphs and keys to the boards
+// (template "key"), which the HTML part replaces with its own
+// ("key_html"): the table shows the river and the castles by colour, not
+// with ~ and |.
+func (t *tongue) textBlocks(text string) []htmlBlock {
 	var out []htmlBlock
 	for {
-		before, after, ok := strings.Cut(text, textKey)
+		before, after, ok := strings.Cut(text, t.textKey())
 		if !ok {
 			return append(out, htmlBlock{Paragraphs: paragraphs(text)})
 		}
@@ -151,7 +171,7 @@ func BoardMail(d BoardData) (subject, text, html string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
-	html, err = pageHTML(subject, text, []View{d.Board})
+	html, err = tongueOf(d.Lang).pageHTML(subject, text, []View{d.Board})
 	if err != nil {
 		return "", "", "", err
 	}
@@ -168,37 +188,41 @@ func DigestHTML(d DigestData) (string, error) {
 	for _, g := range d.Games {
 		boards = append(boards, g.Board)
 	}
-	return pageHTML(subject, body, boards)
+	return tongueOf(d.Lang).pageHTML(subject, body, boards)
 }
 
 // pageHTML renders a mail's text as HTML, each of boards, whose diagrams
 // the text shows in this order, as a table.
-func pageHTML(title, body string, boards []View) (string, error) {
+func (t *tongue) pageHTML(title, body string, boards []View) (string, error) {
 	inserts := make([]insert, len(boards))
 	for i := range boards {
-		inserts[i] = insert{text: boards[i].Diagram, block: htmlBlock{Board: &boards[i]}}
+		d, err := t.diagram(boards[i].Diagram)
+		if err != nil {
+			return "", err
+		}
+		inserts[i] = insert{text: d, block: htmlBlock{Board: &boards[i]}}
 	}
-	return pageHTMLWith(title, body, inserts)
+	return t.pageHTMLWith(title, body, inserts)
 }
 
 // pageHTMLWith renders a mail's text as HTML, each of inserts, whose
 // figures the text shows in this order, as its block.
-func pageHTMLWith(title, body string, inserts []insert) (string, error) {
+func (t *tongue) pageHTMLWith(title, body string, inserts []insert) (string, error) {
 	body, footer, _ := strings.Cut(body, "\n"+signatureSeparator+"\n")
-	page := htmlPage{Title: title, Footer: paragraphs(footer)}
+	page := htmlPage{Lang: t.code, Title: title, Footer: paragraphs(footer)}
 	for _, in := range inserts {
 		before, after, ok := strings.Cut(body, in.text)
 		if !ok {
 			continue
 		}
-		page.Blocks = append(page.Blocks, textBlocks(before)...)
+		page.Blocks = append(page.Blocks, t.textBlocks(before)...)
 		page.Blocks = append(page.Blocks, in.block)
 		if in.block.Board != nil {
 			page.Marked = page.Marked || in.block.Board.marked()
 		}
 		body = after
 	}
-	page.Blocks = append(page.Blocks, textBlocks(body)...)
+	page.Blocks = append(page.Blocks, t.textBlocks(body)...)
 	var b strings.Builder
 	if err := htmlMails.ExecuteTemplate(&b, "page_html", page); err != nil {
 		return "", err
@@ -240,7 +264,7 @@ func paragraphs(text string) [][]string {
 		case strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "Position: "):
 			cur, prose = append(cur, t), false
 		case prose:
-			cur[len(cur)-1] += " " + t
+			cur[len(cur)-1] = joinLines(cur[len(cur)-1], t)
 		default:
 			cur, prose = append(cur, t), true
 		}

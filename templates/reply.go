@@ -3,12 +3,15 @@ package templates
 import (
 	"strings"
 	"time"
+
+	"github.com/congobymail/congo/lang"
 )
 
 // ReplyData is the one answer to a mail: its sections in the order of the
 // commands they answer.
 type ReplyData struct {
-	Subject string // the Subject of the mail answered; "" for none, or one not to repeat
+	Lang    lang.Code // the recipient's language; "" for English
+	Subject string    // the Subject of the mail answered; "" for none, or one not to repeat
 	// Game is the game the answer is about, when it answers a mail in
 	// the game's thread: its Subject is then the game's (M22).
 	Game     *Game
@@ -17,77 +20,91 @@ type ReplyData struct {
 
 // Reply renders the answer to a mail.
 func Reply(d ReplyData) (subject, body string, err error) {
-	parts := make([]string, 0, len(d.Sections))
-	for _, s := range d.Sections {
-		text, err := execute(s.template(), s)
-		if err != nil {
-			return "", "", err
-		}
-		parts = append(parts, strings.TrimSpace(text))
+	t := tongueOf(d.Lang)
+	parts, err := t.sections(d.Sections)
+	if err != nil {
+		return "", "", err
 	}
-	body, err = execute("reply", parts)
+	body, err = t.execute("reply", parts)
 	if err != nil {
 		return "", "", err
 	}
 	if d.Game != nil {
-		if subject, err = execute("subject", *d.Game); err != nil {
+		if subject, err = t.subject(*d.Game); err != nil {
 			return "", "", err
 		}
-		return "Re: " + strings.TrimSpace(subject), body, nil
+		return "Re: " + subject, body, nil
 	}
 	if strings.TrimSpace(d.Subject) == "" && len(d.Sections) > 0 {
-		return answerSubject(d.Sections[0]), body, nil
+		subject, err = t.answerSubject(d.Sections[0])
+		return subject, body, err
 	}
-	return replySubject(d.Subject), body, nil
+	if s := strings.TrimSpace(d.Subject); s != "" {
+		return replySubject(s), body, nil
+	}
+	subject, err = t.raw("subject_answer", nil)
+	return subject, body, err
+}
+
+// sections renders sections of a reply, each as its text.
+func (t *tongue) sections(secs []Section) ([]string, error) {
+	out := make([]string, 0, len(secs))
+	for _, s := range secs {
+		text, err := t.execute(s.template(), s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, strings.TrimSpace(text))
+	}
+	return out, nil
 }
 
 // answerSubject names an answer to a mail without a Subject, or with a
 // command for one, which the answer must not repeat: by what it begins
-// with.
-func answerSubject(s Section) string {
+// with (templates "subject_..." of the language).
+func (t *tongue) answerSubject(s Section) (string, error) {
+	name := "subject_answer"
+	var data any
 	switch s := s.(type) {
 	case Registered:
-		if s.Already {
-			return "Your Congo address, " + s.Handle
-		}
-		return "Welcome to Congo, " + s.Handle
+		name, data = "subject_welcome", s
 	case Help:
-		return "The Congo manual"
+		name = "subject_manual"
 	case RulesSummary:
-		return "The rules of Congo"
+		name = "subject_rules"
 	case GameList:
-		return "Your Congo games"
+		name = "subject_games"
 	case Ratings:
-		return "The Congo ratings"
+		name = "subject_ratings"
 	case NewKey:
-		return "Your new Congo address"
+		name = "subject_newkey"
 	case HowToRegister:
-		return "How to play Congo by mail"
+		name = "subject_how_to_register"
 	case Prove:
-		return "Congo: send it to your personal address"
+		name = "subject_prove"
 	case TournamentCreated:
-		return s.T.Subject()
+		return t.tournamentSubject(s.T)
 	case TournamentJoin:
-		return s.T.Subject()
+		return t.tournamentSubject(s.T)
 	case TournamentDone:
-		return s.T.Subject()
+		return t.tournamentSubject(s.T)
 	case TournamentList:
-		return "The Congo tournaments"
+		name = "subject_tournaments"
+	case LanguageSet:
+		name = "subject_language"
 	case Error:
 		if s.Tournament != nil {
-			return s.Tournament.Subject()
+			return t.tournamentSubject(*s.Tournament)
 		}
 	}
-	return "Congo: the answer to your mail"
+	subject, err := t.raw(name, data)
+	return strings.TrimSpace(subject), err
 }
 
 // replySubject is the Subject of an answer: "Re: " and the Subject
 // answered, once.
 func replySubject(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return "Congo: the answer to your mail"
-	}
 	if len(s) >= 3 && strings.EqualFold(s[:3], "re:") {
 		return s
 	}
@@ -142,7 +159,7 @@ type GameList struct {
 type Problem string
 
 const (
-	NotUnderstood   Problem = "not understood"    // the parser's Detail says why
+	NotUnderstood   Problem = "not understood"    // the parser's Reason says why
 	BadHandle       Problem = "bad handle"        // Handle breaks the handle rule
 	HandleTaken     Problem = "handle taken"      // Handle belongs to someone else
 	NoSuchPlayer    Problem = "no such player"    // no player has Handle
@@ -154,19 +171,19 @@ const (
 	NotActive       Problem = "not active"        // move/resign in a game not being played
 	NotYourTurn     Problem = "not your turn"     // a move when the opponent is to move
 	StaleMoveNumber Problem = "stale move number" // #N is not the number of the move to make
-	IllegalMove     Problem = "illegal move"      // Detail has the rules' explanation
+	IllegalMove     Problem = "illegal move"      // Reason has the rules' explanation
 	Unsupported     Problem = "unsupported"       // a command this server does not carry out
 	NoOffer         Problem = "no offer"          // nodraw with no draw offer from the opponent
 	NotYourTakeback Problem = "not your takeback" // takeback by the wrong player; Handle is the other
 	NoMoves         Problem = "no moves"          // takeback before any move
 	TooLate         Problem = "too late"          // abort after both sides moved
 	NoSuchMove      Problem = "no such move"      // board #N beyond the game; Detail is "#N"
-	BadConditional  Problem = "bad conditional"   // an if line that cannot be played; Detail says why
+	BadConditional  Problem = "bad conditional"   // an if line that cannot be played; Reason says why
 	YourMove        Problem = "your move"         // an if line when it is the sender's move
 	OwnGame         Problem = "own game"          // observe of one's own game
-	NoVacation      Problem = "no vacation"       // more vacation asked than left; Detail is what is left
+	NoVacation      Problem = "no vacation"       // more vacation asked than left; Left is what is left
 	NotOnVacation   Problem = "not on vacation"   // vacation off when not on vacation
-	OnVacation      Problem = "on vacation"       // vacation when on vacation; Detail is until when
+	OnVacation      Problem = "on vacation"       // vacation when on vacation; Until is its end
 	LevelForHuman   Problem = "level for human"   // level=N in a challenge to a player who is not the robot
 	RobotTakeback   Problem = "robot takeback"    // takeback in a game against the robot, Handle
 
@@ -176,7 +193,7 @@ const (
 
 	// Tournaments: Tournament is the tournament named.
 	NoSuchTournament     Problem = "no such tournament"     // Detail is the number
-	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start it", ...
+	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start", "cancel" or "kick"
 	TooFewPlayers        Problem = "too few players"        // tournament start with fewer than MinPlayers
 	TournamentNotOpen    Problem = "tournament not open"    // join, start or cancel after the start
 	TournamentNotRunning Problem = "tournament not running" // a withdrawal from a tournament not running
@@ -189,13 +206,24 @@ const (
 type Error struct {
 	Line    string // the line, quoted
 	Problem Problem
-	Detail  string // the parser's or the rules' explanation
-	Handle  string // the handle named, for handle problems
-	GameID  int64  // the game named
-	Game    *Game  // the game, when the recipient may see it
-	Board   *View  // the board, when the error is about a game being played or over
+	// Reason is the parser's, the rules' or the server's explanation
+	// (NotUnderstood, IllegalMove, BadConditional), and Move the move it
+	// is about, as written.
+	Reason Phrase
+	Move   string
+	// Detail is what else the problem names: a number, a tournament's
+	// name, what only a director may do ("start", "cancel", "kick").
+	Detail string
+	Handle string // the handle named, for handle problems
+	GameID int64  // the game named
+	Game   *Game  // the game, when the recipient may see it
+	Board  *View  // the board, when the error is about a game being played or over
 	// Tournament is the tournament named, for the tournaments' problems.
 	Tournament *Tournament
+	// Left is the vacation left (NoVacation); Until the end of the
+	// vacation being taken (OnVacation).
+	Left  time.Duration
+	Until time.Time
 }
 
 // Prove answers commands that were not applied because the mail did not
@@ -231,7 +259,7 @@ type CapNotice struct {
 
 // Cut says that only the start of the mail was read (M32): Why says why.
 type Cut struct {
-	Why string
+	Why Phrase
 }
 
 // Relayed tells the sender that their message went to the opponent,
@@ -240,9 +268,10 @@ type Relayed struct {
 	To string
 }
 
-// RelayedLine is the line of Relayed, for a board mail's notes.
-func RelayedLine(to string) (string, error) {
-	return execute("relayed", Relayed{To: to})
+// RelayedLine is the line of Relayed, for a board mail's notes, in
+// language l.
+func RelayedLine(l lang.Code, to string) (string, error) {
+	return tongueOf(l).execute("relayed", Relayed{To: to})
 }
 
 // NotRelayed says that the sender's words were not passed on: they do
@@ -251,18 +280,10 @@ type NotRelayed struct {
 	GameID int64
 }
 
-// Sections renders sections of a reply, each as its text, for the notes
-// of a board mail.
-func Sections(secs []Section) ([]string, error) {
-	var out []string
-	for _, s := range secs {
-		text, err := execute(s.template(), s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, strings.TrimSpace(text))
-	}
-	return out, nil
+// Sections renders sections of a reply in language l, each as its text,
+// for the notes of a board mail.
+func Sections(l lang.Code, secs []Section) ([]string, error) {
+	return tongueOf(l).sections(secs)
 }
 
 // LoopNotice tells an address that sent Mails mails without a command in
@@ -271,6 +292,12 @@ func Sections(secs []Section) ([]string, error) {
 type LoopNotice struct {
 	Mails int
 	Quiet time.Duration
+}
+
+// LanguageSet answers language: the language of the player's mails from
+// now on, in which the answer is written already (M40).
+type LanguageSet struct {
+	Lang lang.Code
 }
 
 // RulesSummary answers rules: the rules of the game in plain words, for a
@@ -292,3 +319,4 @@ func (Cut) template() string           { return "cut" }
 func (LoopNotice) template() string    { return "loop_notice" }
 func (Relayed) template() string       { return "relayed" }
 func (NotRelayed) template() string    { return "not_relayed" }
+func (LanguageSet) template() string   { return "language_set" }

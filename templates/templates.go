@@ -3,35 +3,20 @@ package templates
 
 import (
 	"embed"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
+	"unicode/utf8"
 
+	eawidth "golang.org/x/text/width"
+
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
 )
 
-//go:embed *.tmpl *.html
+//go:embed *.tmpl *.html lang/*.tmpl
 var files embed.FS
-
-// mails is the parsed set of templates, read once from the embedded files.
-// It is never changed after that, and executing it is safe from many
-// goroutines.
-var mails = template.Must(template.New("").Funcs(template.FuncMap{
-	"pieces":   pieces,
-	"yours":    yours,
-	"indent":   indent,
-	"loser":    Game.loser,
-	"duration": Duration,
-	"when":     when,
-	"plural":   plural,
-	"signed":   signed,
-	"list":     and,
-	"games":    Games,
-	"sub":      func(a, b int) int { return a - b },
-}).ParseFS(files, "*.tmpl"))
 
 // signed writes a change of rating with its sign: +12, -7, +0.
 func signed(n int) string {
@@ -79,6 +64,10 @@ type Game struct {
 	// Round; "" for other games.
 	Event string
 	Round int
+	// SubjectLang is the language of the game's Subject for the
+	// recipient, the one of their first mail about the game (M22): ""
+	// for the language of the mail.
+	SubjectLang lang.Code
 }
 
 // Clocks are the time both players have left.
@@ -168,6 +157,7 @@ type Cell struct {
 // since the recipient's last mail about it (M23: all that one incoming
 // mail caused, in one mail), or the board asked for.
 type BoardData struct {
+	Lang lang.Code // the recipient's language; "" for English
 	Game Game
 	To   string // handle of the recipient
 	// Moves are the moves made since the recipient's last mail about the
@@ -254,11 +244,12 @@ func Board(d BoardData) (subject, body string, err error) {
 		e := &d.Events[i]
 		e.Yours, e.Other, e.GameID, e.Left = e.By == d.To, other, d.Game.ID, d.Game.Left()
 	}
-	return render("board", d.Game, d)
+	return tongueOf(d.Lang).render("board", d.Game, d)
 }
 
 // ChallengeData is a mail about a challenge.
 type ChallengeData struct {
+	Lang       lang.Code // the recipient's language; "" for English
 	Game       Game
 	To         string // handle of the recipient
 	Challenger string
@@ -268,42 +259,19 @@ type ChallengeData struct {
 
 // Challenge renders the mail that asks the challenged player to accept.
 func Challenge(d ChallengeData) (subject, body string, err error) {
-	return render("challenge", d.Game, d)
+	return tongueOf(d.Lang).render("challenge", d.Game, d)
 }
 
 // ChallengeSent renders the mail that tells the challenger the number of
 // the new game.
 func ChallengeSent(d ChallengeData) (subject, body string, err error) {
-	return render("challenge_sent", d.Game, d)
+	return tongueOf(d.Lang).render("challenge_sent", d.Game, d)
 }
 
 // ChallengeDeclined renders the mail that tells a player the challenge
 // was declined.
 func ChallengeDeclined(d ChallengeData) (subject, body string, err error) {
-	return render("declined", d.Game, d)
-}
-
-// render executes the body template name with data and the subject of
-// the game g.
-func render(name string, g Game, data any) (subject, body string, err error) {
-	subject, err = execute("subject", g)
-	if err != nil {
-		return "", "", err
-	}
-	body, err = execute(name, data)
-	if err != nil {
-		return "", "", err
-	}
-	return strings.TrimSpace(subject), body, nil
-}
-
-// execute runs one template and tidies its text.
-func execute(name string, data any) (string, error) {
-	var b strings.Builder
-	if err := mails.ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("render %s: %w", name, err)
-	}
-	return tidy(b.String()), nil
+	return tongueOf(d.Lang).render("declined", d.Game, d)
 }
 
 // signatureSeparator starts the footer; mail programs leave what follows
@@ -335,64 +303,99 @@ func tidy(s string) string {
 	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
 }
 
-// wrap breaks a line at spaces into lines of at most width bytes; a word
-// longer than that stays whole on its own line.
+// wrap breaks a line into lines of at most width columns, a wide
+// character (as Japanese ones are) taking two: at spaces, and between two
+// wide characters where Japanese line breaking allows it, not before
+// closing punctuation such as 、。」） nor after opening such as 「（.
+// A word longer than width stays whole on its own line.
 func wrap(l string) []string {
 	var lines []string
-	for len(l) > width {
-		cut := strings.LastIndexByte(l[:width+1], ' ')
+	for columns(l) > width {
+		cut, skip := breakAt(l)
 		if cut <= 0 {
-			cut = strings.IndexByte(l, ' ')
-			if cut < 0 {
-				break
-			}
+			break
 		}
-		lines = append(lines, l[:cut])
-		l = strings.TrimLeft(l[cut:], " ")
+		lines = append(lines, strings.TrimRight(l[:cut], " "))
+		l = strings.TrimLeft(l[cut+skip:], " ")
 	}
 	return append(lines, l)
 }
 
-// pieces names pieces in a sentence, those of one kind together:
-// "the pawns on c2 and e4 and the zebra on d5".
-func pieces(ps []Piece) string { return piecesWith("the", ps) }
-
-// yours names the recipient's pieces in a sentence: "your pawns on c4
-// and f4".
-func yours(ps []Piece) string { return piecesWith("your", ps) }
-
-// piecesWith names pieces in a sentence, each kind after the word
-// article.
-func piecesWith(article string, ps []Piece) string {
-	var kinds []string
-	squares := map[string][]string{}
-	for _, p := range ps {
-		if _, ok := squares[p.Kind]; !ok {
-			kinds = append(kinds, p.Kind)
+// breakAt finds where to break l, longer than width columns: the byte
+// offset of the last break within width (or, when there is none, the
+// first), and how many bytes the break itself takes (1 for a space, 0
+// between wide characters); 0, 0 when l cannot be broken.
+func breakAt(l string) (cut, skip int) {
+	col, last, lastSkip := 0, 0, 0
+	var prev rune
+	for i, r := range l {
+		if col > width && last > 0 {
+			break
 		}
-		squares[p.Kind] = append(squares[p.Kind], p.Square)
-	}
-	groups := make([]string, 0, len(kinds))
-	for _, k := range kinds {
-		sq := squares[k]
-		if len(sq) == 1 {
-			groups = append(groups, article+" "+k+" on "+sq[0])
-		} else {
-			groups = append(groups, article+" "+k+"s on "+and(sq))
+		switch {
+		case i == 0:
+		case r == ' ':
+			if col <= width || last == 0 {
+				last, lastSkip = i, 1
+			}
+		case wide(prev) && wide(r) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev):
+			if col <= width || last == 0 {
+				last, lastSkip = i, 0
+			}
 		}
+		col += runeColumns(r)
+		prev = r
 	}
-	return and(groups)
+	return last, lastSkip
 }
 
-// and joins words as a list in a sentence: "a", "a and b", "a, b and c".
-func and(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
+// Japanese line breaking (kinsoku): no line starts with noBreakBefore,
+// none ends with noBreakAfter.
+const (
+	noBreakBefore = "、。，．・：；？！ー）」』】〕〉》’”ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ々〜…‥"
+	noBreakAfter  = "（「『【〔〈《‘“"
+)
+
+// wide reports whether r takes two columns, as East Asian wide and
+// full-width characters do.
+func wide(r rune) bool {
+	switch eawidth.LookupRune(r).Kind() {
+	case eawidth.EastAsianWide, eawidth.EastAsianFullwidth:
+		return true
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return false
+}
+
+func runeColumns(r rune) int {
+	if wide(r) {
+		return 2
+	}
+	return 1
+}
+
+// columns is how many columns s takes in a fixed-width font.
+func columns(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeColumns(r)
+	}
+	return n
+}
+
+// pad writes s and spaces after it up to n columns.
+func pad(n int, s string) string {
+	return s + strings.Repeat(" ", max(0, n-columns(s)))
+}
+
+// joinLines joins two lines of prose that wrap broke apart: with a
+// space, unless wrap broke between two wide characters.
+func joinLines(a, b string) string {
+	ra, _ := utf8.DecodeLastRuneInString(a)
+	rb, _ := utf8.DecodeRuneInString(b)
+	if wide(ra) && wide(rb) {
+		return a + b
+	}
+	return a + " " + b
 }
 
 // indent puts prefix before every line of s.

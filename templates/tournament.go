@@ -3,6 +3,8 @@ package templates
 import (
 	"fmt"
 	"strings"
+
+	"github.com/congobymail/congo/lang"
 )
 
 // Tournament is a tournament as mails name it (M33-M39).
@@ -21,10 +23,12 @@ type Tournament struct {
 	MinPlayers  int      // the fewest it starts with
 }
 
-// Subject is the Subject of every mail about the tournament, so that it
-// keeps one thread: "Congo tournament 3: Spring Cup".
-func (t Tournament) Subject() string {
-	return fmt.Sprintf("Congo tournament %d: %s", t.ID, t.Name)
+// tournamentSubject is the Subject of every mail about the tournament,
+// so that it keeps one thread: "Congo tournament 3: Spring Cup" (template
+// "tournament_subject").
+func (t *tongue) tournamentSubject(tt Tournament) (string, error) {
+	s, err := t.raw("tournament_subject", tt)
+	return strings.TrimSpace(s), err
 }
 
 // TournamentGame is a game of a tournament, for its lists.
@@ -72,6 +76,7 @@ const (
 
 // TournamentData is a mail about a tournament to one player.
 type TournamentData struct {
+	Lang lang.Code // the recipient's language; "" for English
 	To   string
 	T    Tournament
 	News News
@@ -107,18 +112,29 @@ func (d TournamentData) Director() bool { return d.To == d.T.Director }
 // and HTML alternative, where the standings and the crosstable are
 // tables.
 func TournamentMail(d TournamentData) (subject, text, html string, err error) {
-	subject = d.T.Subject()
-	if text, err = execute("tournament_mail", d); err != nil {
+	t := tongueOf(d.Lang)
+	if subject, err = t.tournamentSubject(d.T); err != nil {
+		return "", "", "", err
+	}
+	if text, err = t.execute("tournament_mail", d); err != nil {
 		return "", "", "", err
 	}
 	var inserts []insert
 	if len(d.Standings) > 0 {
-		inserts = append(inserts, insert{text: standingsText(d.Standings), block: htmlBlock{Table: standingsTable(d.T.Swiss, d.Standings)}})
+		table, err := t.standingsTable(d.T.Swiss, d.Standings)
+		if err != nil {
+			return "", "", "", err
+		}
+		inserts = append(inserts, insert{text: standingsText(d.Standings), block: htmlBlock{Table: table}})
 	}
 	if c := d.Crosstable; c != nil {
-		inserts = append(inserts, insert{text: indent("  ", strings.TrimRight(c.Text, "\n")), block: htmlBlock{Table: crosstableTable(c)}})
+		table, err := t.crosstableTable(c)
+		if err != nil {
+			return "", "", "", err
+		}
+		inserts = append(inserts, insert{text: indent("  ", strings.TrimRight(c.Text, "\n")), block: htmlBlock{Table: table}})
 	}
-	if html, err = pageHTMLWith(subject, text, inserts); err != nil {
+	if html, err = t.pageHTMLWith(subject, text, inserts); err != nil {
 		return "", "", "", err
 	}
 	return subject, text, html, nil
@@ -134,32 +150,57 @@ func standingsText(st []Standing) string {
 	return strings.Join(lines, "\n")
 }
 
-func standingsTable(swiss bool, st []Standing) *htmlTable {
-	t := &htmlTable{Head: []string{"", "Player", "Points"}, Numeric: []bool{true, false, true}}
-	if swiss {
-		t.Head, t.Numeric = append(t.Head, "Buchholz"), append(t.Numeric, true)
+// standingsTable is the standings as a table, its heading in t's
+// language (template "standings_head").
+func (t *tongue) standingsTable(swiss bool, st []Standing) (*htmlTable, error) {
+	head, err := t.head("standings_head", swiss)
+	if err != nil {
+		return nil, err
 	}
-	t.Head, t.Numeric = append(t.Head, "SB"), append(t.Numeric, true)
+	withdrew, err := t.raw("withdrew", nil)
+	if err != nil {
+		return nil, err
+	}
+	table := &htmlTable{Head: append([]string{""}, head...), Numeric: []bool{true, false, true}}
+	if swiss {
+		table.Numeric = append(table.Numeric, true)
+	}
+	table.Numeric = append(table.Numeric, true)
 	for _, s := range st {
 		handle := s.Handle
 		if s.Withdrawn {
-			handle += " (withdrew)"
+			handle += " " + withdrew
 		}
 		row := []string{fmt.Sprint(s.Place), handle, s.Points}
 		if swiss {
 			row = append(row, s.Buchholz)
 		}
-		t.Rows = append(t.Rows, append(row, s.SB))
+		table.Rows = append(table.Rows, append(row, s.SB))
 	}
-	return t
+	return table, nil
 }
 
-func crosstableTable(c *Crosstable) *htmlTable {
-	t := &htmlTable{Head: []string{"", "Player"}, Numeric: []bool{true, false}}
-	for i := range c.Handles {
-		t.Head, t.Numeric = append(t.Head, fmt.Sprint(i+1)), append(t.Numeric, true)
+// head is the heading of a table, its cells one a line of template name.
+func (t *tongue) head(name string, data any) ([]string, error) {
+	s, err := t.raw(name, data)
+	if err != nil {
+		return nil, err
 	}
-	t.Head, t.Numeric = append(t.Head, "Points"), append(t.Numeric, true)
+	return strings.Split(strings.Trim(s, "\n"), "\n"), nil
+}
+
+// crosstableTable is a round robin's crosstable as a table, its heading
+// in t's language (template "crosstable_head").
+func (t *tongue) crosstableTable(c *Crosstable) (*htmlTable, error) {
+	head, err := t.head("crosstable_head", nil)
+	if err != nil {
+		return nil, err
+	}
+	table := &htmlTable{Head: []string{"", head[0]}, Numeric: []bool{true, false}}
+	for i := range c.Handles {
+		table.Head, table.Numeric = append(table.Head, fmt.Sprint(i+1)), append(table.Numeric, true)
+	}
+	table.Head, table.Numeric = append(table.Head, head[1]), append(table.Numeric, true)
 	for i, h := range c.Handles {
 		row := []string{fmt.Sprint(i + 1), h}
 		for j, x := range c.Cells[i] {
@@ -171,9 +212,9 @@ func crosstableTable(c *Crosstable) *htmlTable {
 			}
 			row = append(row, x)
 		}
-		t.Rows = append(t.Rows, append(row, c.Points[i]))
+		table.Rows = append(table.Rows, append(row, c.Points[i]))
 	}
-	return t
+	return table, nil
 }
 
 // TournamentCreated answers tournament new (M33).
@@ -206,36 +247,3 @@ func (TournamentCreated) template() string { return "tournament_created" }
 func (TournamentJoin) template() string    { return "tournament_join" }
 func (TournamentDone) template() string    { return "tournament_done" }
 func (TournamentList) template() string    { return "tournaments" }
-
-// System names a tournament's system in words: "a Swiss of 4 rounds",
-// "a double round robin".
-func (t Tournament) System() string {
-	switch {
-	case t.Swiss && t.Rounds > 0:
-		return fmt.Sprintf("a Swiss of %d rounds", t.Rounds)
-	case t.Swiss:
-		return "a Swiss"
-	case t.Double:
-		return "a double round robin"
-	}
-	return "a round robin"
-}
-
-// Terms are the tournament's system and time control in words: "a Swiss
-// of 4 rounds, days=3, rated".
-func (t Tournament) Terms() string {
-	rated := "rated"
-	if t.Unrated {
-		rated = "unrated"
-	}
-	return fmt.Sprintf("%s, %s, %s", t.System(), t.TimeControl, rated)
-}
-
-// Games lists game numbers in words: "12", "12 and 15", "12, 15 and 18".
-func Games(ids []int64) string {
-	words := make([]string, len(ids))
-	for i, id := range ids {
-		words[i] = fmt.Sprint(id)
-	}
-	return and(words)
-}

@@ -94,7 +94,7 @@ func TestTournamentGolden(t *testing.T) {
 		{"reply_tournaments", []Section{TournamentList{Open: []Tournament{open}, Running: []Tournament{swiss, rr}}, TournamentList{}}},
 		{"reply_tournament_errors", []Section{
 			Error{Line: "tournament 9", Problem: NoSuchTournament, Detail: "9"},
-			Error{Line: "tournament start 3", Problem: NotDirector, Detail: "start it", Tournament: &open},
+			Error{Line: "tournament start 3", Problem: NotDirector, Detail: "start", Tournament: &open},
 			Error{Line: "tournament start 3", Problem: TooFewPlayers, Tournament: &open},
 			Error{Line: "join tournament 3", Problem: TournamentNotOpen, Tournament: &swiss},
 			Error{Line: "join tournament 4", Problem: TournamentNotOpen, Tournament: &over},
