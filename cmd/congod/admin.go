@@ -30,7 +30,7 @@ func runAdmin(ctx context.Context, cfg *config, args []string, stdout, stderr io
 		return err
 	}
 	defer store.Close()
-	srv, err := server.New(server.Config{DB: store, Address: cfg.address, Hostname: cfg.hostname, Logger: logger, Now: serverClock})
+	srv, err := server.New(server.Config{DB: store, Address: cfg.address, Hostname: cfg.hostname, Logger: logger, Now: serverClock, Language: cfg.lang()})
 	if err != nil {
 		return err
 	}

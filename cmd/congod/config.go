@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/analysis"
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/robot"
@@ -50,6 +51,7 @@ type config struct {
 	httpAddr         string
 	operator         string
 	robot            string
+	language         string
 
 	configFile  string
 	checkConfig bool
@@ -104,6 +106,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
 	fs.StringVar(&c.robot, "robot", robot.DefaultHandle, "handle of the computer player anyone may challenge; \"off\" (or empty) for none")
+	fs.StringVar(&c.language, "language", "en", "language of the mails to a new player whose register mail names none of en, ja, cs in its Content-Language, and of answers to unknown senders: en (English), ja (Japanese) or cs (Czech)")
 	fs.StringVar(&c.operator, "operator", "", "the operator's address: mail from it (registered and proven like any player's) may ban, unban, adjourn, resume and adjudicate")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.demo, "demo", false, "run a self-contained demo: in-process IMAP and SMTP servers on loopback with player accounts")
@@ -164,6 +167,13 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (*
 		}
 	}
 	return c, rest, nil
+}
+
+// lang is the default language of the mails (-language), as the server
+// takes it; validate checks that it is one.
+func (c *config) lang() lang.Code {
+	l, _ := lang.Parse(c.language)
+	return l
 }
 
 // robotHandle is the handle of the robot player, "" for none.

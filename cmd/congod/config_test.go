@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/lang"
 )
 
 // writeFile writes content to name in a temporary directory and returns
@@ -136,6 +138,8 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"no config file", good, nil, []string{"-config", "/nonexistent/congod.conf"}, "config"},
 		{"robot handle", good + "robot = \"r2 d2\"\n", nil, nil, "robot"},
 		{"robot handle from env", good, map[string]string{"CONGO_ROBOT": "x"}, nil, "robot"},
+		{"language", good + "language = \"de\"\n", nil, nil, "language"},
+		{"language from env", good, map[string]string{"CONGO_LANGUAGE": "klingon"}, nil, "CONGO_LANGUAGE"},
 	}
 	for _, tt := range tests {
 		file := writeFile(t, "congod.conf", tt.file)
@@ -337,6 +341,36 @@ func TestRobotSetting(t *testing.T) {
 		}
 		if got := c.robotHandle(); got != tt.want {
 			t.Errorf("parseConfig(%q, %v).robotHandle() = %q, want %q", tt.args, tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestLanguageSetting: -language is a flag, CONGO_LANGUAGE and a key of
+// the file, by code or by name (M40), en when none is given.
+func TestLanguageSetting(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		file string
+		want lang.Code
+	}{
+		{nil, nil, "", lang.English},
+		{[]string{"-language", "ja"}, nil, "", lang.Japanese},
+		{nil, map[string]string{"CONGO_LANGUAGE": "cs"}, "", lang.Czech},
+		{nil, nil, "language = \"čeština\"\n", lang.Czech},
+		{[]string{"-language", "japanese"}, map[string]string{"CONGO_LANGUAGE": "cs"}, "", lang.Japanese},
+	} {
+		args := tt.args
+		if tt.file != "" {
+			args = append(args, "-config", writeFile(t, "congod.conf", tt.file))
+		}
+		c, _, err := parseConfig(args, env(tt.env), io.Discard)
+		if err != nil {
+			t.Errorf("parseConfig(%q, %v, %q): %v", tt.args, tt.env, tt.file, err)
+			continue
+		}
+		if got := c.lang(); got != tt.want {
+			t.Errorf("parseConfig(%q, %v, %q).lang() = %q, want %q", tt.args, tt.env, tt.file, got, tt.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/parser"
 )
@@ -117,6 +118,9 @@ func (c *config) validate() error {
 	}
 	if h := c.robotHandle(); h != "" && !parser.ValidHandle(h) {
 		return c.bad("robot", fmt.Errorf("robot %q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
+	}
+	if _, ok := lang.Parse(c.language); !ok {
+		return c.bad("language", fmt.Errorf("%q: want en (English), ja (Japanese) or cs (Czech)", c.language))
 	}
 	return c.validateLog()
 }

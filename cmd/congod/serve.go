@@ -118,6 +118,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		ChallengesPerDay: cfg.challengesPerDay,
 		AnalysesPerDay:   cfg.analysesPerDay,
 		AnalysisNodes:    cfg.analysisNodes,
+		Language:         cfg.lang(),
 		Name:             cfg.name,
 	})
 	if err != nil {
