@@ -139,7 +139,7 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"robot handle", good + "robot = \"r2 d2\"\n", nil, nil, "robot"},
 		{"robot handle from env", good, map[string]string{"CONGO_ROBOT": "x"}, nil, "robot"},
 		{"language", good + "language = \"de\"\n", nil, nil, "language"},
-		{"language from env", good, map[string]string{"CONGO_LANGUAGE": "klingon"}, nil, "CONGO_LANGUAGE"},
+		{"language from env", good, map[string]string{"CONGO_LANGUAGE": "klingon"}, nil, "language"},
 	}
 	for _, tt := range tests {
 		file := writeFile(t, "congod.conf", tt.file)

@@ -120,7 +120,7 @@ func (c *config) validate() error {
 		return c.bad("robot", fmt.Errorf("robot %q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
 	}
 	if _, ok := lang.Parse(c.language); !ok {
-		return c.bad("language", fmt.Errorf("%q: want en (English), ja (Japanese) or cs (Czech)", c.language))
+		return c.bad("language", fmt.Errorf("language %q is none of en (English), ja (Japanese) and cs (Czech)", c.language))
 	}
 	return c.validateLog()
 }
