@@ -213,12 +213,14 @@ func startsWithCJKDate(line string) bool {
 	return true
 }
 
-// ownPrefixes start fixed lines of the server's own mails (templates/):
-// a board's "Position:" line (M3), the footer, and the first lines of a
+// ownPrefixes start fixed lines of the server's own mails (templates/),
+// in each of their languages (templates/lang: Japanese, then Czech): a
+// board's "Position:" line (M3), the footer, and the first lines of a
 // digest, of the manual and the rules (M25), of an analysis (M50), and
 // of the answers whose text holds lines that read as commands (the
 // welcome, the conditional moves, a vacation's "vacation off", the
-// ratings, the tournaments' answers).
+// ratings, the tournaments' answers, the answer to language).
+// TestPastedMails pastes every golden mail of templates/testdata.
 var ownPrefixes = [...]string{
 	"Position: ",
 	"Reply to this mail to play",
@@ -235,6 +237,51 @@ var ownPrefixes = [...]string{
 	"Being played:",
 	"No tournament is open or running.",
 	"The robot's analysis of ",
+	"From now on, this server writes to you in ",
+
+	"このメールに返信すると対局できます",
+	"メールで遊ぶ CONGO",
+	"コンゴのルール",
+	"Congo へようこそ、",
+	"このアドレスは、すでに ",
+	"レーティング(Glicko-2)、高い順:",
+	"参加受付中:",
+	"進行中:",
+	"参加受付中や進行中の大会はありません。",
+	"ご依頼の、",
+	"これから、このサーバーはあなたに",
+
+	"Odpovědí na tento e-mail hrajete",
+	"CONGO E-MAILEM",
+	"PRAVIDLA HRY CONGO",
+	"Vítejte na serveru Congo, ",
+	"Tato adresa už je registrována pod přezdívkou ",
+	"Vaše podmíněné tahy v partii ",
+	"Máte dovolenou do ",
+	"Rating (Glicko-2), od nejvyššího:",
+	"Přihlásili jste se do turnaje ",
+	"Otevřené pro přihlášky:",
+	"Probíhají:",
+	"Žádný turnaj není otevřený ani neprobíhá.",
+	"Analýza vaší partie ",
+	"Analýza partie ",
+	"Odteď vám tento server píše ",
+}
+
+// ownParts are in fixed lines of the server's own mails whose start
+// varies, in each of their languages: the first line of a challenge
+// ("alice challenges you to a game of Congo: game 42."), of a digest in
+// Japanese and Czech, of the conditional moves and a vacation in
+// Japanese, and of the answer to join tournament in Japanese.
+var ownParts = [...]string{
+	" challenges you to a game of Congo: game ",
+	"からコンゴの対局の申し込みがありました:対局 ",
+	" vás vyzývá k partii Congo: partie ",
+	" さん、Congo の毎日のまとめです。",
+	", váš denní přehled ze serveru Congo: ",
+	" でのあなたの条件付きの手です。",
+	" UTC まで休暇です。",
+	")に参加しました:",
 }
 
 // isOwnLine reports whether line repeats a fixed line of one of the
@@ -252,14 +299,25 @@ func isOwnLine(line string) bool {
 			return true
 		}
 	}
-	return strings.Contains(line, " challenges you to a game of Congo: game ") ||
-		isDiagramLine(line) || isPlayersLine(line) || isTournamentLine(line)
+	for _, p := range ownParts {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return isDiagramLine(line) || isPlayersLine(line) || isTournamentLine(line)
 }
 
 // isTournamentLine reports whether line is the first line of the answer
-// to tournament new: "Tournament 3: Spring Cup".
+// to tournament new: "Tournament 3: Spring Cup" ("大会 3: Spring Cup",
+// "Turnaj 3: Spring Cup").
 func isTournamentLine(line string) bool {
 	rest, ok := strings.CutPrefix(line, "Tournament ")
+	if !ok {
+		rest, ok = strings.CutPrefix(line, "大会 ")
+	}
+	if !ok {
+		rest, ok = strings.CutPrefix(line, "Turnaj ")
+	}
 	n := 0
 	for ok && n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
 		n++
@@ -279,7 +337,8 @@ func isDiagramLine(line string) bool {
 	if len(f) < 3 {
 		return false
 	}
-	if f[len(f)-1] == "river" {
+	switch f[len(f)-1] {
+	case "river", "川", "řeka": // as templates/lang write it
 		f = f[:len(f)-1]
 	}
 	rank := f[0]
@@ -302,9 +361,32 @@ func isDiagramLine(line string) bool {
 }
 
 // isPlayersLine reports whether line is the first line of a board mail:
-// "Game 42: alice (white) vs bob (black)", with ratings or not.
+// "Game 42: alice (white) vs bob (black)", with ratings or not, or as
+// the mails write it in Japanese and Czech (after NFKC): "対局 42: alice(白)
+// 対 bob(黒)", "Partie 42: alice (bílý) – bob (černý)".
 func isPlayersLine(line string) bool {
-	rest, ok := strings.CutPrefix(line, "Game ")
+	for _, form := range playersLines {
+		if isPlayersLineIn(line, form) {
+			return true
+		}
+	}
+	return false
+}
+
+// playersLine is how one language writes the first line of a board
+// mail.
+type playersLine struct {
+	game, white, vs, black string
+}
+
+var playersLines = [...]playersLine{
+	{"Game ", " (white", ") vs ", " (black"},
+	{"対局 ", "(白", ")対 ", "(黒"},
+	{"Partie ", " (bílý", ") – ", " (černý"},
+}
+
+func isPlayersLineIn(line string, form playersLine) bool {
+	rest, ok := strings.CutPrefix(line, form.game)
 	if !ok {
 		return false
 	}
@@ -316,8 +398,8 @@ func isPlayersLine(line string) bool {
 	if i == 0 || !ok {
 		return false
 	}
-	white, black, ok := strings.Cut(rest, ") vs ")
-	return ok && strings.Contains(white, " (white") && strings.Contains(black, " (black") && strings.HasSuffix(black, ")")
+	white, black, ok := strings.Cut(rest, form.vs)
+	return ok && strings.Contains(white, form.white) && strings.Contains(black, form.black) && strings.HasSuffix(black, ")")
 }
 
 // isRule reports whether line is a rule drawn with one character, as

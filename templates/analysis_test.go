@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/analysis"
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -59,19 +60,23 @@ func TestAnalysisGolden(t *testing.T) {
 	until := time.Date(2025, 3, 2, 9, 30, 0, 0, time.UTC)
 	tests := []struct {
 		name   string
-		render func() (string, string, error)
+		render func(l lang.Code) (string, string, error)
 	}{
-		{"analysis", func() (string, string, error) {
-			s, b, _, err := Analysis(analysed())
+		{"analysis", func(l lang.Code) (string, string, error) {
+			d := analysed()
+			d.Lang = l
+			s, b, _, err := Analysis(d)
 			return s, b, err
 		}},
-		{"analysis_observer", func() (string, string, error) {
-			s, b, _, err := Analysis(observer)
+		{"analysis_observer", func(l lang.Code) (string, string, error) {
+			d := observer
+			d.Lang = l
+			s, b, _, err := Analysis(d)
 			return s, b, err
 		}},
-		{"analysis_failed", func() (string, string, error) { return AnalysisFailure("", analysed().Game) }},
-		{"reply_analysis", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "analysis", Sections: []Section{
+		{"analysis_failed", func(l lang.Code) (string, string, error) { return AnalysisFailure(l, analysed().Game) }},
+		{"reply_analysis", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "analysis", Sections: []Section{
 				AnalysisQueued{GameID: 42},
 				AnalysisQueued{GameID: 43, Ahead: 1},
 				AnalysisQueued{GameID: 44, Ahead: 3, Again: true},
@@ -85,19 +90,22 @@ func TestAnalysisGolden(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			subject, body, err := tt.render()
-			if err != nil {
-				t.Fatalf("render: %v", err)
-			}
-			checkGolden(t, tt.name, mail{subject, body}.String())
-			checkMailText(t, subject, body)
-			for i, l := range strings.Split(body, "\n") {
-				if n := len([]rune(l)); n > 72 {
-					t.Errorf("line %d is %d characters long, more than 72: %q", i+1, n, l)
+		for _, l := range lang.All {
+			name := goldenName(tt.name, l)
+			t.Run(name, func(t *testing.T) {
+				subject, body, err := tt.render(l)
+				if err != nil {
+					t.Fatalf("render: %v", err)
 				}
-			}
-		})
+				checkGolden(t, name, mail{subject, body}.String())
+				checkMailText(t, l, subject, body)
+				for i, line := range strings.Split(body, "\n") {
+					if n := columns(line); n > 72 {
+						t.Errorf("line %d is %d columns wide, more than 72: %q", i+1, n, line)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -110,6 +118,15 @@ func TestAnalysisHTMLGolden(t *testing.T) {
 		t.Errorf("Analysis() subject = %q, want the game's, answered (M22)", subject)
 	}
 	checkGolden(t, "analysis_html", got)
+	for _, l := range lang.All[1:] {
+		d := analysed()
+		d.Lang = l
+		_, _, page, err := Analysis(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, goldenName("analysis_html", l), page)
+	}
 	for _, want := range []string{`<svg xmlns="http://www.w3.org/2000/svg" width="100%" style="display:block;max-width:600px;height:auto"`,
 		"missed win", "lion lost", "lost 0.55 pawns", "you (black)", "▅▆▆██▇█", "[Event &#34;Congo game 42&#34;]", "d1xd7 1-0"} {
 		if !strings.Contains(got, want) {

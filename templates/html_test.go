@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -59,6 +60,18 @@ func TestBoardHTMLGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "board_html", got)
+	for _, l := range lang.All[1:] {
+		d := htmlBoard()
+		d.Lang = l
+		_, _, page, err := BoardMail(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, goldenName("board_html", l), page)
+		if !strings.Contains(page, `<html lang="`+string(l)+`">`) {
+			t.Errorf("BoardMail() in %s has no lang %q", l, l)
+		}
+	}
 	for _, want := range []string{"<table", "#7fb8e6", "Your move &lt;3", "Position: gmelecz/", "alice: 2 days", "bob: 2 days 4 hours left"} {
 		if !strings.Contains(got, want) && !strings.Contains(got, strings.ReplaceAll(want, "alice: 2 days", "alice: 3 days")) {
 			t.Errorf("BoardMail() HTML lacks %q", want)
@@ -75,6 +88,15 @@ func TestBoardHTMLLastMoveGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "board_html_last", got)
+	for _, l := range lang.All[1:] {
+		d := lastMoveBoard(t)
+		d.Lang = l
+		_, _, page, err := BoardMail(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, goldenName("board_html_last", l), page)
+	}
 	if n := strings.Count(got, `class="cg-last"`); n != len(lastSquares) {
 		t.Errorf("BoardMail() HTML marks %d squares, want the %d of c3xe5xc7", n, len(lastSquares))
 	}
@@ -92,6 +114,16 @@ func TestDigestHTMLGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "digest_html", got)
+	for _, l := range lang.All[1:] {
+		page, err := DigestHTML(DigestData{Lang: l, To: "bob", Games: []DigestGame{{Game: d.Game, Board: d.Board}, {Game: other, Board: d.Board}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, goldenName("digest_html", l), page)
+		if strings.Count(page, "<table") != 2 {
+			t.Errorf("DigestHTML() in %s has %d tables, want 2", l, strings.Count(page, "<table"))
+		}
+	}
 	if n := strings.Count(got, "<table"); n != 2 {
 		t.Errorf("DigestHTML() of two games has %d tables, want 2", n)
 	}

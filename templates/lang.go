@@ -6,6 +6,7 @@ import (
 	"sync"
 	"text/template"
 	"time"
+	"unicode"
 
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
@@ -80,6 +81,7 @@ func (t *tongue) funcs() template.FuncMap {
 		"pieceOf":   t.piece,
 		"diagram":   t.diagram,
 		"thousands": thousands,
+		"replace":   strings.ReplaceAll,
 	}
 }
 
@@ -112,7 +114,64 @@ func (t *tongue) execute(name string, data any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return tidy(s), nil
+	if t.code == lang.Japanese {
+		s = spaceLatin(s)
+	}
+	return tidyWith(s, t.code == lang.Czech), nil
+}
+
+// spaceLatin puts a space between a Latin word (a handle, a move, a
+// command, a name: ASCII with a letter in it) and a Japanese letter
+// (kanji, hiragana, katakana) next to it in the prose lines of s, as
+// Japanese technical writing does: "alice が b3 に" rather than
+// "aliceがb3に"; numbers stay with their counters ("2日", "第1手").
+// Indented and quoted lines (boards, commands, players' words) stay as
+// they are.
+func spaceLatin(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") {
+			continue
+		}
+		lines[i] = spaceLatinLine(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func spaceLatinLine(l string) string {
+	var b strings.Builder
+	rs := []rune(l)
+	for i := 0; i < len(rs); {
+		if !latin(rs[i]) {
+			b.WriteRune(rs[i])
+			i++
+			continue
+		}
+		j, letter := i, false
+		for j < len(rs) && latin(rs[j]) {
+			letter = letter || unicode.IsLetter(rs[j])
+			j++
+		}
+		letter = letter && j-i > 1 // a lone letter, as "N" in "第N手", stays where it is
+		if letter && i > 0 && japaneseLetter(rs[i-1]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(string(rs[i:j]))
+		if letter && j < len(rs) && japaneseLetter(rs[j]) {
+			b.WriteByte(' ')
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// latin reports whether r is printable ASCII but a space: a character of
+// a Latin word.
+func latin(r rune) bool { return r > ' ' && r <= '~' }
+
+// japaneseLetter reports whether r is a Japanese letter, not punctuation.
+func japaneseLetter(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー'
 }
 
 // raw runs one template of the language, untidied: a word or a line for
@@ -172,17 +231,25 @@ func (t *tongue) plural(n int, forms ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if t.code == lang.Czech {
+		return fmt.Sprintf("%d\u00a0%s", n, w), nil // Czech keeps a number with its noun on one line
+	}
 	return fmt.Sprintf("%d %s", n, w), nil
 }
 
 // form is the form of a word (or of words) that the number n takes, as
 // plural gives it, without the number: form 5 "bod" "body" "bodů" is
 // "bodů".
+// An English template that a language lacks (TestCatalogues fails then)
+// gives English forms: they take English's rule.
 func (t *tongue) form(n int, forms ...string) (string, error) {
-	if len(forms) != len(t.code.Forms()) {
-		return "", fmt.Errorf("%d forms of %q, want %d in %s", len(forms), forms, len(t.code.Forms()), t.code)
+	switch len(forms) {
+	case len(t.code.Forms()):
+		return forms[t.code.Form(n)], nil
+	case len(lang.English.Forms()):
+		return forms[lang.English.Form(n)], nil
 	}
-	return forms[t.code.Form(n)], nil
+	return "", fmt.Errorf("%d forms of %q, want %d in %s", len(forms), forms, len(t.code.Forms()), t.code)
 }
 
 // list joins words as a list in a sentence: "a, b and c" in English

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	eawidth "golang.org/x/text/width"
@@ -285,7 +286,12 @@ const width = 72
 // runs of blank lines, wraps prose lines longer than width, and ends the
 // text with one newline. Indented lines and quotes ("> ") are left as
 // they are: boards, commands, addresses and players' words.
-func tidy(s string) string {
+func tidy(s string) string { return tidyWith(s, false) }
+
+// tidyWith is tidy, and with oneLetter set it ends no line with a word of
+// one letter, as Czech typography has it ("v", "k", "s", "z", "a", "i",
+// "o", "u" go with the word after them).
+func tidyWith(s string, oneLetter bool) string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
 		if l != signatureSeparator {
@@ -298,7 +304,7 @@ func tidy(s string) string {
 			out = append(out, l)
 			continue
 		}
-		out = append(out, wrap(l)...)
+		out = append(out, wrap(l, oneLetter)...)
 	}
 	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
 }
@@ -306,12 +312,14 @@ func tidy(s string) string {
 // wrap breaks a line into lines of at most width columns, a wide
 // character (as Japanese ones are) taking two: at spaces, and between two
 // wide characters where Japanese line breaking allows it, not before
-// closing punctuation such as 、。」） nor after opening such as 「（.
-// A word longer than width stays whole on its own line.
-func wrap(l string) []string {
+// closing punctuation such as 、。」） nor after opening such as 「（,
+// and not within "<...>" or the quotes of Czech and Japanese, „...“ and
+// 「...」, which hold commands. A word longer than width stays whole on
+// its own line.
+func wrap(l string, oneLetter bool) []string {
 	var lines []string
 	for columns(l) > width {
-		cut, skip := breakAt(l)
+		cut, skip := breakAt(l, oneLetter)
 		if cut <= 0 {
 			break
 		}
@@ -324,18 +332,27 @@ func wrap(l string) []string {
 // breakAt finds where to break l, longer than width columns: the byte
 // offset of the last break within width (or, when there is none, the
 // first), and how many bytes the break itself takes (1 for a space, 0
-// between wide characters); 0, 0 when l cannot be broken.
-func breakAt(l string) (cut, skip int) {
+// between wide characters); 0, 0 when l cannot be broken. With
+// oneLetter, no break follows a word of one letter.
+func breakAt(l string, oneLetter bool) (cut, skip int) {
 	col, last, lastSkip := 0, 0, 0
 	var prev rune
+	word := 0 // letters of the word before, since the last space
+	inside := false // within "<...>", "„...“" or "「...」": a command, or a placeholder of one
 	for i, r := range l {
 		if col > width && last > 0 {
 			break
 		}
+		switch r {
+		case '<', '„', '「':
+			inside = true
+		case '>', '“', '」':
+			inside = false
+		}
 		switch {
-		case i == 0:
+		case i == 0, inside:
 		case r == ' ':
-			if col <= width || last == 0 {
+			if (col <= width || last == 0) && !(oneLetter && word == 1 && unicode.IsLetter(prev)) {
 				last, lastSkip = i, 1
 			}
 		case wide(prev) && wide(r) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev):
@@ -345,6 +362,11 @@ func breakAt(l string) (cut, skip int) {
 		}
 		col += runeColumns(r)
 		prev = r
+		if r == ' ' {
+			word = 0
+		} else {
+			word++
+		}
 	}
 	return last, lastSkip
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,118 +70,120 @@ func TestGolden(t *testing.T) {
 
 	tests := []struct {
 		name   string
-		render func() (string, string, error)
+		render func(l lang.Code) (string, string, error)
 	}{
-		{"board_accepted", func() (string, string, error) {
-			return Board(BoardData{Game: started, To: "alice", Board: view, Events: []Happening{{Event: Accepted, By: "bob"}}})
+		{"board_accepted", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: started, To: "alice", Board: view, Events: []Happening{{Event: Accepted, By: "bob"}}})
 		}},
-		{"board_move", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "bob", Board: view, Comment: &Comment{By: "alice", Text: "Your move."},
+		{"board_move", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view, Comment: &Comment{By: "alice", Text: "Your move."},
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
-		{"board_move_mover", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "alice", Board: view,
+		{"board_move_mover", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: playing, To: "alice", Board: view,
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
-		{"board_chain_capture", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "bob", Board: view, Moves: []Move{{
+		{"board_chain_capture", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view, Moves: []Move{{
 				By: "alice", Notation: "b1xd3xf5", Piece: "monkey", To: "f5",
 				Captured: []Piece{{"pawn", "c2"}, {"pawn", "e4"}, {"zebra", "f6"}},
 				Drowned:  []Piece{{"giraffe", "a4"}},
 			}}})
 		}},
-		{"board_promotion", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "bob", Board: view, Moves: []Move{{
+		{"board_promotion", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view, Moves: []Move{{
 				By: "alice", Notation: "c6xd7", Piece: "pawn", To: "d7", Captured: []Piece{{"lion", "d7"}}, Promoted: true,
 			}}})
 		}},
-		{"board_won", func() (string, string, error) {
+		{"board_won", func(l lang.Code) (string, string, error) {
 			g := won
 			g.RatingsChanged, g.WhiteChange, g.BlackChange = true, 12, -12
 			g.WhiteRating, g.BlackRating = 1512, 1488
-			return Board(BoardData{Game: g, To: "bob", Board: view, Moves: []Move{{
+			return Board(BoardData{Lang: l, Game: g, To: "bob", Board: view, Moves: []Move{{
 				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
 			}}})
 		}},
-		{"board_robot_accepted", func() (string, string, error) {
+		{"board_robot_accepted", func(l lang.Code) (string, string, error) {
 			g := started
 			g.Black = "robot"
-			return Board(BoardData{Game: g, To: "alice", Board: view, Level: 2, Robot: "robot"})
+			return Board(BoardData{Lang: l, Game: g, To: "alice", Board: view, Level: 2, Robot: "robot"})
 		}},
-		{"board_robot_answer", func() (string, string, error) {
+		{"board_robot_answer", func(l lang.Code) (string, string, error) {
 			g := started
 			g.Black = "robot"
-			return Board(BoardData{Game: g, To: "alice", Board: view,
+			return Board(BoardData{Lang: l, Game: g, To: "alice", Board: view,
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"},
 					{By: "robot", Notation: "c6xb5", Piece: "pawn", To: "b5", Captured: []Piece{{"pawn", "b5"}}}}})
 		}},
-		{"board_robot_resigned", func() (string, string, error) {
+		{"board_robot_resigned", func(l lang.Code) (string, string, error) {
 			g := resigned
 			g.White, g.Winner = "robot", "bob"
-			return Board(BoardData{Game: g, To: "bob", Board: view, Events: []Happening{{Event: RobotResigned, By: "robot"}},
+			return Board(BoardData{Lang: l, Game: g, To: "bob", Board: view, Events: []Happening{{Event: RobotResigned, By: "robot"}},
 				Moves: []Move{{By: "bob", Notation: "d6xd1", Piece: "lion", To: "d1", Captured: []Piece{{"elephant", "d1"}}}}})
 		}},
-		{"board_drowning", func() (string, string, error) {
-			return Board(lastMoveBoard(t))
+		{"board_drowning", func(l lang.Code) (string, string, error) {
+			d := lastMoveBoard(t)
+			d.Lang = l
+			return Board(d)
 		}},
-		{"reply_help_robot", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3, AnalysesPerDay: 5}}})
+		{"reply_help_robot", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3, AnalysesPerDay: 5}}})
 		}},
-		{"reply_robot_errors", func() (string, string, error) {
+		{"reply_robot_errors", func(l lang.Code) (string, string, error) {
 			g := playing
 			g.Black, g.ToMove = "robot", "alice"
-			return Reply(ReplyData{Subject: "", Sections: []Section{
+			return Reply(ReplyData{Lang: l, Subject: "", Sections: []Section{
 				Error{Line: "challenge congo bob level=2", Problem: LevelForHuman, Handle: "bob"},
 				Error{Line: "takeback congo 42", Problem: RobotTakeback, Handle: "robot", GameID: 42, Game: &g, Board: &view},
 			}})
 		}},
-		{"board_resigned", func() (string, string, error) {
-			return Board(BoardData{Game: resigned, To: "alice", Board: view})
+		{"board_resigned", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: resigned, To: "alice", Board: view})
 		}},
-		{"board_drawn", func() (string, string, error) {
-			return Board(BoardData{Game: drawn, To: "alice", Board: view})
+		{"board_drawn", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: drawn, To: "alice", Board: view})
 		}},
-		{"board_request", func() (string, string, error) {
-			return Board(BoardData{Game: playing, To: "bob", Board: view})
+		{"board_request", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view})
 		}},
-		{"challenge", func() (string, string, error) {
-			return Challenge(ChallengeData{Game: challenge, To: "bob", Challenger: "alice", Challenged: "bob", Comment: comment})
+		{"challenge", func(l lang.Code) (string, string, error) {
+			return Challenge(ChallengeData{Lang: l, Game: challenge, To: "bob", Challenger: "alice", Challenged: "bob", Comment: comment})
 		}},
-		{"challenge_sent", func() (string, string, error) {
-			return ChallengeSent(ChallengeData{Game: challenge, To: "alice", Challenger: "alice", Challenged: "bob"})
+		{"challenge_sent", func(l lang.Code) (string, string, error) {
+			return ChallengeSent(ChallengeData{Lang: l, Game: challenge, To: "alice", Challenger: "alice", Challenged: "bob"})
 		}},
-		{"declined_challenger", func() (string, string, error) {
-			return ChallengeDeclined(ChallengeData{Game: declined, To: "alice", Challenger: "alice", Challenged: "bob",
+		{"declined_challenger", func(l lang.Code) (string, string, error) {
+			return ChallengeDeclined(ChallengeData{Lang: l, Game: declined, To: "alice", Challenger: "alice", Challenged: "bob",
 				Comment: &Comment{By: "bob", Text: "Not today."}})
 		}},
-		{"declined_challenged", func() (string, string, error) {
-			return ChallengeDeclined(ChallengeData{Game: declined, To: "bob", Challenger: "alice", Challenged: "bob"})
+		{"declined_challenged", func(l lang.Code) (string, string, error) {
+			return ChallengeDeclined(ChallengeData{Lang: l, Game: declined, To: "bob", Challenger: "alice", Challenged: "bob"})
 		}},
-		{"reply_help", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{}}})
+		{"reply_help", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "help", Sections: []Section{Help{}}})
 		}},
-		{"reply_register", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "register alice", Sections: []Section{
+		{"reply_register", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "register alice", Sections: []Section{
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
 			}})
 		}},
-		{"reply_register_robot", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "register alice", Sections: []Section{
+		{"reply_register_robot", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "register alice", Sections: []Section{
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Robot: "robot"},
 			}})
 		}},
-		{"reply_register_again", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "Re: lost", Sections: []Section{
+		{"reply_register_again", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "Re: lost", Sections: []Section{
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true, Asked: "alicia"},
 			}})
 		}},
-		{"reply_newkey", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "newkey", Sections: []Section{
+		{"reply_newkey", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "newkey", Sections: []Section{
 				NewKey{Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
 			}})
 		}},
-		{"reply_games", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "games", Sections: []Section{GameList{
+		{"reply_games", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "games", Sections: []Section{GameList{
 				YourMove:  []Game{{ID: 3, White: "alice", Black: "bob", State: Playing, ToMove: "alice", MoveNumber: 12}},
 				ToAnswer:  []Game{{ID: 7, White: "carol", Black: "alice", State: Challenged}},
 				TheirMove: []Game{{ID: 5, White: "dave", Black: "alice", State: Playing, ToMove: "dave", MoveNumber: 4}},
@@ -191,11 +194,11 @@ func TestGolden(t *testing.T) {
 				},
 			}}})
 		}},
-		{"reply_games_none", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "games", Sections: []Section{GameList{}}})
+		{"reply_games_none", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "games", Sections: []Section{GameList{}}})
 		}},
-		{"reply_errors", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "", Sections: []Section{
+		{"reply_errors", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "", Sections: []Section{
 				Error{Line: "hello there", Problem: NotUnderstood, Reason: Phrase{`unknown command %s; send "help" for the list of commands`, []any{`"hello"`}}},
 				Error{Line: "challenge congo zed", Problem: NoSuchPlayer, Handle: "zed"},
 				Error{Line: "move congo 42 b2-b5", Problem: IllegalMove, GameID: 42, Game: &playing, Board: &view,
@@ -204,87 +207,87 @@ func TestGolden(t *testing.T) {
 				Error{Line: "move congo 43 b2-b3", Problem: NotActive, GameID: 43, Game: &over, Board: &view},
 			}})
 		}},
-		{"reply_prove", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "Re: Congo game 42: alice vs bob - bob to move", Sections: []Section{
+		{"reply_prove", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "Re: Congo game 42: alice vs bob - bob to move", Sections: []Section{
 				Help{}, // answered all the same: the answer goes to the registered address
 				Prove{Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Lines: []string{"b6-b5", "resign congo 41"}},
 			}})
 		}},
-		{"reply_how_to_register", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "hi", Sections: []Section{
+		{"reply_how_to_register", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "hi", Sections: []Section{
 				HowToRegister{Lines: []string{"challenge congo bob"}},
 			}})
 		}},
-		{"reply_not_registered", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "hi", Sections: []Section{HowToRegister{}}})
+		{"reply_not_registered", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "hi", Sections: []Section{HowToRegister{}}})
 		}},
-		{"board_challenge", func() (string, string, error) {
-			return Board(BoardData{Game: challenge, To: "alice", Board: view})
+		{"board_challenge", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: challenge, To: "alice", Board: view})
 		}},
-		{"reply_rules", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "rules", Sections: []Section{RulesSummary{}}})
+		{"reply_rules", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "rules", Sections: []Section{RulesSummary{}}})
 		}},
-		{"reply_no_command", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "RE: hello", Sections: []Section{NoCommand{}}})
+		{"reply_no_command", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "RE: hello", Sections: []Section{NoCommand{}}})
 		}},
 
 		// Correspondence play.
-		{"board_clocks", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
+		{"board_clocks", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
-		{"board_conditional", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view,
+		{"board_conditional", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view,
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3", Conditional: true}}})
 		}},
-		{"board_draw_offered", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: DrawOffered, By: "alice"}}})
+		{"board_draw_offered", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: DrawOffered, By: "alice"}}})
 		}},
-		{"board_draw_offered_offerer", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: DrawOffered, By: "alice"}}})
+		{"board_draw_offered_offerer", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: DrawOffered, By: "alice"}}})
 		}},
-		{"board_draw_declined", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: DrawDeclined, By: "bob"}}})
+		{"board_draw_declined", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: DrawDeclined, By: "bob"}}})
 		}},
-		{"board_draw_agreed", func() (string, string, error) {
-			return Board(BoardData{Game: agreed, To: "alice", Board: view})
+		{"board_draw_agreed", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: agreed, To: "alice", Board: view})
 		}},
-		{"board_takeback_asked", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: TakebackAsked, By: "alice"}}})
+		{"board_takeback_asked", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: TakebackAsked, By: "alice"}}})
 		}},
-		{"board_takeback_done", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: TakebackDone, By: "bob"}}})
+		{"board_takeback_done", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: TakebackDone, By: "bob"}}})
 		}},
-		{"board_vacation", func() (string, string, error) {
-			return Board(BoardData{Game: onVacation, To: "alice", Board: view, Events: []Happening{{Event: VacationStarted, By: "bob", Until: until}}})
+		{"board_vacation", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: onVacation, To: "alice", Board: view, Events: []Happening{{Event: VacationStarted, By: "bob", Until: until}}})
 		}},
-		{"board_reminder", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until}}})
+		{"board_reminder", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until}}})
 		}},
-		{"board_reminder_final", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until, Final: true}}})
+		{"board_reminder_final", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until, Final: true}}})
 		}},
-		{"board_time_out", func() (string, string, error) {
-			return Board(BoardData{Game: timeOut, To: "bob", Board: view})
+		{"board_time_out", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: timeOut, To: "bob", Board: view})
 		}},
-		{"board_aborted", func() (string, string, error) {
-			return Board(BoardData{Game: aborted, To: "bob", Board: view})
+		{"board_aborted", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: aborted, To: "bob", Board: view})
 		}},
-		{"board_past", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Past: true, At: 3})
+		{"board_past", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Past: true, At: 3})
 		}},
-		{"board_seek_started", func() (string, string, error) {
-			return Board(BoardData{Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Started}}})
+		{"board_seek_started", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Started}}})
 		}},
-		{"challenge_terms", func() (string, string, error) {
+		{"challenge_terms", func(l lang.Code) (string, string, error) {
 			terms := challenge
 			terms.TimeControl, terms.Unrated = "bank=10+1", true
-			return Challenge(ChallengeData{Game: terms, To: "bob", Challenger: "alice", Challenged: "bob"})
+			return Challenge(ChallengeData{Lang: l, Game: terms, To: "bob", Challenger: "alice", Challenged: "bob"})
 		}},
-		{"digest", func() (string, string, error) {
-			return Digest(DigestData{To: "bob", Games: []DigestGame{{Game: clocked, Board: view}}})
+		{"digest", func(l lang.Code) (string, string, error) {
+			return Digest(DigestData{Lang: l, To: "bob", Games: []DigestGame{{Game: clocked, Board: view}}})
 		}},
-		{"reply_correspondence", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "settings", Sections: []Section{
+		{"reply_correspondence", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "settings", Sections: []Section{
 				ConditionalList{GameID: 42, Added: 2, Branches: [][]string{{"c6-c5", "b2-b3", "d6-d5", "c2-c3"}, {"a6-a5", "a2-a3"}}},
 				ConditionalList{GameID: 43, Cleared: 1},
 				Observing{Game: clocked, On: true, Changed: true},
@@ -302,22 +305,85 @@ func TestGolden(t *testing.T) {
 				Record{GameID: 42, Text: "[Event \"Congo game 42\"]\n[Result \"*\"]\n\n1. b2-b3 *"},
 			}})
 		}},
-		{"reply_games_clocks", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "games bob", Sections: []Section{GameList{Of: "bob",
+		{"reply_games_clocks", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "games bob", Sections: []Section{GameList{Of: "bob",
 				YourMove: []Game{clocked}, Finished: []Game{timeOut, aborted}}}})
+		}},
+
+		// The notices of the answers, and the language.
+		{"reply_notices", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "Re: Congo game 42: alice vs bob", Sections: []Section{
+				Relayed{To: "bob"},
+				NotRelayed{GameID: 7},
+				Omitted{Lines: 1},
+				Omitted{Lines: 4},
+				Cut{Why: Phrase{"more than %d parts", []any{100}}},
+				CapNotice{Mails: 3, PerRecipient: 60, PerSender: 200},
+				LoopNotice{Mails: 5, Quiet: time.Hour},
+			}})
+		}},
+		{"reply_language", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "", Sections: []Section{LanguageSet{Lang: l}}})
+		}},
+		// Every problem of a command, in the words of the mails.
+		{"reply_problems", func(l lang.Code) (string, string, error) {
+			over := won
+			var secs []Section
+			for _, p := range everyProblem {
+				e := Error{Line: "line of " + string(p), Problem: p, Handle: "zed", GameID: 42, Game: &playing, Detail: "9",
+					Left: 2*24*time.Hour + 5*time.Hour, Until: until, Move: "b2-b5",
+					Reason: Phrase{"the %s on %s can go to %s", []any{rules.Pawn, "b2", "b3, a3, c3"}}}
+				if strings.Contains(string(p), "tournament") || slices.Contains([]Problem{NotDirector, TooFewPlayers, Joined, NotAPlayer}, p) {
+					e.Tournament = &Tournament{ID: 3, Name: "Spring Cup", Director: "alice", Status: "open", Players: []string{"alice"}, MinPlayers: 3}
+				}
+				switch p {
+				case NotActive:
+					e.Game = &over
+				case NotChallenged:
+					e.Game = &challenge
+				case NotDirector:
+					e.Detail = "cancel"
+				case NotUnderstood:
+					e.Reason = Phrase{`unknown command %s; send "help" for the list of commands`, []any{`"hello"`}}
+				case BadConditional:
+					e.Move, e.Reason = "", Phrase{"you answer %s with %s already", []any{"c6-c5", "b2-b3"}}
+				case NoSuchMove:
+					e.Detail = "#9"
+				case TournamentAbort:
+					e.Detail = "Spring Cup"
+				case TooManyRobotGames:
+					e.Detail = "10"
+				case TooManyChallenges:
+					e.Detail = "20"
+				}
+				secs = append(secs, e)
+			}
+			return Reply(ReplyData{Lang: l, Sections: secs})
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			subject, body, err := tt.render()
-			if err != nil {
-				t.Fatalf("render: %v", err)
-			}
-			got := mail{subject, body}.String()
-			checkGolden(t, tt.name, got)
-			checkMailText(t, subject, body)
-		})
+		for _, l := range lang.All {
+			name := goldenName(tt.name, l)
+			t.Run(name, func(t *testing.T) {
+				subject, body, err := tt.render(l)
+				if err != nil {
+					t.Fatalf("render: %v", err)
+				}
+				got := mail{subject, body}.String()
+				checkGolden(t, name, got)
+				checkMailText(t, l, subject, body)
+			})
+		}
 	}
+}
+
+// goldenName is the name of the golden file of mail name in language l:
+// "board_move" in English, "board_move.ja" in Japanese.
+func goldenName(name string, l lang.Code) string {
+	if l == lang.English {
+		return name
+	}
+	return name + "." + string(l)
 }
 
 // checkGolden compares got with testdata/name.golden, or rewrites the file
@@ -341,23 +407,31 @@ func checkGolden(t *testing.T, name, got string) {
 }
 
 // checkMailText checks what every mail must be: a one-line subject, and a
-// body ending in the footer, with no trailing spaces but the signature
-// separator's and no runs of blank lines.
-func checkMailText(t *testing.T, subject, body string) {
+// body ending in the footer of its language, with no trailing spaces but
+// the signature separator's, no runs of blank lines, and no line wider
+// than 72 columns but an indented one (a board, a command, a figure).
+func checkMailText(t *testing.T, l lang.Code, subject, body string) {
 	t.Helper()
 	if subject == "" || strings.ContainsAny(subject, "\r\n") {
 		t.Errorf("subject %q is empty or not one line", subject)
 	}
-	if !strings.Contains(body, "\n-- \nReply to this mail") || !strings.HasSuffix(body, "manual.\n") {
+	footer, err := tongueOf(l).execute("footer", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(footer, "-- \n") || !strings.HasSuffix(body, "\n"+footer) {
 		t.Errorf("body does not end in the footer:\n%s", body)
 	}
 	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		if l != "-- " && strings.TrimRight(l, " ") != l {
-			t.Errorf("line %d %q has trailing spaces", i+1, l)
+	for i, line := range lines {
+		if line != "-- " && strings.TrimRight(line, " ") != line {
+			t.Errorf("line %d %q has trailing spaces", i+1, line)
 		}
-		if i > 0 && l == "" && lines[i-1] == "" {
+		if i > 0 && line == "" && lines[i-1] == "" {
 			t.Errorf("blank lines run at line %d", i+1)
+		}
+		if n := columns(line); n > width && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, ">") && strings.Contains(line, " ") {
+			t.Errorf("line %d is %d columns wide: %q", i+1, n, line)
 		}
 	}
 }
@@ -443,6 +517,16 @@ func TestReplySubject(t *testing.T) {
 	}
 }
 
+// everyProblem lists every Problem, for reply_problems.
+var everyProblem = []Problem{
+	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
+	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
+	NoVacation, NotOnVacation, OnVacation, LevelForHuman, RobotTakeback, Unconfirmed, TooManyRobotGames,
+	TooManyChallenges, Banned, Adjourned, NoSuchTournament, NotDirector, TooFewPlayers, TournamentNotOpen,
+	TournamentNotRunning, Joined, NotAPlayer, TournamentAbort,
+}
+
 // problems lists every Problem.
 var problems = []Problem{
 	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
@@ -498,6 +582,37 @@ func TestTidy(t *testing.T) {
 		if got := tidy(tt.in); got != tt.want {
 			t.Errorf("tidy(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestAdminGolden renders the operator's notices to a player and the
+// answer to the operator, in every language.
+func TestAdminGolden(t *testing.T) {
+	g := playing
+	g.Winner = "alice"
+	for _, action := range []string{"ban", "unban", "adjourn", "resume", "adjudicate"} {
+		for _, l := range lang.All {
+			name := goldenName("admin_"+action, l)
+			t.Run(name, func(t *testing.T) {
+				n := AdminNotice{Lang: l, To: "bob", Action: action}
+				if action != "ban" && action != "unban" {
+					n.Game = g
+				}
+				subject, body, err := Admin(n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkGolden(t, name, mail{subject, body}.String())
+			})
+		}
+	}
+	for _, l := range lang.All {
+		subject, body, err := Reply(ReplyData{Lang: l, Subject: "ops", Sections: []Section{AdminDone{Line: "ban mallory", Done: "ban mallory"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, goldenName("reply_admin_done", l), mail{subject, body}.String())
+		checkMailText(t, l, subject, body)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/congobymail/congo/lang"
 )
 
 // TestTournamentGolden renders every kind of tournament mail and answer.
@@ -56,28 +58,33 @@ func TestTournamentGolden(t *testing.T) {
 		{"tournament_standings_open", TournamentData{To: "bob", T: open, News: TournamentStandings}},
 	}
 	for _, tt := range mails {
-		t.Run(tt.name, func(t *testing.T) {
-			subject, body, html, err := TournamentMail(tt.d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, tt.name, mail{subject, body}.String())
-			checkMailText(t, subject, body)
-			for _, s := range tt.d.Standings {
-				if !strings.Contains(body, "\n"+s.Line+"\n") {
-					t.Errorf("the text lacks the standings line %q", s.Line)
+		for _, l := range lang.All {
+			name := goldenName(tt.name, l)
+			t.Run(name, func(t *testing.T) {
+				d := tt.d
+				d.Lang = l
+				subject, body, html, err := TournamentMail(d)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if !strings.Contains(html, ">"+s.Handle) {
-					t.Errorf("the HTML lacks %s in a table", s.Handle)
+				checkGolden(t, name, mail{subject, body}.String())
+				checkMailText(t, l, subject, body)
+				for _, s := range tt.d.Standings {
+					if !strings.Contains(body, "\n"+s.Line+"\n") {
+						t.Errorf("the text lacks the standings line %q", s.Line)
+					}
+					if !strings.Contains(html, ">"+s.Handle) {
+						t.Errorf("the HTML lacks %s in a table", s.Handle)
+					}
 				}
-			}
-			if strings.Contains(html, "1. dave   ×") {
-				t.Errorf("the HTML shows the crosstable's text, not a table")
-			}
-			if tt.name == "tournament_over" {
-				checkGolden(t, tt.name+"_html", html)
-			}
-		})
+				if strings.Contains(html, "1. dave   ×") {
+					t.Errorf("the HTML shows the crosstable's text, not a table")
+				}
+				if tt.name == "tournament_over" {
+					checkGolden(t, goldenName(tt.name+"_html", l), html)
+				}
+			})
+		}
 	}
 
 	answers := []struct {
@@ -106,14 +113,17 @@ func TestTournamentGolden(t *testing.T) {
 		}},
 	}
 	for _, tt := range answers {
-		t.Run(tt.name, func(t *testing.T) {
-			subject, body, err := Reply(ReplyData{Sections: tt.secs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, tt.name, mail{subject, body}.String())
-			checkMailText(t, subject, body)
-		})
+		for _, l := range lang.All {
+			name := goldenName(tt.name, l)
+			t.Run(name, func(t *testing.T) {
+				subject, body, err := Reply(ReplyData{Lang: l, Sections: tt.secs})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkGolden(t, name, mail{subject, body}.String())
+				checkMailText(t, l, subject, body)
+			})
+		}
 	}
 }
 
