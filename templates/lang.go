@@ -275,7 +275,7 @@ func (t *tongue) when(at time.Time) (string, error) {
 
 // duration writes a time left in words, rounded down, in its two largest
 // units (templates "days", "hours" and "minutes"): "2 days 4 hours", "5
-// hours 3 minutes", "45 minutes", "0 minutes".
+// hours 3 minutes", "45 minutes", "0 minutes"; "2日4時間" in Japanese.
 func (t *tongue) duration(d time.Duration) (string, error) {
 	if d < 0 {
 		d = 0
@@ -308,7 +308,11 @@ func (t *tongue) duration(d time.Duration) (string, error) {
 		}
 		words[i] = w
 	}
-	return strings.Join(words, " "), nil
+	sep := " "
+	if t.code == lang.Japanese {
+		sep = "" // "2日4時間": Japanese writes a number's units together
+	}
+	return strings.Join(words, sep), nil
 }
 
 // Duration writes a time left in words, as the mails in English do:

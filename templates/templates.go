@@ -355,7 +355,8 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 			if (col <= width || last == 0) && !(oneLetter && word == 1 && unicode.IsLetter(prev)) {
 				last, lastSkip = i, 1
 			}
-		case wide(prev) && wide(r) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev):
+		case wide(prev) && wide(r) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev),
+			strings.ContainsRune(breakAfter, prev) && !strings.ContainsRune(noBreakBefore, r):
 			if col <= width || last == 0 {
 				last, lastSkip = i, 0
 			}
@@ -372,10 +373,13 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 }
 
 // Japanese line breaking (kinsoku): no line starts with noBreakBefore,
-// none ends with noBreakAfter.
+// none ends with noBreakAfter; a line may end after breakAfter, the
+// Japanese closing punctuation, whatever follows it ("です。|2025年",
+// "ください：|register").
 const (
 	noBreakBefore = "、。，．・：；？！ー）」』】〕〉》’”ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ々〜…‥"
 	noBreakAfter  = "（「『【〔〈《‘“"
+	breakAfter    = "、。：；！？）」』"
 )
 
 // wide reports whether r takes two columns, as East Asian wide and
