@@ -49,47 +49,124 @@ func TestCatalogues(t *testing.T) {
 		}
 		t.Run(string(c), func(t *testing.T) {
 			file := "lang/" + string(c) + ".tmpl"
-			own := definitions(t, file)
-			for name, tree := range english {
-				if !hasWords(tree.Root) && !everyLanguage[name] || sameInEveryLanguage[name] {
-					if _, ok := own[name]; ok && sameInEveryLanguage[name] {
-						t.Errorf("%s defines %q, which stays as English has it in every language", file, name)
-					}
-					continue
-				}
-				mine, ok := own[name]
-				if !ok {
-					t.Errorf("%s lacks %q, which English has (%s)", file, name, tree.ParseName)
-					continue
-				}
-				want, got := placeholders(tree.Root, english), placeholders(mine.Root, own)
-				if !slices.Equal(want, got) && !declined[name] {
-					t.Errorf("%s: %q writes %v, English writes %v", file, name, got, want)
-				}
-			}
-			for name, tree := range own {
-				switch {
-				case strings.HasPrefix(name, "_"):
-				case strings.Contains(name, " "):
-					want, ok := formats[name]
-					if !ok {
-						t.Errorf("%s translates the phrase %q, which no Go code writes any more", file, name)
-						continue
-					}
-					text := textOf(tree.Root)
-					if got := verbs(text); !slices.Equal(got, verbs(name)) {
-						t.Errorf("%s: phrase %q (%s) has the verbs %v, its translation %q has %v", file, name, want, verbs(name), text, got)
-					}
-				case english[name] == nil:
-					t.Errorf("%s defines %q, which English does not", file, name)
-				}
-			}
-			for format, where := range formats {
-				if _, ok := own[format]; !ok {
-					t.Errorf("%s lacks the phrase %q (%s)", file, format, where)
-				}
+			for _, p := range catalogueProblems(file, english, definitions(t, file), formats) {
+				t.Error(p)
 			}
 		})
+	}
+}
+
+// catalogueProblems compares the templates a language's file defines
+// (own) with the English ones and with the phrases of the Go code
+// (formats, each with where it is), as TestCatalogues says, and returns
+// what is wrong, a sentence each.
+func catalogueProblems(file string, english, own map[string]*parse.Tree, formats map[string]string) []string {
+	var out []string
+	errorf := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for name, tree := range english {
+		if !hasWords(tree.Root) && !everyLanguage[name] || sameInEveryLanguage[name] {
+			if _, ok := own[name]; ok && sameInEveryLanguage[name] {
+				errorf("%s defines %q, which stays as English has it in every language", file, name)
+			}
+			continue
+		}
+		mine, ok := own[name]
+		if !ok {
+			errorf("%s lacks %q, which English has (%s)", file, name, tree.ParseName)
+			continue
+		}
+		want, got := placeholders(tree.Root, english), placeholders(mine.Root, own)
+		if !slices.Equal(want, got) && !declined[name] {
+			errorf("%s: %q writes %v, English writes %v", file, name, got, want)
+		}
+	}
+	for name, tree := range own {
+		switch {
+		case strings.HasPrefix(name, "_"):
+		case strings.Contains(name, " "):
+			want, ok := formats[name]
+			if !ok {
+				errorf("%s translates the phrase %q, which no Go code writes any more", file, name)
+				continue
+			}
+			text := textOf(tree.Root)
+			if got := verbs(text); !slices.Equal(got, verbs(name)) {
+				errorf("%s: phrase %q (%s) has the verbs %v, its translation %q has %v", file, name, want, verbs(name), text, got)
+			}
+		case english[name] == nil:
+			errorf("%s defines %q, which English does not", file, name)
+		}
+	}
+	for format, where := range formats {
+		if _, ok := own[format]; !ok {
+			errorf("%s lacks the phrase %q (%s)", file, format, where)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestCatalogueProblems: the comparison of TestCatalogues finds each
+// thing a language's file can get wrong, and nothing in a file that
+// gets all of it right.
+func TestCatalogueProblems(t *testing.T) {
+	parseSet := func(text string) map[string]*parse.Tree {
+		t.Helper()
+		set, err := template.New("").Funcs(tongueOf(lang.English).funcs()).Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]*parse.Tree{}
+		for _, tmpl := range set.Templates() {
+			if tmpl.Tree != nil && tmpl.Name() != "" {
+				out[tmpl.Name()] = tmpl.Tree
+			}
+		}
+		return out
+	}
+	english := parseSet(`{{define "hello"}}Hello, {{.Handle}}, game {{.ID}}.{{end}}` +
+		`{{define "days"}}{{plural . "day" "days"}}{{end}}` +
+		`{{define "rank"}}{{.}}{{end}}`)
+	formats := map[string]string{"there is no piece on %s": "rules/move.go:1"}
+	good := `{{define "hello"}}{{template "_greet" .}}, partie {{.ID}}.{{end}}` +
+		`{{define "_greet"}}Ahoj {{.Handle}}{{end}}` +
+		`{{define "days"}}{{plural . "den" "dny" "dní"}}{{end}}` +
+		`{{define "there is no piece on %s"}}na %s nestojí žádný kámen{{end}}`
+	tests := []struct {
+		name, file string
+		want       []string // words each problem says, in the order of the sorted problems
+	}{
+		{"all right", good, nil},
+		{"lacks a message", `{{define "hello"}}Ahoj {{.Handle}}, partie {{.ID}}.{{end}}` +
+			`{{define "there is no piece on %s"}}na %s nestojí žádný kámen{{end}}`,
+			[]string{`lacks "days"`}},
+		{"a message English no longer has", good + `{{define "goodbye"}}Nashle{{end}}`,
+			[]string{`defines "goodbye", which English does not`}},
+		{"placeholders differ", `{{define "hello"}}Ahoj {{.Handle}}.{{end}}` +
+			`{{define "days"}}{{plural . "den" "dny" "dní"}}{{end}}` +
+			`{{define "there is no piece on %s"}}na %s nestojí žádný kámen{{end}}`,
+			[]string{`"hello" writes [.Handle], English writes [.Handle .ID]`}},
+		{"lacks a phrase", `{{define "hello"}}Ahoj {{.Handle}}, partie {{.ID}}.{{end}}` +
+			`{{define "days"}}{{plural . "den" "dny" "dní"}}{{end}}`,
+			[]string{`lacks the phrase "there is no piece on %s"`}},
+		{"a phrase's verbs differ", `{{define "hello"}}Ahoj {{.Handle}}, partie {{.ID}}.{{end}}` +
+			`{{define "days"}}{{plural . "den" "dny" "dní"}}{{end}}` +
+			`{{define "there is no piece on %s"}}na poli nestojí žádný kámen{{end}}`,
+			[]string{`has the verbs [1s], its translation "na poli nestojí žádný kámen" has []`}},
+		{"a phrase no Go code writes", good + `{{define "the lion may not leave %s"}}lev neopustí %s{{end}}`,
+			[]string{`translates the phrase "the lion may not leave %s", which no Go code writes any more`}},
+	}
+	for _, tt := range tests {
+		got := catalogueProblems("lang/xx.tmpl", english, parseSet(tt.file), formats)
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: catalogueProblems = %q, want %d problems", tt.name, got, len(tt.want))
+			continue
+		}
+		for i, w := range tt.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: problem %q does not say %q", tt.name, got[i], w)
+			}
+		}
 	}
 }
 
@@ -523,13 +600,14 @@ func TestPlurals(t *testing.T) {
 	}{
 		{lang.English, 1, "1 day"},
 		{lang.English, 2, "2 days"},
-		{lang.Czech, 1, "1\u00a0den"}, // a no-break space: a number stays with its noun
-		{lang.Czech, 2, "2\u00a0dny"}, // a no-break space: a number stays with its noun
-		{lang.Czech, 4, "4\u00a0dny"}, // a no-break space: a number stays with its noun
-		{lang.Czech, 5, "5\u00a0dní"}, // a no-break space: a number stays with its noun
+		{lang.Czech, 1, "1\u00a0den"},   // a no-break space: a number stays with its noun
+		{lang.Czech, 2, "2\u00a0dny"},   // a no-break space: a number stays with its noun
+		{lang.Czech, 4, "4\u00a0dny"},   // a no-break space: a number stays with its noun
+		{lang.Czech, 5, "5\u00a0dní"},   // a no-break space: a number stays with its noun
 		{lang.Czech, 22, "22\u00a0dní"}, // a no-break space: a number stays with its noun
 		{lang.Japanese, 1, "1日"},
 		{lang.Japanese, 5, "5日"},
+		{lang.Czech, 3, "3\u00a0dny"},
 	}
 	for _, tt := range tests {
 		if got, err := tongueOf(tt.lang).raw("days", tt.d); err != nil || got != tt.want {

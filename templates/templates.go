@@ -337,7 +337,7 @@ func wrap(l string, oneLetter bool) []string {
 func breakAt(l string, oneLetter bool) (cut, skip int) {
 	col, last, lastSkip := 0, 0, 0
 	var prev rune
-	word := 0 // letters of the word before, since the last space
+	word := 0       // letters of the word before, since the last space
 	inside := false // within "<...>", "„...“" or "「...」": a command, or a placeholder of one
 	for i, r := range l {
 		if col > width && last > 0 {

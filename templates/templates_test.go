@@ -502,6 +502,41 @@ func TestDuration(t *testing.T) {
 	}
 }
 
+// TestDurationsAndDates: times left and dates in each language's form,
+// Czech's three plural forms, Japanese's units written together.
+func TestDurationsAndDates(t *testing.T) {
+	const nb = "\u00a0" // Czech keeps a number with its noun
+	tests := []struct {
+		lang lang.Code
+		d    time.Duration
+		want string
+	}{
+		{lang.Czech, 24 * time.Hour, "1" + nb + "den"},
+		{lang.Czech, 52*time.Hour + 7*time.Minute, "2" + nb + "dny 4" + nb + "hodiny"},
+		{lang.Czech, 5*24*time.Hour + time.Hour, "5" + nb + "dní 1" + nb + "hodina"},
+		{lang.Czech, 5*time.Hour + 21*time.Minute, "5" + nb + "hodin 21" + nb + "minut"},
+		{lang.Czech, 2 * time.Minute, "2" + nb + "minuty"},
+		{lang.Japanese, 52*time.Hour + 7*time.Minute, "2日4時間"},
+		{lang.Japanese, 5*time.Hour + 3*time.Minute, "5時間3分"},
+		{lang.Japanese, 59 * time.Second, "0分"},
+	}
+	for _, tt := range tests {
+		if got, err := tongueOf(tt.lang).duration(tt.d); err != nil || got != tt.want {
+			t.Errorf("%s: duration(%v) = %q, %v, want %q", tt.lang, tt.d, got, err, tt.want)
+		}
+	}
+	at := time.Date(2025, 3, 7, 9, 5, 0, 0, time.FixedZone("CET", 3600))
+	for l, want := range map[lang.Code]string{
+		lang.English:  "2025-03-07 08:05 UTC",
+		lang.Czech:    "7." + nb + "3." + nb + "2025 08:05 UTC",
+		lang.Japanese: "2025年3月7日 08:05 UTC",
+	} {
+		if got, err := tongueOf(l).when(at); err != nil || got != want {
+			t.Errorf("%s: when(%v) = %q, %v, want %q", l, at, got, err, want)
+		}
+	}
+}
+
 func TestReplySubject(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"games", "Re: games"},
