@@ -79,6 +79,9 @@ func TestGolden(t *testing.T) {
 			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view, Comment: &Comment{By: "alice", Text: "Your move."},
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
+		{"board_message", func(l lang.Code) (string, string, error) { // words alone, no command (M19)
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Comment: &Comment{By: "bob", Text: "Sorry, I am travelling: I will move on Sunday."}})
+		}},
 		{"board_move_mover", func(l lang.Code) (string, string, error) {
 			return Board(BoardData{Lang: l, Game: playing, To: "alice", Board: view,
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
