@@ -74,10 +74,12 @@ func scanProfile(row scanner) (Profile, error) {
 	return p, err
 }
 
-// ListedGame is a game with its players' handles, as lists show it.
+// ListedGame is a game with its players' handles and its tournament's
+// name ("" for none), as lists show it.
 type ListedGame struct {
 	Game
 	WhiteHandle, BlackHandle string
+	Event                    string
 }
 
 // gameColumnsG is gameColumns of the games table named g in a join
@@ -86,8 +88,8 @@ const gameColumnsG = "g.id, g.white, g.black, g.challenger, g.status, g.position
 	" g.time_control, g.rated, g.white_left, g.black_left, g.clock_start, g.turn_time, g.reminders, g.draw_offer, g.takeback, g.adjourned," +
 	" g.white_rating, g.black_rating, coalesce(g.tournament, 0), g.round"
 
-const listedFrom = "SELECT " + gameColumnsG + ", w.handle, b.handle FROM games AS g" +
-	" JOIN players AS w ON w.id = g.white JOIN players AS b ON b.id = g.black"
+const listedFrom = "SELECT " + gameColumnsG + ", w.handle, b.handle, coalesce(t.name, '') FROM games AS g" +
+	" JOIN players AS w ON w.id = g.white JOIN players AS b ON b.id = g.black LEFT JOIN tournaments AS t ON t.id = g.tournament"
 
 // RecentGames returns at most limit games being played (status Active)
 // or over (Finished), the one that changed last first.
@@ -121,7 +123,7 @@ func (tx *Tx) listGames(ctx context.Context, what, query string, args ...any) ([
 	var out []ListedGame
 	for rows.Next() {
 		var l ListedGame
-		g, err := scanGameWith(rows, &l.WhiteHandle, &l.BlackHandle)
+		g, err := scanGameWith(rows, &l.WhiteHandle, &l.BlackHandle, &l.Event)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
