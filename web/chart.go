@@ -69,7 +69,7 @@ func (h *Handler) chart(handle string, points []ratingPoint) template.HTML {
 	b.WriteString("\n")
 	for r := lo; r <= hi; r += step {
 		fmt.Fprintf(&b, `<path class="gridline" d="M%d %.1fh%d" stroke="#dddddd"/>`, plotL, y(r), plotW)
-		fmt.Fprintf(&b, `<text class="label" x="%d" y="%.1f" text-anchor="end" dominant-baseline="central" font-size="12" fill="#666666">%.0f</text>`, plotL-6, y(r), r)
+		fmt.Fprintf(&b, `<text class="label" x="%d" y="%.1f" text-anchor="end" dominant-baseline="central" font-size="15" fill="#666666">%.0f</text>`, plotL-6, y(r), r)
 	}
 	b.WriteString("\n")
 	// The band: up along the upper edge, back along the lower one.
@@ -103,9 +103,9 @@ func (h *Handler) chart(handle string, points []ratingPoint) template.HTML {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" font-size="12" fill="#666666">%s</text>`, plotL, chartH-8, day(t0))
+	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" font-size="15" fill="#666666">%s</text>`, plotL, chartH-8, day(t0))
 	if span > 0 {
-		fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" text-anchor="end" font-size="12" fill="#666666">%s</text>`, plotL+plotW, chartH-8, day(t1))
+		fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" text-anchor="end" font-size="15" fill="#666666">%s</text>`, plotL+plotW, chartH-8, day(t1))
 	}
 	b.WriteString("</svg>")
 	return template.HTML(b.String())

@@ -55,7 +55,7 @@ func (h *Handler) row(g db.ListedGame) listRow {
 		if pos.Turn() == rules.Black {
 			mover = g.BlackHandle
 		}
-		r.State = fmt.Sprintf("move %d, %s to move", pos.MoveNumber(), mover)
+		r.State = mover + " to move"
 	}
 	if err == nil {
 		r.Moves = fmt.Sprint(plyOf(pos))
