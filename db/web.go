@@ -213,54 +213,60 @@ func (tx *Tx) PublicMoves(ctx context.Context, game int64) ([]Move, error) {
 	return moves, nil
 }
 
-// RatedResult is a rated game that ended with a result: who played it,
-// how it ended, when, and the ratings it ended with (zero when the game
-// ended before they were kept).
-type RatedResult struct {
+// Ended is a game that ended: who played it, how it ended, when, whether
+// it was rated, and the ratings it ended with (zero when it was not
+// rated, or ended before they were kept).
+type Ended struct {
 	Game                     int64
 	White, Black             int64
 	Result                   Result
-	Ended                    time.Time
+	At                       time.Time
+	Rated                    bool
 	WhiteRating, BlackRating float64
 }
 
-// RatedResults returns the rated games that ended with a result, in the
-// order they ended (as the ratings changed).
-func (tx *Tx) RatedResults(ctx context.Context) ([]RatedResult, error) {
+// Rates reports whether the game changed its players' ratings: a rated
+// game with a result (M16).
+func (e Ended) Rates() bool { return e.Rated && e.Result != NoResult }
+
+// EndedSince returns the games over whose last change was at since or
+// after, in that order (the order the ratings changed in, for those
+// that rate).
+func (tx *Tx) EndedSince(ctx context.Context, since time.Time) ([]Ended, error) {
 	rows, err := tx.query(ctx,
-		"SELECT id, white, black, result, updated, white_rating, black_rating FROM games"+
-			" WHERE status = 'finished' AND rated = 1 AND result <> '' ORDER BY updated, id")
+		"SELECT id, white, black, result, updated, rated, white_rating, black_rating FROM games"+
+			" WHERE status = 'finished' AND updated >= ? ORDER BY updated, id", formatOptTime(since))
 	if err != nil {
-		return nil, fmt.Errorf("rated results: %w", err)
+		return nil, fmt.Errorf("games over: %w", err)
 	}
 	defer rows.Close()
-	var out []RatedResult
+	var out []Ended
 	for rows.Next() {
-		var r RatedResult
-		var result, ended string
+		var e Ended
+		var result, at string
 		var wr, br sql.NullFloat64
-		if err := rows.Scan(&r.Game, &r.White, &r.Black, &result, &ended, &wr, &br); err != nil {
-			return nil, fmt.Errorf("rated results: %w", err)
+		if err := rows.Scan(&e.Game, &e.White, &e.Black, &result, &at, &e.Rated, &wr, &br); err != nil {
+			return nil, fmt.Errorf("games over: %w", err)
 		}
-		if r.Result, err = parseResult(result); err != nil {
+		if e.Result, err = parseResult(result); err != nil {
 			return nil, err
 		}
-		if r.Ended, err = parseTime(ended); err != nil {
+		if e.At, err = parseTime(at); err != nil {
 			return nil, err
 		}
-		r.WhiteRating, r.BlackRating = wr.Float64, br.Float64
-		out = append(out, r)
+		e.WhiteRating, e.BlackRating = wr.Float64, br.Float64
+		out = append(out, e)
 	}
 	return out, rows.Err()
 }
 
-// FinishedVersion changes whenever a game ends: it is the number of
-// finished games and the time of the last change to one of them.
-func (tx *Tx) FinishedVersion(ctx context.Context) (string, error) {
-	var n int
-	var last sql.NullString
-	if err := tx.queryRow(ctx, "SELECT count(*), max(updated) FROM games WHERE status = 'finished'").Scan(&n, &last); err != nil {
-		return "", fmt.Errorf("finished games: %w", err)
+// FinishedVersion is the number of games over and the last change to
+// one of them: it changes whenever a game ends (or one over changes).
+func (tx *Tx) FinishedVersion(ctx context.Context) (n int, last time.Time, err error) {
+	var at sql.NullString
+	if err := tx.queryRow(ctx, "SELECT count(*), max(updated) FROM games WHERE status = 'finished'").Scan(&n, &at); err != nil {
+		return 0, time.Time{}, fmt.Errorf("games over: %w", err)
 	}
-	return fmt.Sprintf("%d %s", n, last.String), nil
+	last, err = parseNullTime(at)
+	return n, last, err
 }

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -145,12 +146,16 @@ func TestWebQueries(t *testing.T) {
 		if err != nil || len(moves) != 1 || moves[0].Move != "b2-b3" || moves[0].Comment != "" || !moves[0].At.Equal(t0.Add(2*time.Hour)) {
 			t.Errorf("PublicMoves(3) = %+v, %v, want b2-b3 without its message", moves, err)
 		}
-		rr, err := tx.RatedResults(ctx)
-		if err != nil || len(rr) != 1 || rr[0].Game != 4 || rr[0].Result != BlackWins || rr[0].WhiteRating != 1400 || rr[0].BlackRating != 1600 {
-			t.Errorf("RatedResults() = %+v, %v, want game 4 alone", rr, err)
+		ended, err := tx.EndedSince(ctx, time.Time{})
+		if err != nil || len(ended) != 3 || ended[0].Game != 4 || !ended[0].Rates() || ended[0].Result != BlackWins ||
+			ended[0].WhiteRating != 1400 || ended[0].BlackRating != 1600 || ended[1].Rates() || ended[2].Rates() {
+			t.Errorf("EndedSince(zero) = %+v, %v, want games 4 (rated), 5 and 6 (not)", ended, err)
 		}
-		if v, err := tx.FinishedVersion(ctx); err != nil || !strings.HasPrefix(v, "3 ") {
-			t.Errorf("FinishedVersion() = %q, %v, want 3 games", v, err)
+		if got, err := tx.EndedSince(ctx, ended[1].At); err != nil || len(got) != 2 || got[0].Game != 5 {
+			t.Errorf("EndedSince(game 5's end) = %+v, %v, want games 5 and 6", got, err)
+		}
+		if n, last, err := tx.FinishedVersion(ctx); err != nil || n != 3 || !last.Equal(ended[2].At) {
+			t.Errorf("FinishedVersion() = %d, %v, %v, want 3 games, the last at %v", n, last, err, ended[2].At)
 		}
 		return nil
 	})
@@ -175,8 +180,8 @@ func finishedVersion(t *testing.T, d *DB) string {
 	t.Helper()
 	var v string
 	err := d.ReadTx(context.Background(), func(tx *Tx) error {
-		var err error
-		v, err = tx.FinishedVersion(context.Background())
+		n, last, err := tx.FinishedVersion(context.Background())
+		v = fmt.Sprint(n, last)
 		return err
 	})
 	if err != nil {

@@ -177,7 +177,9 @@ func TestFeedNewest(t *testing.T) {
 
 // TestRatingReplay checks the replay behind the rating charts: after
 // rated games played as the server plays them, each player's last point
-// is their rating and deviation as stored, to the last bit.
+// is their rating and deviation as stored, to the last bit; and so it
+// stays as more games end, read on from where the replay was, also when
+// one of them ended at a time before the last it had seen.
 func TestRatingReplay(t *testing.T) {
 	ctx := context.Background()
 	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
@@ -195,47 +197,104 @@ func TestRatingReplay(t *testing.T) {
 			}
 			ps = append(ps, p)
 		}
-		for i := range 60 {
-			a, b := r.IntN(6), r.IntN(5)
-			if b >= a {
-				b++
-			}
-			at := t0.Add(time.Duration(i) * time.Hour)
-			white, err := tx.Player(ctx, ps[a].ID)
-			if err != nil {
-				return err
-			}
-			black, err := tx.Player(ctx, ps[b].ID)
-			if err != nil {
-				return err
-			}
-			st, _, err := game.Start(ctx, tx, game.Terms{White: white, Black: black, Challenger: white, Unrated: i%7 == 3}, at)
-			if err != nil {
-				return err
-			}
-			switch r.IntN(3) {
-			case 0:
-				_, err = game.Resign(ctx, tx, &st, st.White)
-			case 1:
-				_, err = game.Resign(ctx, tx, &st, st.Black)
-			default:
-				if _, err = game.Draw(ctx, tx, &st, st.White); err == nil {
-					_, err = game.Draw(ctx, tx, &st, st.Black)
-				}
-			}
-			if err != nil {
-				return err
-			}
-		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// play has n random games end, the i-th at hour from+i.
+	play := func(n, from int) {
+		t.Helper()
+		err := d.Tx(ctx, func(tx *db.Tx) error {
+			for i := range n {
+				a, b := r.IntN(6), r.IntN(5)
+				if b >= a {
+					b++
+				}
+				at := t0.Add(time.Duration(from+i) * time.Hour)
+				white, err := tx.Player(ctx, ps[a].ID)
+				if err != nil {
+					return err
+				}
+				black, err := tx.Player(ctx, ps[b].ID)
+				if err != nil {
+					return err
+				}
+				st, _, err := game.Start(ctx, tx, game.Terms{White: white, Black: black, Challenger: white, Unrated: i%7 == 3}, at)
+				if err != nil {
+					return err
+				}
+				switch r.IntN(3) {
+				case 0:
+					_, err = game.Resign(ctx, tx, &st, st.White)
+				case 1:
+					_, err = game.Resign(ctx, tx, &st, st.Black)
+				default:
+					if _, err = game.Draw(ctx, tx, &st, st.White); err == nil {
+						_, err = game.Draw(ctx, tx, &st, st.Black)
+					}
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	h, err := New(Config{DB: d, PublicURL: "http://congo.example/"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	check := func(when string) {
+		t.Helper()
+		err := d.ReadTx(ctx, func(tx *db.Tx) error {
+			for _, p := range ps {
+				stored, err := tx.Player(ctx, p.ID)
+				if err != nil {
+					return err
+				}
+				points, err := h.ratingsOf(ctx, tx, p.ID)
+				if err != nil {
+					return err
+				}
+				if len(points) != stored.RatedGames {
+					t.Errorf("%s: %s: %d points, want one for each of %d rated games", when, p.Handle, len(points), stored.RatedGames)
+					continue
+				}
+				if len(points) == 0 {
+					continue
+				}
+				last := points[len(points)-1]
+				if last.Rating != stored.Rating || math.Abs(last.Deviation-stored.Deviation) > 1e-9 {
+					t.Errorf("%s: %s: the replay ends at %v ± %v, stored %v ± %v", when, p.Handle, last.Rating, last.Deviation, stored.Rating, stored.Deviation)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	play(40, 0)
+	check("after 40 games")
+	first := h.ratings
+	play(20, 40)
+	check("after 20 more")
+	if h.ratings != first {
+		t.Errorf("the replay started again for games that ended after it")
+	}
+	if h.ratings.count != 60 {
+		t.Errorf("the replay has seen %d games, want 60", h.ratings.count)
+	}
+	// A game that ended at a time before the last seen (the clock went
+	// back): the replay starts again, in the order of the ends, which is
+	// then not the order the ratings changed in, so only the counts
+	// hold.
+	second := h.ratings
+	play(1, 30)
 	err = d.ReadTx(ctx, func(tx *db.Tx) error {
 		for _, p := range ps {
 			stored, err := tx.Player(ctx, p.ID)
@@ -248,19 +307,14 @@ func TestRatingReplay(t *testing.T) {
 			}
 			if len(points) != stored.RatedGames {
 				t.Errorf("%s: %d points, want one for each of %d rated games", p.Handle, len(points), stored.RatedGames)
-				continue
-			}
-			if len(points) == 0 {
-				continue
-			}
-			last := points[len(points)-1]
-			if last.Rating != stored.Rating || math.Abs(last.Deviation-stored.Deviation) > 1e-9 {
-				t.Errorf("%s: the replay ends at %v ± %v, stored %v ± %v", p.Handle, last.Rating, last.Deviation, stored.Rating, stored.Deviation)
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if h.ratings == second || h.ratings.count != 61 {
+		t.Errorf("after a game ended earlier than the last, the replay was not made again of all 61 games")
 	}
 }

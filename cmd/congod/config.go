@@ -45,6 +45,8 @@ type config struct {
 	logLevel         string
 	logFormat        string
 	httpAddr         string
+	webAddr          string
+	publicURL        string
 	operator         string
 	robot            string
 
@@ -65,6 +67,9 @@ type config struct {
 	// httpReady, when set, is told the address the HTTP listener is bound
 	// to (tests listen on port 0).
 	httpReady func(addr string)
+	// web is the listener of the web pages and their public URL, once
+	// opened (openWeb): the demo opens it before it prints the banner.
+	web *webListener
 }
 
 // flagSet declares the flags of c.
@@ -98,6 +103,8 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
+	fs.StringVar(&c.webAddr, "web", "", "serve the read-only web pages of the games, players and tournaments on this address, e.g. 127.0.0.1:8080 (off when empty or \"off\"; 127.0.0.1:8080 with -demo)")
+	fs.StringVar(&c.publicURL, "public-url", "", "the address of the -web pages as players reach them, the base of the links in mails, e.g. https://congo.example.org/ (default http://ADDR/ of -web)")
 	fs.StringVar(&c.robot, "robot", robot.DefaultHandle, "handle of the computer player anyone may challenge; \"off\" (or empty) for none")
 	fs.StringVar(&c.operator, "operator", "", "the operator's address: mail from it (registered and proven like any player's) may ban, unban, adjourn, resume and adjudicate")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
@@ -159,6 +166,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (*
 		}
 	}
 	return c, rest, nil
+}
+
+// webOn reports whether the web pages are served.
+func (c *config) webOn() bool {
+	return c.webAddr != "" && !strings.EqualFold(c.webAddr, "off")
 }
 
 // robotHandle is the handle of the robot player, "" for none.

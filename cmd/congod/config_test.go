@@ -128,6 +128,10 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"log level", good + "log-level = \"loud\"\n", nil, nil, "log-level"},
 		{"log format", good + "log-format = \"xml\"\n", nil, nil, "log-format"},
 		{"http", good + "http = \"8025\"\n", nil, nil, "http"},
+		{"web", good + "web = \"8080\"\n", nil, nil, "web"},
+		{"public url", good + "web = \"127.0.0.1:8080\"\npublic-url = \"congo.example.org\"\n", nil, nil, "public-url"},
+		{"public url with a query", good, map[string]string{"CONGO_WEB": ":8080", "CONGO_PUBLIC_URL": "https://congo.example.org/?x=1"}, nil, "public-url"},
+		{"public url without web", good + "public-url = \"https://congo.example.org/\"\n", nil, nil, "public-url"},
 		{"ca file", good + "ca-file = \"/nonexistent/ca.pem\"\n", nil, nil, "ca-file"},
 		{"password file missing", good + "imap-password-file = \"/nonexistent/pw\"\n", nil, nil, "imap-password-file"},
 		{"password twice", strings.Replace(good, "congo@127", "congo:pw@127", 1) + "imap-password-file = \"" + pwFile + "\"\n", nil, nil, "imap-password-file"},
@@ -166,6 +170,8 @@ address = "congo@example.org"
 imap-password-file = "`+imapPW+`"
 smtp-password-file = "`+smtpPW+`"
 http = "127.0.0.1:8025"
+web = ":8080"
+public-url = "https://congo.example.org/"
 log-format = "json"
 `)
 	var stdout bytes.Buffer

@@ -14,6 +14,7 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/web"
 )
 
 // settingError is a bad setting. Key is its name, which is the name of
@@ -112,6 +113,9 @@ func (c *config) validate() error {
 			return c.bad("http", fmt.Errorf("want host:port like 127.0.0.1:8025: %w", err))
 		}
 	}
+	if err := c.validateWeb(); err != nil {
+		return err
+	}
 	if h := c.robotHandle(); h != "" && !parser.ValidHandle(h) {
 		return c.bad("robot", fmt.Errorf("robot %q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
 	}
@@ -148,6 +152,25 @@ func isLoopback(host string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// validateWeb checks -web and -public-url.
+func (c *config) validateWeb() error {
+	if !c.webOn() {
+		if c.publicURL != "" {
+			return c.bad("public-url", errors.New("names the address of the web pages, which need -web ADDR"))
+		}
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(c.webAddr); err != nil {
+		return c.bad("web", fmt.Errorf("want host:port like 127.0.0.1:8080: %w", err))
+	}
+	if c.publicURL != "" {
+		if _, err := web.ParsePublicURL(c.publicURL); err != nil {
+			return c.bad("public-url", fmt.Errorf("not a valid public-url: %w", err))
+		}
+	}
+	return nil
 }
 
 // validateLog checks the settings of the log, which every run needs.

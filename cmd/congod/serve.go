@@ -103,6 +103,16 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	var webURL string
+	if cfg.webOn() {
+		if cfg.web == nil {
+			if cfg.web, err = cfg.openWeb(logger); err != nil {
+				return err
+			}
+		}
+		defer cfg.web.ln.Close()
+		webURL = cfg.web.publicURL
+	}
 	srv, err := server.New(server.Config{
 		DB:               store,
 		Address:          cfg.address,
@@ -117,6 +127,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		RobotGames:       cfg.robotGames,
 		ChallengesPerDay: cfg.challengesPerDay,
 		Name:             cfg.name,
+		PublicURL:        webURL,
 	})
 	if err != nil {
 		return err
@@ -131,8 +142,17 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		return srv.HandleMails(context.WithoutCancel(ctx), ms)
 	}
+	// The web pages stop with the mail: they only read.
+	first := []loop{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}}
+	if cfg.web != nil {
+		l, err := webLoop(cfg.web, store, cfg.address, logger, mon)
+		if err != nil {
+			return err
+		}
+		first = append(first, l)
+	}
 	stages := [][]loop{
-		{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}},
+		first,
 		{{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(smtp)) }}},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
@@ -146,7 +166,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			cfg.httpReady(ln.Addr().String())
 		}
 		h := mon.handler(logger)
-		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }}})
+		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h, logger) }}})
 	}
 	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
 	err = runStages(ctx, stages, shutdownGrace, logger)
