@@ -31,7 +31,7 @@ func openTest(t *testing.T) *DB {
 
 // growing are the tables that grow with every mail or game, which no
 // query may read whole.
-var growing = regexp.MustCompile(`\bSCAN (processed|outbox|sent|moves|games|robot_moves)\b`)
+var growing = regexp.MustCompile(`\bSCAN (processed|outbox|sent|moves|games|robot_moves|analysis_requests)\b`)
 
 // aliased finds the growing tables a query names by an alias (FROM games
 // AS g), whose plans say SCAN g.

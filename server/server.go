@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/congobymail/congo/analysis"
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
@@ -89,6 +90,15 @@ type Config struct {
 	// day (M29). Defaults DefaultRobotGames and DefaultChallengesPerDay;
 	// negative for no cap.
 	RobotGames, ChallengesPerDay int
+
+	// AnalysesPerDay caps the analyses a player may ask for in a day
+	// (M49); default DefaultAnalysesPerDay, negative for no cap.
+	// AnalysisNodes is how many nodes the engine searches in each
+	// position of a game it analyses (M51); default
+	// analysis.DefaultNodes. A game's analysis is made once, with the
+	// count of the day, and kept.
+	AnalysesPerDay int
+	AnalysisNodes  int64
 }
 
 // The defaults of Config.RobotGames and Config.ChallengesPerDay.
@@ -117,6 +127,8 @@ type Server struct {
 	publicURL     string // the web's pages, ending in "/"; "" for none
 
 	robotGames, challengesPerDay int
+	analysesPerDay               int
+	analysisNodes                int64
 
 	// clockWake tells the clock loop that a mail was handled; robotWake
 	// tells the robot loop.
@@ -154,6 +166,8 @@ func New(cfg Config) (*Server, error) {
 		publicURL:        cfg.PublicURL,
 		robotGames:       cfg.RobotGames,
 		challengesPerDay: cfg.ChallengesPerDay,
+		analysesPerDay:   cfg.AnalysesPerDay,
+		analysisNodes:    cfg.AnalysisNodes,
 		clockWake:        make(chan struct{}, 1),
 		robotWake:        make(chan struct{}, 1),
 	}
@@ -165,6 +179,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.challengesPerDay == 0 {
 		s.challengesPerDay = DefaultChallengesPerDay
+	}
+	if s.analysesPerDay == 0 {
+		s.analysesPerDay = DefaultAnalysesPerDay
+	}
+	if s.analysisNodes <= 0 {
+		s.analysisNodes = analysis.DefaultNodes
 	}
 	if s.finalReminder == 0 {
 		s.finalReminder = defaultFinalReminder

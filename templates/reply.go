@@ -104,6 +104,9 @@ type Section interface {
 type Help struct {
 	Robot      string // the computer player's handle; "" for none
 	RobotLevel int    // the level of a challenge to it that names none
+	// AnalysesPerDay is the most analyses a player may ask for in a
+	// day; 0 for no cap.
+	AnalysesPerDay int
 }
 
 // Registered answers register: a welcome, or, for an address registered
