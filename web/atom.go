@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -58,10 +57,8 @@ type atomEntry struct {
 func (h *Handler) feed(ctx context.Context, _ *http.Request, handle string) (*response, error) {
 	var f atomFeed
 	err := h.db.ReadTx(ctx, func(tx *db.Tx) error {
-		p, err := tx.ProfileByHandle(ctx, handle)
-		if errors.Is(err, db.ErrNotFound) {
-			return notFoundError(fmt.Sprintf("There is no player %q.", handle))
-		} else if err != nil {
+		p, err := profile(ctx, tx, handle)
+		if err != nil {
 			return err
 		}
 		page := h.absolute(h.playerHref(p.Handle))

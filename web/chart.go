@@ -17,9 +17,9 @@ import (
 
 // Chart geometry, in SVG units: the plot inside the margins.
 const (
-	chartW, chartH = 720, 260
-	plotL, plotR   = 48, 12
-	plotT, plotB   = 12, 28
+	chartW, chartH = 600, 260
+	plotL, plotR   = 66, 14
+	plotT, plotB   = 12, 30
 	plotW, plotH   = chartW - plotL - plotR, chartH - plotT - plotB
 	maxDots        = 150 // more games than this: the line alone
 	bandOver       = 300 // the band is cut this far beyond the ratings
@@ -67,9 +67,15 @@ func (h *Handler) chart(handle string, points []ratingPoint) template.HTML {
 		chartW, chartH, template.HTMLEscapeString(fmt.Sprintf("The rating of %s after each rated game, from %d to %d; now %d", handle,
 			round(points[0].Rating), round(points[len(points)-1].Rating), round(points[len(points)-1].Rating))))
 	b.WriteString("\n")
-	for r := lo; r <= hi; r += step {
+	// Every other rating's label is "minor": a phone's narrow chart
+	// shows the others alone, larger (congo.css).
+	for i, r := 0, lo; r <= hi; i, r = i+1, r+step {
 		fmt.Fprintf(&b, `<path class="gridline" d="M%d %.1fh%d" stroke="#dddddd"/>`, plotL, y(r), plotW)
-		fmt.Fprintf(&b, `<text class="label" x="%d" y="%.1f" text-anchor="end" dominant-baseline="central" font-size="15" fill="#666666">%.0f</text>`, plotL-6, y(r), r)
+		class := "label"
+		if i%2 == 1 {
+			class = "label minor"
+		}
+		fmt.Fprintf(&b, `<text class="%s" x="%d" y="%.1f" text-anchor="end" dominant-baseline="central" font-size="15" fill="#666666">%.0f</text>`, class, plotL-6, y(r), r)
 	}
 	b.WriteString("\n")
 	// The band: up along the upper edge, back along the lower one.

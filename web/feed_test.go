@@ -78,20 +78,19 @@ func TestFeed(t *testing.T) {
 	}
 }
 
-// TestFeedNewest checks that a feed of a player with many games holds
-// the newest feedEntries entries of all of them, read from the games
-// that changed last.
-func TestFeedNewest(t *testing.T) {
+// playersDB opens a fresh database with n players, p0, p1, ..., who
+// confirmed their addresses.
+func playersDB(t *testing.T, n int) (*db.DB, []db.Player) {
+	t.Helper()
 	ctx := context.Background()
 	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
-	r := rand.New(rand.NewPCG(3, 4))
+	t.Cleanup(func() { d.Close() })
+	var ps []db.Player
 	err = d.Tx(ctx, func(tx *db.Tx) error {
-		var ps []db.Player
-		for i := range 4 {
+		for i := range n {
 			p, err := tx.CreatePlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), "s", t0)
 			if err != nil {
 				return err
@@ -101,6 +100,22 @@ func TestFeedNewest(t *testing.T) {
 			}
 			ps = append(ps, p)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, ps
+}
+
+// TestFeedNewest checks that a feed of a player with many games holds
+// the newest feedEntries entries of all of them, read from the games
+// that changed last.
+func TestFeedNewest(t *testing.T) {
+	ctx := context.Background()
+	d, ps := playersDB(t, 4)
+	r := rand.New(rand.NewPCG(3, 4))
+	err := d.Tx(ctx, func(tx *db.Tx) error {
 		// 40 games of p0, begun an hour apart, each moved at random
 		// times later.
 		for i := range 40 {
@@ -182,26 +197,8 @@ func TestFeedNewest(t *testing.T) {
 // one of them ended at a time before the last it had seen.
 func TestRatingReplay(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ps := playersDB(t, 6)
 	r := rand.New(rand.NewPCG(5, 6))
-	var ps []db.Player
-	err = d.Tx(ctx, func(tx *db.Tx) error {
-		for i := range 6 {
-			p, err := tx.CreatePlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), "s", t0)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// play has n random games end, the i-th at hour from+i.
 	play := func(n, from int) {
 		t.Helper()

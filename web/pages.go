@@ -63,6 +63,16 @@ func (h *Handler) row(g db.ListedGame) listRow {
 	return r
 }
 
+// profile reads the profile of a player with a page: one who confirmed
+// their address.
+func profile(ctx context.Context, tx *db.Tx, handle string) (db.Profile, error) {
+	p, err := tx.ProfileByHandle(ctx, handle)
+	if errors.Is(err, db.ErrNotFound) {
+		return db.Profile{}, notFoundError(fmt.Sprintf("There is no player %q.", handle))
+	}
+	return p, err
+}
+
 func (h *Handler) playerHref(handle string) string {
 	return h.base + "players/" + url.PathEscape(handle)
 }
@@ -214,10 +224,8 @@ type playerData struct {
 func (h *Handler) playerPage(ctx context.Context, _ *http.Request, handle string) (*response, error) {
 	var d playerData
 	err := h.db.ReadTx(ctx, func(tx *db.Tx) error {
-		p, err := tx.ProfileByHandle(ctx, handle)
-		if errors.Is(err, db.ErrNotFound) {
-			return notFoundError(fmt.Sprintf("There is no player %q.", handle))
-		} else if err != nil {
+		p, err := profile(ctx, tx, handle)
+		if err != nil {
 			return err
 		}
 		d = playerData{Handle: p.Handle, Rating: round(p.Rating), Deviation: round(p.Deviation), RatedGames: p.RatedGames,

@@ -1,8 +1,10 @@
-// Package web serves the web companion of MAIL.md M43-M46: read-only
-// pages of the games, players, ratings and tournaments in the database,
-// with the board as SVG drawn by the server, and an Atom feed of each
-// player's games. It shows handles only, never an address, a secret, a
-// conditional move or a message.
+// Package web serves the read-only web pages of MAIL.md M43-M46 from the
+// database.
+//
+// The pages show the games, players, ratings and tournaments, with the
+// board and the rating charts as SVG drawn by the server, and an Atom
+// feed of each player's games. They show handles only, never an address,
+// a secret, a conditional move or a message.
 package web
 
 import (
