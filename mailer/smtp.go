@@ -160,6 +160,28 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 	return nil
 }
 
+// Check sets up a session as Send does (connection, TLS, EHLO, AUTH when
+// the URL names a user) and sends no mail: it tells whether the server
+// would take mail now. The session is kept idle for the next Send (Close
+// ends it). Its errors are those of Send: IsUnreachable when no session
+// could be had.
+func (s *SMTP) Check(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultSendTimeout)
+		defer cancel()
+	}
+	pc, err := s.dial(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("smtp check of %s: %w (%w)", s.addr, ctx.Err(), err)
+		}
+		return fmt.Errorf("smtp check of %s: %w", s.addr, err)
+	}
+	s.putIdle(pc)
+	return nil
+}
+
 func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) error {
 	if pc := s.takeIdle(); pc != nil {
 		retry, err := s.transact(ctx, pc, from, to, msg)
@@ -177,19 +199,21 @@ func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) e
 	return err
 }
 
-// dial connects, says EHLO and logs in.
+// dial connects, says EHLO and logs in. Its errors are a connectError or
+// an authError.
 func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", s.addr)
 	if err != nil {
-		return nil, err
+		return nil, &connectError{err}
 	}
 	// go-smtp sets its own (long) deadlines on conn for every command, so
 	// ctx is enforced by closing the connection.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	c, err := s.login(ctx, conn)
 	if !stop() && err == nil {
-		err = ctx.Err() // conn is closed
+		c.Close()
+		err = &connectError{ctx.Err()} // conn is closed
 	}
 	if err != nil {
 		conn.Close()
@@ -206,13 +230,13 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 	case implicitTLS:
 		tc := tls.Client(conn, s.tlsConfig)
 		if err := tc.HandshakeContext(ctx); err != nil {
-			return nil, fmt.Errorf("tls: %w", err)
+			return nil, &connectError{fmt.Errorf("tls: %w", err)}
 		}
 		c = smtp.NewClient(tc)
 	case startTLS:
 		var err error
 		if c, err = smtp.NewClientStartTLS(conn, s.tlsConfig); err != nil {
-			return nil, fmt.Errorf("starttls: %w", err)
+			return nil, &connectError{fmt.Errorf("starttls: %w", err)}
 		}
 	}
 	name := s.LocalName
@@ -221,11 +245,18 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 	}
 	if err := c.Hello(name); err != nil {
 		c.Close()
-		return nil, err
+		return nil, &connectError{err}
 	}
 	if s.user != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.user, s.password)); err != nil {
 			c.Close()
+			// Refused (5xx): the user and password are wrong, or AUTH is
+			// not offered. Else the connection broke, or the server cannot
+			// check passwords now (454).
+			var se *smtp.SMTPError
+			if !errors.As(err, &se) || se.Code < 500 {
+				return nil, &connectError{fmt.Errorf("auth as %q: %w", s.user, err)}
+			}
 			return nil, &authError{user: s.user, err: err}
 		}
 	}
@@ -431,15 +462,34 @@ type authError struct {
 func (e *authError) Error() string { return fmt.Sprintf("auth as %q: %v", e.user, e.err) }
 func (e *authError) Unwrap() error { return e.err }
 
+// connectError is a failure before the server could be given a mail:
+// the connection, TLS, the greeting or EHLO. It says nothing of the mail,
+// so it is never permanent, even with a 5xx code.
+type connectError struct{ err error }
+
+func (e *connectError) Error() string { return e.err.Error() }
+func (e *connectError) Unwrap() error { return e.err }
+
 // IsPermanent reports whether err, from Send, is a permanent failure: the
-// server answered with a 5xx reply (RFC 5321 4.2.1), so sending the same
-// mail again will fail again. Everything else (4xx replies, network errors,
-// timeouts, TLS failures, a rejected login) is temporary.
+// server answered the mail with a 5xx reply (RFC 5321 4.2.1), so sending
+// the same mail again will fail again. Everything else (4xx replies,
+// network errors, timeouts, TLS failures, a refused greeting or EHLO, a
+// rejected login) is temporary.
 func IsPermanent(err error) bool {
 	var ae *authError
-	if errors.As(err, &ae) {
+	var ce *connectError
+	if errors.As(err, &ae) || errors.As(err, &ce) {
 		return false
 	}
 	var se *smtp.SMTPError
 	return errors.As(err, &se) && se.Code >= 500 && se.Code <= 599
+}
+
+// IsUnreachable reports whether err, from Send or Check, says that no
+// session with the server could be had: the connection failed or was
+// refused, or TLS, the greeting or EHLO did. Such a failure says nothing
+// of the mail, and Check tells when the server is back.
+func IsUnreachable(err error) bool {
+	var ce *connectError
+	return errors.As(err, &ce)
 }

@@ -403,3 +403,77 @@ func TestIsPermanent(t *testing.T) {
 		}
 	}
 }
+
+// TestSMTPCheck checks a server without sending mail: a session that
+// works is kept for the next Send; a server not there, or one that
+// refuses to talk, is unreachable (and its 5xx says nothing of a mail);
+// a refused login is not.
+func TestSMTPCheck(t *testing.T) {
+	cert, pool := selfSigned(t)
+	addr, rec := startSMTP(t, withStartTLS, cert)
+	userinfo := url.UserPassword("congo@pbm.example.net", "s3cret:/@%").String() + "@"
+	s, err := mailer.NewSMTP("smtp+starttls://"+userinfo+addr, &tls.Config{RootCAs: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("Check = %v", err)
+	}
+	if err := s.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.connections()); n != 1 {
+		t.Errorf("Check then Send made %d connections, want 1 (the checked session reused)", n)
+	}
+	if n := len(rec.deliveries()); n != 1 {
+		t.Errorf("Check then Send delivered %d mails, want 1", n)
+	}
+
+	bad, err := mailer.NewSMTP("smtp+starttls://congo%40pbm.example.net:wrong@"+addr, &tls.Config{RootCAs: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bad.Close()
+	if err := bad.Check(ctx); err == nil || mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
+		t.Errorf("Check with a wrong password = %v, want a refused login, neither unreachable nor permanent", err)
+	}
+
+	// Nothing listens; a server that greets with 554.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			io.WriteString(c, "554 5.3.2 no service here\r\n")
+			c.Close()
+		}
+	}()
+	for _, a := range []string{closed, ln.Addr().String()} {
+		u, err := mailer.NewSMTP("smtp://"+a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = u.Check(ctx)
+		if !mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
+			t.Errorf("Check of %s = %v, want unreachable and not permanent", a, err)
+		}
+		err = u.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+		if !mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
+			t.Errorf("Send to %s = %v, want unreachable and not permanent", a, err)
+		}
+	}
+}

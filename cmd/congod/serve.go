@@ -131,9 +131,13 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		return srv.HandleMails(context.WithoutCancel(ctx), ms)
 	}
+	watch := newSMTPWatch(smtp, store, ob, serverClock, logger)
 	stages := [][]loop{
 		{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}},
-		{{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(smtp)) }}},
+		{
+			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(smtp))) }},
+			{"smtp-watch", watch.run},
+		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
 	if cfg.httpAddr != "" {

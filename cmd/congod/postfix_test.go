@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	netmail "net/mail"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/dovecottest"
+	"github.com/congobymail/congo/internal/postfixtest"
+	"github.com/congobymail/congo/rules"
+)
+
+// postfixSystem is a mail system as an operator runs it: Postfix in front
+// of Dovecot. The players' mail comes in through Postfix's MX port and is
+// delivered to Dovecot over LMTP; the daemon reads Dovecot over IMAPS and
+// submits through Postfix's submission port (STARTTLS, SASL).
+type postfixSystem struct {
+	d *dovecottest.Server
+	p *postfixtest.Server
+}
+
+// startPostfix starts Dovecot with the users and Postfix in front of it.
+func startPostfix(t *testing.T, users ...dovecottest.User) postfixSystem {
+	t.Helper()
+	d := dovecottest.Start(t, dovecottest.Config{TLS: true, LMTP: true, Users: users})
+	return postfixSystem{d: d, p: postfixtest.Start(t, postfixtest.Config{Dovecot: d})}
+}
+
+func (s postfixSystem) Deliver(ctx context.Context, from string, to []string, raw []byte) error {
+	return s.p.Deliver(ctx, from, to, raw)
+}
+
+func (s postfixSystem) Messages(name, mailbox string) ([][]byte, error) {
+	return s.d.Messages(name, mailbox)
+}
+
+// config is the daemon's configuration against s: IMAPS and submission
+// with STARTTLS, as the user congo with password pw.
+func (s postfixSystem) config(t *testing.T, pw string) *config {
+	return &config{
+		imapURL: s.d.URL("imaps", "congo", "INBOX"), smtpURL: s.p.URL("smtp+starttls", "congo", pw),
+		caFile: s.d.CAFile, address: "congo@example.org", dbPath: filepath.Join(t.TempDir(), "congo.db"),
+		poll: time.Minute, processed: "Processed", logLevel: "info",
+	}
+}
+
+// acceptedOrder is the order in which Postfix took the mails, by
+// Message-ID, from its log (cleanup logs each mail as it is received).
+func (s postfixSystem) acceptedOrder() []string {
+	var ids []string
+	for _, m := range regexp.MustCompile(`postfix/cleanup\[\d+\]: \w+: message-id=<([^>]+)>`).FindAllStringSubmatch(s.p.Log(), -1) {
+		ids = append(ids, m[1])
+	}
+	return ids
+}
+
+// moveMail is a move command from a player's mail client.
+func moveMail(g *crashGame, k int) (from, to string, raw []byte) {
+	from, to = g.white, g.whitePA
+	if k%2 == 1 {
+		from, to = g.black, g.blackPA
+	}
+	raw = fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <move%d.%d@client.example.net>\r\n"+
+		"Date: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove congo %d %s\r\n",
+		from, to, g.id, g.id, k, time.Now().Format(time.RFC1123Z), g.id, g.moves[k])
+	return from, to, raw
+}
+
+// outboxMails returns the mails of the outbox, oldest first.
+func outboxMails(t *testing.T, store *db.DB) []db.Mail {
+	t.Helper()
+	ctx := context.Background()
+	var mails []db.Mail
+	err := store.Tx(ctx, func(tx *db.Tx) error {
+		for id := int64(1); ; id++ {
+			m, err := tx.Mail(ctx, id)
+			if err != nil {
+				return nil
+			}
+			mails = append(mails, m)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mails
+}
+
+// delivered returns the mails in the players' INBOX, by Message-ID, and
+// their recipients in the order they arrived.
+func delivered(t *testing.T, sys postfixSystem) (byID map[string][]byte, order map[string][]string) {
+	t.Helper()
+	raws, err := sys.Messages("players", "INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID, order = map[string][]byte{}, map[string][]string{}
+	for _, raw := range raws {
+		m, err := netmail.ReadMessage(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := strings.Trim(m.Header.Get("Message-ID"), "<>")
+		byID[id] = raw
+		to := strings.ToLower(m.Header.Get("Delivered-To"))
+		order[to] = append(order[to], id)
+	}
+	return byID, order
+}
+
+// TestSMTPOutagePostfix stops Postfix while moves come in (delivered to
+// Dovecot by another way, as a second MX would), then starts it again:
+// every answer goes out within seconds of its return, each player's
+// answers are submitted in the order they were queued, and each player's
+// newest mail shows the newest board.
+func TestSMTPOutagePostfix(t *testing.T) {
+	sys := startPostfix(t, dovecottest.User{Name: "congo", Password: "congo-pw"}, dovecottest.User{Name: "players", Password: "pw"})
+	other := sys.d.StartSMTP(t) // delivers straight into Dovecot
+	cfg := sys.config(t, "congo-pw")
+	seedStore, err := db.Open(context.Background(), cfg.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const games, plies = 3, 2
+	gs := seedGames(t, seedStore, games)
+	seedStore.Close()
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+	for _, g := range gs {
+		for g.moves == nil {
+			g.moves = randomGame(r, plies)
+		}
+	}
+	runDaemon(t, cfg)
+	store, err := db.Open(context.Background(), cfg.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	before := len(outboxMails(t, store))
+	waitDelivered := func(n int, within time.Duration) {
+		t.Helper()
+		deadline := time.Now().Add(within)
+		for {
+			byID, _ := delivered(t, sys)
+			if len(byID) >= n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d mails delivered after %v, want %d", len(byID), within, n)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitDelivered(before, 10*time.Second)
+
+	sys.p.Stop(t)
+	outage := time.Now()
+	for k := range plies {
+		for _, g := range gs {
+			from, to, raw := moveMail(g, k)
+			if err := other.Deliver(from, []string{to}, raw); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+	eventually(t, "moves handled", func() string {
+		if n := len(outboxMails(t, store)); n != before+games*plies*2 {
+			return fmt.Sprintf("%d mails queued, want %d", n-before, games*plies*2)
+		}
+		return ""
+	})
+	time.Sleep(time.Until(outage.Add(4 * time.Second)))
+	sys.p.Start(t)
+	back := time.Now()
+	t.Logf("Postfix down for %v", back.Sub(outage).Round(time.Millisecond))
+	all := outboxMails(t, store)
+	waitDelivered(len(all), 30*time.Second)
+	took := time.Since(back)
+	t.Logf("every answer delivered %v after Postfix was back", took.Round(time.Millisecond))
+	if took > 6*time.Second {
+		t.Errorf("the last answer came %v after Postfix was back, want within seconds", took.Round(time.Millisecond))
+	}
+
+	// Each player's answers were taken by Postfix in the order queued,
+	// and the newest shows the board after the last move.
+	accepted := sys.acceptedOrder()
+	byID, _ := delivered(t, sys)
+	queued := map[string][]string{}
+	for _, m := range all[before:] {
+		queued[m.To] = append(queued[m.To], m.MessageID)
+	}
+	for to, ids := range queued {
+		var got []string
+		for _, id := range accepted {
+			if slices.Contains(ids, id) {
+				got = append(got, id)
+			}
+		}
+		if !slices.Equal(got, ids) {
+			t.Errorf("mails to %s taken by Postfix in the order %q, want the order queued %q", to, got, ids)
+		}
+	}
+	for _, g := range gs {
+		pos := rules.Start()
+		for _, text := range g.moves {
+			m, err := pos.ParseMove(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos, _ = pos.Apply(m)
+		}
+		for _, to := range []string{g.white, g.black} {
+			ids := queued[to]
+			if len(ids) != plies {
+				t.Errorf("%d mails queued to %s during the outage, want %d", len(ids), to, plies)
+				continue
+			}
+			newest := byID[ids[len(ids)-1]]
+			if !bytes.Contains(newest, []byte("Position: "+pos.String())) {
+				t.Errorf("the newest mail to %s does not show the board after %q:\n%s", to, g.moves, newest)
+			}
+		}
+	}
+}
