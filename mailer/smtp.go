@@ -5,6 +5,8 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"slices"
@@ -34,6 +36,12 @@ const (
 	quitTimeout  = 5 * time.Second
 	reuseTimeout = 10 * time.Second
 )
+
+// smtpAuthBackoff is how long Send and Check wait, after the server
+// refused the login, before they log in again (a half to the whole of
+// it): a provider locks an account after a few failed logins, and a
+// wrong password is not put right by trying again.
+const smtpAuthBackoff = 5 * time.Minute
 
 // security is how a connection is protected.
 type security uint8
@@ -68,10 +76,17 @@ type SMTP struct {
 	// IdleTimeout is how long an idle connection is kept before it is
 	// closed; DefaultIdleTimeout when zero. Set it before the first Send.
 	IdleTimeout time.Duration
+	// Logger is told of a refused login, at ERROR; nil discards it. Set
+	// it before the first Send.
+	Logger *slog.Logger
 
 	mu    sync.Mutex
 	idle  []*smtpConn // idle connections, the longest idle first
 	timer *time.Timer // closes expired idle connections; stopped when none is idle
+	// authErr is the last refused login, and no login is tried again
+	// before authUntil.
+	authErr   *authError
+	authUntil time.Time
 }
 
 // smtpConn is an open, logged-in session with the server.
@@ -141,7 +156,9 @@ func (s *SMTP) Addr() string { return s.addr }
 // soon as the server has answered the end of the data, without a QUIT; the
 // connection is then kept idle, or closed in the background.
 //
-// IsPermanent tells whether a failed Send may succeed later.
+// IsPermanent tells whether a failed Send may succeed later. After the
+// server refused the login, Send fails at once, without connecting, for
+// a few minutes (see IsAuthFailure).
 func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return errors.New("smtp send: no recipient")
@@ -164,7 +181,7 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 // the URL names a user) and sends no mail: it tells whether the server
 // would take mail now. The session is kept idle for the next Send (Close
 // ends it). Its errors are those of Send: IsUnreachable when no session
-// could be had.
+// could be had, IsAuthFailure when the login was refused.
 func (s *SMTP) Check(ctx context.Context) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -202,6 +219,9 @@ func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) e
 // dial connects, says EHLO and logs in. Its errors are a connectError or
 // an authError.
 func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
+	if err := s.authHeld(); err != nil {
+		return nil, err
+	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", s.addr)
 	if err != nil {
@@ -217,9 +237,50 @@ func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
 	}
 	if err != nil {
 		conn.Close()
+		var ae *authError
+		if errors.As(err, &ae) && ctx.Err() == nil {
+			s.authRefused(ae)
+		}
 		return nil, err
 	}
 	return &smtpConn{raw: conn, c: c}, nil
+}
+
+// authRequired reports whether err is the server's demand for a login
+// (RFC 4954's 530 5.7.0), which no mail can pass.
+func authRequired(err error) bool {
+	var se *smtp.SMTPError
+	return errors.As(err, &se) && (se.Code == 530 || se.Code/100 == 5 && se.EnhancedCode == smtp.EnhancedCode{5, 7, 0})
+}
+
+// loginWanted records err, the server's demand for a login, as a refused
+// login.
+func (s *SMTP) loginWanted(err error) error {
+	ae := &authError{user: s.user, err: err}
+	s.authRefused(ae)
+	return ae
+}
+
+// authHeld returns the last refused login while no login is to be tried.
+func (s *SMTP) authHeld() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.authErr == nil || !time.Now().Before(s.authUntil) {
+		return nil
+	}
+	return &authError{user: s.user, err: s.authErr.err, until: s.authUntil}
+}
+
+// authRefused records a refused login: none is tried again for a while.
+func (s *SMTP) authRefused(ae *authError) {
+	wait := smtpAuthBackoff/2 + rand.N(smtpAuthBackoff/2)
+	s.mu.Lock()
+	s.authErr, s.authUntil = ae, time.Now().Add(wait)
+	s.mu.Unlock()
+	if s.Logger != nil {
+		s.Logger.Error("smtp login refused: check the user and password; trying again later", "addr", s.addr,
+			"user", s.user, "err", ae.err, "wait", wait.Round(time.Second))
+	}
 }
 
 func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
@@ -252,7 +313,7 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 			c.Close()
 			// Refused (5xx): the user and password are wrong, or AUTH is
 			// not offered. Else the connection broke, or the server cannot
-			// check passwords now (454).
+			// check passwords now (454): soon tried again.
 			var se *smtp.SMTPError
 			if !errors.As(err, &se) || se.Code < 500 {
 				return nil, &connectError{fmt.Errorf("auth as %q: %w", s.user, err)}
@@ -293,10 +354,16 @@ func (s *SMTP) transact(ctx context.Context, pc *smtpConn, from string, to []str
 	err = pc.c.Mail(from, opts)
 	pc.c.CommandTimeout = timeout
 	if err != nil {
+		if authRequired(err) {
+			return false, fail(s.loginWanted(err))
+		}
 		return true, fail(err)
 	}
 	for _, rcpt := range to {
 		if err := pc.c.Rcpt(rcpt, nil); err != nil {
+			if authRequired(err) {
+				return false, fail(s.loginWanted(err))
+			}
 			return false, fail(err)
 		}
 	}
@@ -454,12 +521,19 @@ func (s *SMTP) Close() error {
 
 // authError is a failed AUTH. It is never permanent, even with a 5xx code:
 // a wrong password is a setting to fix, not a reason to drop the mail.
+// until is set when no login was tried, as the last one was refused.
 type authError struct {
-	user string
-	err  error
+	user  string
+	err   error
+	until time.Time
 }
 
-func (e *authError) Error() string { return fmt.Sprintf("auth as %q: %v", e.user, e.err) }
+func (e *authError) Error() string {
+	if !e.until.IsZero() {
+		return fmt.Sprintf("auth as %q refused: %v (not trying again before %s)", e.user, e.err, e.until.Format(time.TimeOnly))
+	}
+	return fmt.Sprintf("auth as %q: %v", e.user, e.err)
+}
 func (e *authError) Unwrap() error { return e.err }
 
 // connectError is a failure before the server could be given a mail:
@@ -492,4 +566,12 @@ func IsPermanent(err error) bool {
 func IsUnreachable(err error) bool {
 	var ce *connectError
 	return errors.As(err, &ce)
+}
+
+// IsAuthFailure reports whether err, from Send or Check, is a login the
+// server refused, or one not tried because the last was refused a moment
+// ago (see Send).
+func IsAuthFailure(err error) bool {
+	var ae *authError
+	return errors.As(err, &ae)
 }

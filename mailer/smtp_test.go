@@ -1,6 +1,7 @@
 package mailer_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -10,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"errors"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/url"
@@ -34,8 +36,8 @@ type delivery struct {
 
 // recorder is a go-smtp backend that keeps what it receives and the
 // connections it accepts. Recipients starting with "temp" are refused with
-// 451, "perm" with 550; those starting with "slow" wait until release is
-// closed.
+// 451, "perm" with 550, "login-wanted" with 530; those starting with
+// "slow" wait until release is closed.
 type recorder struct {
 	user, password string // the account AUTH accepts
 	release        chan struct{}
@@ -151,6 +153,8 @@ func (s *recordingSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 		<-s.r.release
 	case strings.HasPrefix(to, "temp"):
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
+	case strings.HasPrefix(to, "login-wanted"):
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required"}
 	case strings.HasPrefix(to, "perm"):
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
 	}
@@ -262,6 +266,7 @@ func TestSMTPSend(t *testing.T) {
 		{name: "auth", mode: noTLS, scheme: "smtp", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
 		{name: "bad password", mode: noTLS, scheme: "smtp", userinfo: "congo%40pbm.example.net:wrong@", to: "alice@example.org",
 			wantErr: true, wantCode: 535},
+		{name: "login wanted", mode: noTLS, scheme: "smtp", to: "login-wanted@example.org", wantErr: true, wantCode: 530},
 		{name: "4xx is temporary", mode: noTLS, scheme: "smtp", to: "temp@example.org", wantErr: true, wantCode: 451},
 		{name: "5xx is permanent", mode: noTLS, scheme: "smtp", to: "perm@example.org", wantErr: true, wantPerm: true, wantCode: 550},
 		{name: "implicit tls", mode: withImplicitTLS, scheme: "smtps", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
@@ -475,5 +480,36 @@ func TestSMTPCheck(t *testing.T) {
 		if !mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
 			t.Errorf("Send to %s = %v, want unreachable and not permanent", a, err)
 		}
+	}
+}
+
+// TestSMTPLoginRefusedHoldsOff checks that after a refused login no
+// other login is tried for a while, whatever the number of mails: Send
+// and Check fail at once, without connecting, with an error that is a
+// refused login and not permanent; the refusal is logged once, at ERROR.
+func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
+	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
+	s, err := mailer.NewSMTP("smtp://congo%40pbm.example.net:wrong@"+addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var logs bytes.Buffer
+	s.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	ctx := context.Background()
+	for i := range 5 {
+		err := s.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+		if !mailer.IsAuthFailure(err) || mailer.IsPermanent(err) || mailer.IsUnreachable(err) {
+			t.Errorf("Send %d with a wrong password = %v, want a refused login, temporary", i, err)
+		}
+	}
+	if err := s.Check(ctx); !mailer.IsAuthFailure(err) {
+		t.Errorf("Check after a refused login = %v, want a refused login", err)
+	}
+	if n := len(rec.connections()); n != 1 {
+		t.Errorf("5 Sends and a Check after a refused login made %d connections, want 1", n)
+	}
+	if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
+		t.Errorf("%d errors logged, want 1:\n%s", n, logs.String())
 	}
 }

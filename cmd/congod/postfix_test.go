@@ -31,7 +31,9 @@ type postfixSystem struct {
 // startPostfix starts Dovecot with the users and Postfix in front of it.
 func startPostfix(t *testing.T, users ...dovecottest.User) postfixSystem {
 	t.Helper()
-	d := dovecottest.Start(t, dovecottest.Config{TLS: true, LMTP: true, Users: users})
+	// A refused password is answered at once, not after Dovecot's 2 s,
+	// so that a test sees every login tried.
+	d := dovecottest.Start(t, dovecottest.Config{TLS: true, LMTP: true, Users: users, Extra: "auth_failure_delay = 0\n"})
 	return postfixSystem{d: d, p: postfixtest.Start(t, postfixtest.Config{Dovecot: d})}
 }
 
@@ -231,4 +233,67 @@ func TestSMTPOutagePostfix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSMTPLoginRefusedPostfix runs the daemon with a wrong SMTP password
+// while several answers wait: the refused login is logged once, at
+// ERROR, and not tried again for minutes (a provider would lock the
+// account), whatever the number of mails; /healthz says SMTP is down; and
+// no mail is given up.
+func TestSMTPLoginRefusedPostfix(t *testing.T) {
+	names := []string{"alice", "bob", "carol", "dave"}
+	users := []dovecottest.User{{Name: "congo", Password: "congo-pw"}}
+	for _, n := range names {
+		users = append(users, dovecottest.User{Name: n, Password: "pw"})
+	}
+	sys := startPostfix(t, users...)
+	dm := runDaemon(t, sys.config(t, "wrong-pw"))
+	w := &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
+	players := len(names)
+	for _, n := range names {
+		w.send(n+"@example.org", "congo@example.org", "", "help", "")
+	}
+	eventually(t, "the answers queued and tried", func() string {
+		if code, h := dm.healthz(t); code != 503 || !slices.Contains(h.Down, "smtp") || h.OutboxDepth != players {
+			return fmt.Sprintf("healthz %d %+v, want smtp down and %d mails waiting", code, h, players)
+		}
+		return ""
+	})
+	// Time for more logins, were they tried: a server slows down each
+	// refusal after the first (Postfix with Dovecot by 4-5 s).
+	time.Sleep(6 * time.Second)
+	refused := strings.Count(sys.p.Log(), "authentication failed")
+	if refused != 1 {
+		t.Errorf("Postfix refused %d logins, want 1 (no login tried again for minutes)", refused)
+	}
+	var errs int
+	for _, r := range dm.logs.records("smtp login refused: check the user and password; trying again later") {
+		if r["level"] == "ERROR" {
+			errs++
+		}
+	}
+	if errs != 1 {
+		t.Errorf("%d errors logged for the refused login, want 1:\n%s", errs, dm.logs)
+	}
+	st, err := openStats(t, dm.cfg.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Failed != 0 || st.Pending != players {
+		t.Errorf("outbox: %d mails given up, %d waiting; want none given up, %d waiting", st.Failed, st.Pending, players)
+	}
+	for _, n := range names {
+		w.expectNothing(n)
+	}
+}
+
+// openStats reads the outbox figures of the database at path.
+func openStats(t *testing.T, path string) (db.OutboxStats, error) {
+	t.Helper()
+	store, err := db.Open(context.Background(), path)
+	if err != nil {
+		return db.OutboxStats{}, err
+	}
+	defer store.Close()
+	return store.OutboxStats(context.Background())
 }

@@ -77,6 +77,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
+	smtp.Logger = logger
 	defer func() {
 		if closeStore {
 			smtp.Close()
