@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -91,9 +92,37 @@ type SMTP struct {
 
 // smtpConn is an open, logged-in session with the server.
 type smtpConn struct {
-	raw       net.Conn // the TCP connection, closed to cut a Send short
+	raw       *readHook // the TCP connection, closed to cut a Send short
 	c         *smtp.Client
 	idleSince time.Time
+}
+
+// readHook is a connection that calls a function, once, before its next
+// Read: a client reads the server's answer only once its command is
+// written, so the function runs when the command is in the server's hands
+// and before its answer is known.
+type readHook struct {
+	net.Conn
+	before atomic.Pointer[func()]
+}
+
+func (c *readHook) Read(b []byte) (int, error) {
+	if f := c.before.Swap(nil); f != nil {
+		(*f)()
+	}
+	return c.Conn.Read(b)
+}
+
+type handOverKey struct{}
+
+// WithHandOver returns a context that makes Send call f once the server
+// has been handed the whole mail, its final dot written, and before its
+// answer is read. From then on the server may have taken the mail
+// whatever becomes of this process: Postfix writes it to its disk before
+// it answers, which takes milliseconds, a large part of each Send. f
+// must be quick. It is not called when Send fails before that point.
+func WithHandOver(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, handOverKey{}, f)
 }
 
 // NewSMTP returns a sender for rawURL, which is
@@ -223,10 +252,11 @@ func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
 		return nil, err
 	}
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", s.addr)
+	nc, err := d.DialContext(ctx, "tcp", s.addr)
 	if err != nil {
 		return nil, &connectError{err}
 	}
+	conn := &readHook{Conn: nc}
 	// go-smtp sets its own (long) deadlines on conn for every command, so
 	// ctx is enforced by closing the connection.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
@@ -374,7 +404,14 @@ func (s *SMTP) transact(ctx context.Context, pc *smtpConn, from string, to []str
 	if _, err := w.Write(msg); err != nil {
 		return false, fail(err)
 	}
-	if err := w.Close(); err != nil {
+	if f, ok := ctx.Value(handOverKey{}).(func()); ok && f != nil {
+		// Armed now, it runs once the final dot is written, when w.Close
+		// begins to read the answer.
+		pc.raw.before.Store(&f)
+	}
+	err = w.Close()
+	pc.raw.before.Store(nil)
+	if err != nil {
 		return false, fail(err)
 	}
 	// The mail is accepted: nothing more before returning.

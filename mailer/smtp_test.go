@@ -37,7 +37,8 @@ type delivery struct {
 // recorder is a go-smtp backend that keeps what it receives and the
 // connections it accepts. Recipients starting with "temp" are refused with
 // 451, "perm" with 550, "login-wanted" with 530; those starting with
-// "slow" wait until release is closed.
+// "slow" wait until release is closed, and so does the answer to the data
+// of a mail to "late".
 type recorder struct {
 	user, password string // the account AUTH accepts
 	release        chan struct{}
@@ -166,6 +167,9 @@ func (s *recordingSession) Data(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return err
+	}
+	if slices.ContainsFunc(s.d.to, func(to string) bool { return strings.HasPrefix(to, "late") }) {
+		<-s.r.release // the whole mail is in; the answer waits
 	}
 	s.d.data = string(b)
 	s.r.mu.Lock()
@@ -511,5 +515,48 @@ func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
 		t.Errorf("%d errors logged, want 1:\n%s", n, logs.String())
+	}
+}
+
+// TestSMTPHandOver checks that WithHandOver's function runs once the
+// server has the whole mail and before its answer, and not at all when
+// the mail is refused before its data.
+func TestSMTPHandOver(t *testing.T) {
+	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
+	s, err := mailer.NewSMTP("smtp://"+addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	handed := make(chan struct{}, 2)
+	ctx := mailer.WithHandOver(context.Background(), func() { handed <- struct{}{} })
+	sent := make(chan error, 1)
+	go func() { sent <- s.Send(ctx, "congo@pbm.example.net", []string{"late@example.org"}, []byte(testMail)) }()
+	select {
+	case <-handed:
+	case err := <-sent:
+		t.Fatalf("Send returned (%v) before the mail was handed over", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("not handed over within 5 s while the server held its answer")
+	}
+	select {
+	case err := <-sent:
+		t.Fatalf("Send returned (%v) before the server answered", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(rec.release)
+	if err := <-sent; err != nil {
+		t.Fatalf("Send = %v", err)
+	}
+	if len(handed) != 0 {
+		t.Errorf("handed over more than once")
+	}
+
+	err = s.Send(ctx, "congo@pbm.example.net", []string{"perm@example.org"}, []byte(testMail))
+	if err == nil {
+		t.Fatal("Send to a refused recipient worked")
+	}
+	if len(handed) != 0 {
+		t.Errorf("a mail refused before its data was handed over")
 	}
 }

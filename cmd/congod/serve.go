@@ -59,6 +59,15 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			sentLog.Close()
 		}
 	}()
+	handOver, err := openHandOver(cfg.dbPath+"-sending", logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if closeStore {
+			handOver.Close()
+		}
+	}()
 
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
@@ -122,6 +131,13 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	now := time.Now
+	if serverClock != nil {
+		now = serverClock
+	}
+	if err := handOver.settle(ctx, store, sentLog, now()); err != nil {
+		return err
+	}
 	// Registered before the first mail is read, which may challenge it.
 	if err := srv.EnsureRobot(ctx); err != nil {
 		return err
@@ -136,7 +152,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	stages := [][]loop{
 		{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}},
 		{
-			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(smtp))) }},
+			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(handOver.sender(smtp)))) }},
 			{"smtp-watch", watch.run},
 		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
