@@ -38,6 +38,7 @@ type config struct {
 	challengesPerDay int
 	name             string
 	caFile           string
+	tlsServerName    string
 	insecureTLS      bool
 	insecure         bool
 	trustAuthServ    string
@@ -91,10 +92,11 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.challengesPerDay, "challenges-per-day", server.DefaultChallengesPerDay, "most challenges a player may make in a day; -1 for no cap")
 	fs.StringVar(&c.name, "name", "Congo", "display name of the server's mails (From: Congo <congo@example.org>)")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
+	fs.StringVar(&c.tlsServerName, "tls-server-name", "", "the name the IMAP and SMTP servers' certificates must hold, when -imap or -smtp gives the host as an address (default: the host of each URL)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
 	fs.BoolVar(&c.insecure, "insecure", false, "allow imap:// and smtp:// URLs that send a password unencrypted to a host that is not loopback")
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass with header.from the From's domain")
-	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs (default: the domain of -address)")
+	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs and in the SMTP EHLO (default: the domain of -address)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")

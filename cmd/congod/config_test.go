@@ -134,6 +134,8 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"password without user", good + "smtp-password-file = \"" + pwFile + "\"\n", nil, nil, "smtp-password-file"},
 		{"bad env", good, map[string]string{"CONGO_POLL": "soon"}, nil, "poll"},
 		{"no config file", good, nil, []string{"-config", "/nonexistent/congod.conf"}, "config"},
+		{"tls server name with a port", good + "tls-server-name = \"mail.example.org:993\"\n", nil, nil, "tls-server-name"},
+		{"tls server name from env", good, map[string]string{"CONGO_TLS_SERVER_NAME": "imaps://mail.example.org"}, nil, "tls-server-name"},
 		{"robot handle", good + "robot = \"r2 d2\"\n", nil, nil, "robot"},
 		{"robot handle from env", good, map[string]string{"CONGO_ROBOT": "x"}, nil, "robot"},
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	netmail "net/mail"
@@ -16,6 +18,7 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/internal/dovecottest"
 	"github.com/congobymail/congo/internal/postfixtest"
+	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -333,5 +336,47 @@ func TestCrashPostfix(t *testing.T) {
 		"-smtp", sys.p.URL("smtp+starttls", "congo", "congo-pw"), "-ca-file", sys.d.CAFile}, games, plies, kills)
 	if *crashFull && dups*1000 > queued {
 		t.Errorf("%d of %d mails delivered twice, want at most 1 in 1,000", dups, queued)
+	}
+}
+
+// TestTLSServerNameAndEHLO runs the daemon against servers given as
+// 127.0.0.1 whose certificate names mail.example.org alone: without
+// -tls-server-name neither IMAP nor SMTP is trusted; with it both are, and
+// the answers go out with the EHLO name -hostname, which Postfix writes in
+// its Received header.
+func TestTLSServerNameAndEHLO(t *testing.T) {
+	d := dovecottest.Start(t, dovecottest.Config{TLS: true, LMTP: true, CertNames: []string{"mail.example.org"},
+		Users: []dovecottest.User{{Name: "congo", Password: "congo-pw"}, {Name: "alice", Password: "pw"}}})
+	sys := postfixSystem{d: d, p: postfixtest.Start(t, postfixtest.Config{Dovecot: d})}
+
+	for _, name := range []string{"", "mail.example.org"} {
+		cfg := sys.config(t, "congo-pw")
+		cfg.tlsServerName = name
+		tc, err := cfg.tlsConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := mailer.NewSMTP(cfg.smtpURL, tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Check(context.Background())
+		s.Close()
+		var he x509.HostnameError
+		if name == "" && !errors.As(err, &he) || name != "" && err != nil {
+			t.Errorf("SMTP session with -tls-server-name %q: %v", name, err)
+		}
+	}
+
+	cfg := sys.config(t, "congo-pw")
+	cfg.tlsServerName = "mail.example.org"
+	cfg.hostname = "congo.example.org"
+	runDaemon(t, cfg)
+	w := &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
+	w.send("alice@example.org", "congo@example.org", "", "help", "")
+	answer := w.expect("alice", 1)[0]
+	raw := w.raw[answer.MessageID]
+	if !bytes.Contains(raw, []byte("Received: from congo.example.org (")) {
+		t.Errorf("the answer was not submitted with EHLO congo.example.org:\n%s", raw)
 	}
 }

@@ -86,7 +86,6 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
-	smtp.Logger = logger
 	defer func() {
 		if closeStore {
 			smtp.Close()
@@ -98,6 +97,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if hostname == "" {
 		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
 	}
+	smtp.LocalName, smtp.Logger = hostname, logger
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
 		From:            strings.ToLower(cfg.address),
