@@ -73,7 +73,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("congod", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.configFile, "config", "", "TOML configuration file; its keys are the flag names (imap = \"imaps://...\")")
-	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, print what is wrong or \"configuration ok\", and exit")
+	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, log in to IMAP and SMTP and write to the database (no mail sent), print what is wrong or \"configuration ok\", and exit")
 	fs.StringVar(&c.imapURL, "imap", "", "mailbox to read commands from: imap://user:pass@host:port/MAILBOX, imaps://... (TLS) or imap+starttls://...")
 	fs.StringVar(&c.smtpURL, "smtp", "", "server to send mail through: smtp://[user:pass@]host:port, smtps://... (TLS) or smtp+starttls://...")
 	fs.StringVar(&c.imapPasswordFile, "imap-password-file", "", "file holding the IMAP password (instead of a password in -imap); one trailing newline is dropped")
@@ -169,4 +169,13 @@ func (c *config) robotHandle() string {
 		return ""
 	}
 	return c.robot
+}
+
+// hostName is the host name of the Message-IDs and of the SMTP EHLO:
+// -hostname, or the domain of -address.
+func (c *config) hostName() string {
+	if c.hostname != "" {
+		return c.hostname
+	}
+	return c.address[strings.LastIndex(c.address, "@")+1:]
 }

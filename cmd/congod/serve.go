@@ -93,10 +93,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	}()
 	mon := newMonitor(store, inbox.Status)
 
-	hostname := cfg.hostname
-	if hostname == "" {
-		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
-	}
+	hostname := cfg.hostName()
 	smtp.LocalName, smtp.Logger = hostname, logger
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
