@@ -41,6 +41,7 @@ type config struct {
 	analysisNodes    int64
 	name             string
 	caFile           string
+	tlsServerName    string
 	insecureTLS      bool
 	insecure         bool
 	trustAuthServ    string
@@ -80,7 +81,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("congod", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.configFile, "config", "", "TOML configuration file; its keys are the flag names (imap = \"imaps://...\")")
-	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, print what is wrong or \"configuration ok\", and exit")
+	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, log in to IMAP and SMTP and write to the database (no mail sent), print what is wrong or \"configuration ok\", and exit")
 	fs.StringVar(&c.imapURL, "imap", "", "mailbox to read commands from: imap://user:pass@host:port/MAILBOX, imaps://... (TLS) or imap+starttls://...")
 	fs.StringVar(&c.smtpURL, "smtp", "", "server to send mail through: smtp://[user:pass@]host:port, smtps://... (TLS) or smtp+starttls://...")
 	fs.StringVar(&c.imapPasswordFile, "imap-password-file", "", "file holding the IMAP password (instead of a password in -imap); one trailing newline is dropped")
@@ -101,10 +102,11 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.Int64Var(&c.analysisNodes, "analysis-nodes", analysis.DefaultNodes, "nodes the engine searches in each position of a game it analyses: the same count gives the same analysis on every machine")
 	fs.StringVar(&c.name, "name", "Congo", "display name of the server's mails (From: Congo <congo@example.org>)")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
+	fs.StringVar(&c.tlsServerName, "tls-server-name", "", "the name the IMAP and SMTP servers' certificates must hold, when -imap or -smtp gives the host as an address (default: the host of each URL)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
 	fs.BoolVar(&c.insecure, "insecure", false, "allow imap:// and smtp:// URLs that send a password unencrypted to a host that is not loopback")
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass with header.from the From's domain")
-	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs (default: the domain of -address)")
+	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs and in the SMTP EHLO (default: the domain of -address)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
@@ -184,4 +186,13 @@ func (c *config) robotHandle() string {
 		return ""
 	}
 	return c.robot
+}
+
+// hostName is the host name of the Message-IDs and of the SMTP EHLO:
+// -hostname, or the domain of -address.
+func (c *config) hostName() string {
+	if c.hostname != "" {
+		return c.hostname
+	}
+	return c.address[strings.LastIndex(c.address, "@")+1:]
 }

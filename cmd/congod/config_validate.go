@@ -105,6 +105,9 @@ func (c *config) validate() error {
 	if c.analysisNodes < 0 {
 		return c.bad("analysis-nodes", errors.New("must be positive"))
 	}
+	if n := c.tlsServerName; n != "" && net.ParseIP(n) == nil && strings.ContainsAny(n, " \t/:@") {
+		return c.bad("tls-server-name", fmt.Errorf("%q is not a host name like mail.example.org: tls-server-name is the name in the certificate, without a scheme or a port", n))
+	}
 	if c.dbPath == "" {
 		return c.bad("db", errors.New("must not be empty"))
 	}
@@ -227,7 +230,7 @@ func redact(err error) error {
 
 // tlsConfig is the TLS configuration for IMAP and SMTP clients.
 func (c *config) tlsConfig() (*tls.Config, error) {
-	t := &tls.Config{InsecureSkipVerify: c.insecureTLS}
+	t := &tls.Config{InsecureSkipVerify: c.insecureTLS, ServerName: c.tlsServerName}
 	if c.caFile != "" {
 		pem, err := os.ReadFile(c.caFile)
 		if err != nil {

@@ -59,6 +59,15 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			sentLog.Close()
 		}
 	}()
+	handOver, err := openHandOver(cfg.dbPath+"-sending", logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if closeStore {
+			handOver.Close()
+		}
+	}()
 
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
@@ -84,10 +93,8 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	}()
 	mon := newMonitor(store, inbox.Status)
 
-	hostname := cfg.hostname
-	if hostname == "" {
-		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
-	}
+	hostname := cfg.hostName()
+	smtp.LocalName, smtp.Logger = hostname, logger
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
 		From:            strings.ToLower(cfg.address),
@@ -134,6 +141,13 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	now := time.Now
+	if serverClock != nil {
+		now = serverClock
+	}
+	if err := handOver.settle(ctx, store, sentLog, now()); err != nil {
+		return err
+	}
 	// Registered before the first mail is read, which may challenge it.
 	if err := srv.EnsureRobot(ctx); err != nil {
 		return err
@@ -144,6 +158,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		return srv.HandleMails(context.WithoutCancel(ctx), ms)
 	}
+	watch := newSMTPWatch(smtp, store, ob, serverClock, logger)
 	// The web pages stop with the mail: they only read.
 	first := []loop{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}}
 	if cfg.web != nil {
@@ -155,7 +170,10 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	}
 	stages := [][]loop{
 		first,
-		{{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(smtp)) }}},
+		{
+			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(handOver.sender(smtp)))) }},
+			{"smtp-watch", watch.run},
+		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
 	if cfg.httpAddr != "" {
