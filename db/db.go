@@ -55,11 +55,13 @@ type DB struct {
 	lazy   *sql.Conn
 }
 
-// Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
+// Tx is a transaction opened by DB.Tx or DB.ReadTx. Its queries must
+// not outlive it.
 type Tx struct {
-	tx      *sql.Tx
-	db      *DB
-	aborted bool // SQLite rolled the transaction back: see ErrTxAborted
+	tx       *sql.Tx
+	db       *DB
+	aborted  bool // SQLite rolled the transaction back: see ErrTxAborted
+	readOnly bool // opened by ReadTx: see ErrReadOnly
 }
 
 // Open opens the SQLite database at path, creating it when missing, and
@@ -147,8 +149,12 @@ func (d *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 }
 
 // exec, query and queryRow run a query in the transaction through its
-// prepared statement.
+// prepared statement. In a transaction of ReadTx, exec and any query but
+// a SELECT fail with ErrReadOnly.
 func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if t.readOnly {
+		return nil, fmt.Errorf("%.40s: %w", query, ErrReadOnly)
+	}
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -157,6 +163,9 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, e
 }
 
 func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if t.readOnly && !isSelect(query) {
+		return nil, fmt.Errorf("%.40s: %w", query, ErrReadOnly)
+	}
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -164,7 +173,10 @@ func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 	return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 }
 
-func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+func (t *Tx) queryRow(ctx context.Context, query string, args ...any) scanner {
+	if t.readOnly && !isSelect(query) {
+		return errRow{fmt.Errorf("%.40s: %w", query, ErrReadOnly)}
+	}
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		// A *sql.Row carrying the error: Scan reports it.

@@ -80,6 +80,12 @@ type Config struct {
 	// robot.DefaultHandle is the usual one.
 	Robot string
 
+	// PublicURL is the address of the web companion's pages, like
+	// https://congo.example.org/ (M43): every board mail then names its
+	// game's page under it. Empty: there are no pages, and mails name
+	// none.
+	PublicURL string
+
 	// RobotGames caps the games a player may play against the robot at
 	// once, and ChallengesPerDay the challenges a player may make in a
 	// day (M29). Defaults DefaultRobotGames and DefaultChallengesPerDay;
@@ -125,6 +131,7 @@ type Server struct {
 
 	finalReminder time.Duration
 	robot         string // the robot's handle; "" for none
+	publicURL     string // the web's pages, ending in "/"; "" for none
 
 	robotGames, challengesPerDay int
 	analysesPerDay               int
@@ -167,6 +174,7 @@ func New(cfg Config) (*Server, error) {
 		outbox:           cfg.Outbox,
 		finalReminder:    cfg.FinalReminder,
 		robot:            cfg.Robot,
+		publicURL:        cfg.PublicURL,
 		robotGames:       cfg.RobotGames,
 		challengesPerDay: cfg.ChallengesPerDay,
 		analysesPerDay:   cfg.AnalysesPerDay,
@@ -195,6 +203,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.hostname == "" {
 		s.hostname = domain
+	}
+	if s.publicURL != "" && !strings.HasSuffix(s.publicURL, "/") {
+		s.publicURL += "/"
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -277,6 +277,7 @@ func (w *work) boardMail(ctx context.Context, st *game.State, to db.Player, data
 	if err := w.subject(ctx, &data.Game, to); err != nil {
 		return err
 	}
+	data.Page = w.s.gamePage(st.ID())
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return err

@@ -59,6 +59,15 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			sentLog.Close()
 		}
 	}()
+	handOver, err := openHandOver(cfg.dbPath+"-sending", logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if closeStore {
+			handOver.Close()
+		}
+	}()
 
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
@@ -84,10 +93,8 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	}()
 	mon := newMonitor(store, inbox.Status)
 
-	hostname := cfg.hostname
-	if hostname == "" {
-		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
-	}
+	hostname := cfg.hostName()
+	smtp.LocalName, smtp.Logger = hostname, logger
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
 		From:            strings.ToLower(cfg.address),
@@ -102,6 +109,16 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	})
 	if err != nil {
 		return err
+	}
+	var webURL string
+	if cfg.webOn() {
+		if cfg.web == nil {
+			if cfg.web, err = cfg.openWeb(logger); err != nil {
+				return err
+			}
+		}
+		defer cfg.web.ln.Close()
+		webURL = cfg.web.publicURL
 	}
 	srv, err := server.New(server.Config{
 		DB:               store,
@@ -120,8 +137,16 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		AnalysisNodes:    cfg.analysisNodes,
 		Language:         cfg.lang(),
 		Name:             cfg.name,
+		PublicURL:        webURL,
 	})
 	if err != nil {
+		return err
+	}
+	now := time.Now
+	if serverClock != nil {
+		now = serverClock
+	}
+	if err := handOver.settle(ctx, store, sentLog, now()); err != nil {
 		return err
 	}
 	// Registered before the first mail is read, which may challenge it.
@@ -134,9 +159,22 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		return srv.HandleMails(context.WithoutCancel(ctx), ms)
 	}
+	watch := newSMTPWatch(smtp, store, ob, serverClock, logger)
+	// The web pages stop with the mail: they only read.
+	first := []loop{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}}
+	if cfg.web != nil {
+		l, err := webLoop(cfg.web, store, cfg.address, logger, mon)
+		if err != nil {
+			return err
+		}
+		first = append(first, l)
+	}
 	stages := [][]loop{
-		{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}},
-		{{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(smtp)) }}},
+		first,
+		{
+			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(handOver.sender(smtp)))) }},
+			{"smtp-watch", watch.run},
+		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
 	if cfg.httpAddr != "" {
@@ -149,7 +187,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			cfg.httpReady(ln.Addr().String())
 		}
 		h := mon.handler(logger)
-		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }}})
+		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h, logger) }}})
 	}
 	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
 	err = runStages(ctx, stages, shutdownGrace, logger)
