@@ -102,7 +102,9 @@ func createPrivate(path string) error {
 
 // dsn is the data source name for the database file at path: WAL mode,
 // immediate transactions (so that read-then-write transactions wait for
-// each other instead of failing), foreign keys and a busy timeout.
+// each other instead of failing), foreign keys and a busy timeout, and
+// temporary tables and statement journals (every savepoint writes one)
+// in memory rather than in files.
 func dsn(path string) string {
 	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	return "file:" + escaped +
@@ -110,6 +112,7 @@ func dsn(path string) string {
 		"&_pragma=journal_mode(WAL)" +
 		"&_pragma=synchronous(FULL)" +
 		"&_pragma=foreign_keys(1)" +
+		"&_pragma=temp_store(MEMORY)" +
 		"&_txlock=immediate"
 }
 

@@ -70,6 +70,7 @@ type Outbox struct {
 	hostname string
 	sentLog  *db.SentLog
 	personal *regexp.Regexp // our addresses with a +tag
+	local    string         // the local part of From, lowercase
 
 	maxPerRecipient, maxPerSender, maxPerHour int
 	onCapped                                  func(string)
@@ -90,6 +91,7 @@ func New(cfg Config) (*Outbox, error) {
 	}
 	o := &Outbox{db: cfg.DB, from: cfg.From, hostname: cfg.Hostname, sentLog: cfg.SentLog,
 		personal:        personalAddresses(strings.ToLower(cfg.From)),
+		local:           strings.ToLower(cfg.From[:strings.LastIndexByte(cfg.From, '@')]),
 		maxPerRecipient: or(cfg.MaxPerRecipient, DefaultMaxPerRecipient),
 		maxPerSender:    or(cfg.MaxPerSender, DefaultMaxPerSender),
 		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),

@@ -63,11 +63,6 @@ type Config struct {
 	// Empty: no one may.
 	Operator string
 
-	// FinalReminder is how long before a player runs out of time the
-	// last reminder goes out; the first goes out when half the time for
-	// the move is gone. Default 24 hours; negative for none.
-	FinalReminder time.Duration
-
 	// Outbox is where the mails the server causes are queued; its caps
 	// (outbox.Config.MaxPerHour) say when an answer is not sent. Default
 	// an outbox of DB with the defaults, from Address.
@@ -106,8 +101,7 @@ type Server struct {
 	operator      string
 	outbox        *outbox.Outbox
 
-	finalReminder time.Duration
-	robot         string // the robot's handle; "" for none
+	robot string // the robot's handle; "" for none
 
 	robotGames, challengesPerDay int
 
@@ -142,7 +136,6 @@ func New(cfg Config) (*Server, error) {
 		metrics:          cfg.Metrics,
 		operator:         strings.ToLower(cfg.Operator),
 		outbox:           cfg.Outbox,
-		finalReminder:    cfg.FinalReminder,
 		robot:            cfg.Robot,
 		robotGames:       cfg.RobotGames,
 		challengesPerDay: cfg.ChallengesPerDay,
@@ -157,9 +150,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.challengesPerDay == 0 {
 		s.challengesPerDay = DefaultChallengesPerDay
-	}
-	if s.finalReminder == 0 {
-		s.finalReminder = defaultFinalReminder
 	}
 	if s.hostname == "" {
 		s.hostname = domain

@@ -308,3 +308,11 @@ func (k *timedSink) times() []time.Time {
 	defer k.mu.Unlock()
 	return append([]time.Time(nil), k.at...)
 }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if scaleSeeds.dir != "" {
+		os.RemoveAll(scaleSeeds.dir)
+	}
+	os.Exit(code)
+}
