@@ -46,13 +46,14 @@ type DB struct {
 	// writer serializes this process's transactions, which all write
 	// (BEGIN IMMEDIATE): waiting here wakes a waiter as soon as the lock
 	// is free, where SQLite's busy handler sleeps (up to 100 ms at a
-	// time). Other processes still meet busy_timeout.
+	// time). Other processes still meet busy_timeout. It guards wconn.
 	writer sync.Mutex
 
-	// lazy is the connection of TxNoSync, whose commits do not wait for
-	// the disk; nil until first used.
-	lazyMu sync.Mutex
-	lazy   *sql.Conn
+	// wconn is the one connection every transaction of Tx and TxNoSync
+	// runs on, nil until first used: its page cache stays valid from one
+	// transaction to the next, as no other connection of the process
+	// writes. Reads (Read) take other connections of the pool.
+	wconn *sql.Conn
 }
 
 // Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
@@ -118,13 +119,12 @@ func dsn(path string) string {
 
 // Close closes the database.
 func (d *DB) Close() error {
-	d.lazyMu.Lock()
-	if d.lazy != nil {
-		d.lazy.Raw(func(any) error { return driver.ErrBadConn }) // not back to the pool
-		d.lazy.Close()
-		d.lazy = nil
+	d.writer.Lock()
+	if d.wconn != nil {
+		d.wconn.Close()
+		d.wconn = nil
 	}
-	d.lazyMu.Unlock()
+	d.writer.Unlock()
 	d.mu.Lock()
 	for _, st := range d.stmts {
 		st.Close()
@@ -221,11 +221,54 @@ func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	d.writer.Lock()
 	defer d.writer.Unlock()
-	t, err := d.sql.BeginTx(ctx, nil)
+	t, err := d.begin(ctx)
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
+		return err
 	}
 	return d.run(t, fn)
+}
+
+// begin begins a transaction on the writer connection, which it opens
+// when there is none, or when the one there broke. Call it with d.writer
+// held.
+func (d *DB) begin(ctx context.Context) (*sql.Tx, error) {
+	for try := 0; ; try++ {
+		c, err := d.conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.BeginTx(ctx, nil)
+		if err == nil {
+			return t, nil
+		}
+		if !errors.Is(err, driver.ErrBadConn) || try > 0 {
+			return nil, fmt.Errorf("begin transaction: %w", err)
+		}
+		d.dropConn()
+	}
+}
+
+// conn returns the writer connection, opening it when there is none.
+// Call it with d.writer held.
+func (d *DB) conn(ctx context.Context) (*sql.Conn, error) {
+	if d.wconn == nil {
+		c, err := d.sql.Conn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("begin transaction: %w", err)
+		}
+		d.wconn = c
+	}
+	return d.wconn, nil
+}
+
+// dropConn discards the writer connection, not back to the pool: the
+// next transaction opens another. Call it with d.writer held.
+func (d *DB) dropConn() {
+	if d.wconn != nil {
+		d.wconn.Raw(func(any) error { return driver.ErrBadConn })
+		d.wconn.Close()
+		d.wconn = nil
+	}
 }
 
 // TxNoSync is Tx, except that its commit does not wait for the disk
@@ -237,29 +280,52 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 func (d *DB) TxNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 	d.writer.Lock()
 	defer d.writer.Unlock()
-	d.lazyMu.Lock()
-	defer d.lazyMu.Unlock()
-	if d.lazy == nil {
-		c, err := d.sql.Conn(ctx)
-		if err != nil {
-			return fmt.Errorf("begin transaction: %w", err)
-		}
-		if _, err := c.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
-			c.Close()
-			return fmt.Errorf("begin transaction: %w", err)
-		}
-		d.lazy = c
+	return d.txNoSync(ctx, fn)
+}
+
+// tryTxNoSync is TxNoSync when no transaction of this process runs;
+// ran is false when one did, and then nothing was done.
+func (d *DB) tryTxNoSync(ctx context.Context, fn func(tx *Tx) error) (ran bool, err error) {
+	if !d.writer.TryLock() {
+		return false, nil
 	}
-	t, err := d.lazy.BeginTx(ctx, nil)
+	defer d.writer.Unlock()
+	return true, d.txNoSync(ctx, fn)
+}
+
+// Read runs fn in a transaction that only reads: it waits for no other
+// transaction, and sees the database as the last commit before it left
+// it. fn must not write.
+func (d *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
+	t, err := d.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		if errors.Is(err, driver.ErrBadConn) {
-			// Discarded, not handed back to the pool, where it would
-			// give Tx its synchronous=NORMAL: the next call takes another.
-			d.lazy.Raw(func(any) error { return driver.ErrBadConn })
-			d.lazy.Close()
-			d.lazy = nil
-		}
+		return fmt.Errorf("begin read: %w", err)
+	}
+	return d.run(t, fn)
+}
+
+func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
+	// The setting is the connection's, and cannot change inside a
+	// transaction: set before, and back to FULL after, or the connection
+	// is dropped, so that Tx always waits for the disk.
+	c, err := d.conn(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := c.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer func() {
+		if d.wconn == nil {
+			return
+		}
+		if _, err := d.wconn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = FULL"); err != nil {
+			d.dropConn()
+		}
+	}()
+	t, err := d.begin(ctx)
+	if err != nil {
+		return err
 	}
 	return d.run(t, fn)
 }

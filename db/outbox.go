@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -49,12 +50,19 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 // Due returns up to limit mails waiting to be sent whose next attempt is
 // not after now, the earliest first, but only the first of
 // each recipient's: a recipient's mails go out in the order they were
-// queued, the next when the one before is sent or given up.
-func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
+// queued, the next when the one before is sent or given up. The mails
+// with the ids sent are taken as sent (SentLog.Unapplied).
+func (tx *Tx) Due(ctx context.Context, now time.Time, limit int, sent ...int64) ([]Mail, error) {
+	ids, err := jsonIDs(sent)
+	if err != nil {
+		return nil, fmt.Errorf("due mail: %w", err)
+	}
 	rows, err := tx.query(ctx,
 		"SELECT "+mailColumns+mailFrom+" WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?"+
+			" AND m.id NOT IN (SELECT value FROM json_each(?))"+
 			" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = m.rcpt_to AND o.id < m.id"+
-			" AND o.sent_at IS NULL AND o.failed_at IS NULL) ORDER BY m.next_attempt, m.id LIMIT ?", formatTime(now), limit)
+			" AND o.sent_at IS NULL AND o.failed_at IS NULL AND o.id NOT IN (SELECT value FROM json_each(?)))"+
+			" ORDER BY m.next_attempt, m.id LIMIT ?", formatTime(now), ids, ids, limit)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
@@ -86,12 +94,27 @@ func (tx *Tx) Retry(ctx context.Context, now time.Time) (int64, error) {
 	return res.RowsAffected()
 }
 
+// jsonIDs is ids as a JSON array, bound as one parameter.
+func jsonIDs(ids []int64) (string, error) {
+	if len(ids) == 0 {
+		return "[]", nil
+	}
+	b, err := json.Marshal(ids)
+	return string(b), err
+}
+
 // NextDue returns when the earliest mail waiting to be sent is due; ok is
-// false when no mail is waiting.
-func (tx *Tx) NextDue(ctx context.Context) (next time.Time, ok bool, err error) {
+// false when no mail is waiting. The mails with the ids sent are taken as
+// sent.
+func (tx *Tx) NextDue(ctx context.Context, sent ...int64) (next time.Time, ok bool, err error) {
+	ids, err := jsonIDs(sent)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
+	}
 	var s sql.NullString
 	err = tx.queryRow(ctx,
-		"SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").Scan(&s)
+		"SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL"+
+			" AND id NOT IN (SELECT value FROM json_each(?))", ids).Scan(&s)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
 	}

@@ -46,6 +46,8 @@ func BenchmarkScale(b *testing.B) {
 var scaleInProcess = flag.Bool("scale.inprocess", false,
 	"BenchmarkScale runs the daemon in the test's process, for -cpuprofile (rss-MiB is then the test's)")
 
+var scaleGaps = flag.Bool("scale.gaps", false, "BenchmarkScale logs every gap of more than 100 ms between answers")
+
 // scaleWindow is how many moves wait to be answered at most.
 const scaleWindow = 512
 
@@ -163,6 +165,9 @@ func benchScale(b *testing.B, games int) {
 	var stall time.Duration
 	for i := 1; i < len(times); i++ {
 		stall = max(stall, times[i].Sub(times[i-1]))
+		if g := times[i].Sub(times[i-1]); g > 100*time.Millisecond && *scaleGaps {
+			b.Logf("gap %v before answer %d at %v", g, i, times[i].Sub(start))
+		}
 	}
 	b.ReportMetric(float64(b.N)/times[len(times)-1].Sub(times[0]).Seconds(), "moves/s")
 	b.ReportMetric(float64(first.Microseconds())/1000, "first-answer-ms")
@@ -224,7 +229,8 @@ func scaleSeed(b *testing.B, n int) string {
 				}
 				g, err := tx.CreateGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
 					Status: db.Active, Position: rules.Start().String(), TimeControl: db.DefaultTimeControl, Rated: true,
-					WhiteLeft: 72 * time.Hour, BlackLeft: 72 * time.Hour, ClockStart: now, TurnTime: 72 * time.Hour}, now)
+					WhiteLeft: 72 * time.Hour, BlackLeft: 72 * time.Hour, ClockStart: now, TurnTime: 72 * time.Hour,
+					ClockDue: now.Add(36 * time.Hour)}, now) // the first reminder
 				if err != nil {
 					return err
 				}
