@@ -268,7 +268,15 @@ func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, err
 		}
 		results[i], evals[i] = r, evalOf(p, r.Score)
 	}
-	a := &Analysis{Nodes: o.Nodes, End: positions[len(positions)-1].Outcome()}
+	return assemble(o.Nodes, moves, positions, results, evals), nil
+}
+
+// assemble makes the analysis of the game of moves from what the engine
+// found in each of its positions (the start, then the position after
+// each move): the search's result, of which the move and the line are
+// read, and the evaluation.
+func assemble(nodes int64, moves []rules.Move, positions []rules.Position, results []engine.Result, evals []Eval) *Analysis {
+	a := &Analysis{Nodes: nodes, End: positions[len(positions)-1].Outcome()}
 	for i, m := range moves {
 		p, r := positions[i], results[i]
 		ply := Ply{
@@ -294,7 +302,7 @@ func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, err
 			s.Blunders++
 		}
 	}
-	return a, nil
+	return a
 }
 
 // judge sets the loss, the mark and the note of ply.

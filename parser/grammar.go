@@ -36,6 +36,7 @@ const (
 	Ratings          // ratings
 	Vacation         // vacation <days>, or vacation off
 	Rules            // rules: how the pieces move, in plain words (M25)
+	Analyze          // analyze congo <id> (or analyse): the robot's analysis of a finished game (M49)
 
 	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
 	// is read as a command word; its next word picks the others.
@@ -64,6 +65,8 @@ const lastKind = Adjudicate
 // it are read into a Command.
 type syntax struct {
 	word string
+	// also is another spelling of word, read as well; "" for none.
+	also string
 	// game is set for commands about a game: the word "congo" may follow
 	// the command word (move congo 42 b2-b3).
 	game bool
@@ -114,6 +117,7 @@ var syntaxes = [...]syntax{
 	Ratings:     {word: "ratings", args: noArgs},
 	Vacation:    {word: "vacation", args: vacationArgs},
 	Rules:       {word: "rules", args: noArgs},
+	Analyze:     {word: "analyze", also: "analyse", game: true, args: gameArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},
@@ -148,12 +152,12 @@ func (k Kind) Valid() bool { return Help <= k && k <= lastKind }
 // Operator reports whether k is one of the operator's commands.
 func (k Kind) Operator() bool { return k.Valid() && grammar[k].operator }
 
-// keyword returns the command that w names, in any case, or NoKind.
-// (The words of the tournament commands after the first, such as
-// "tournament new", have a space and are no single word.)
+// keyword returns the command that w names, in any case and either
+// spelling, or NoKind. (The words of the tournament commands after the
+// first, such as "tournament new", have a space and are no single word.)
 func keyword(w string) Kind {
 	for k := Help; k <= lastKind; k++ {
-		if strings.EqualFold(w, grammar[k].word) {
+		if strings.EqualFold(w, grammar[k].word) || grammar[k].also != "" && strings.EqualFold(w, grammar[k].also) {
 			return k
 		}
 	}

@@ -215,10 +215,10 @@ func startsWithCJKDate(line string) bool {
 
 // ownPrefixes start fixed lines of the server's own mails (templates/):
 // a board's "Position:" line (M3), the footer, and the first lines of a
-// digest, of the manual and the rules (M25), and of the answers whose
-// text holds lines that read as commands (the welcome, the conditional
-// moves, a vacation's "vacation off", the ratings, the tournaments'
-// answers).
+// digest, of the manual and the rules (M25), of an analysis (M50), and
+// of the answers whose text holds lines that read as commands (the
+// welcome, the conditional moves, a vacation's "vacation off", the
+// ratings, the tournaments' answers).
 var ownPrefixes = [...]string{
 	"Position: ",
 	"Reply to this mail to play",
@@ -234,6 +234,7 @@ var ownPrefixes = [...]string{
 	"Open for joining:",
 	"Being played:",
 	"No tournament is open or running.",
+	"The robot's analysis of ",
 }
 
 // isOwnLine reports whether line repeats a fixed line of one of the

@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -35,6 +36,9 @@ type Turn struct {
 	Pos      rules.Position
 	Level    int
 	Scores   []int // of the robot's earlier moves in the game
+	// Before are the game's positions before Pos, from the start
+	// (History), so that the robot knows a position that comes back.
+	Before []rules.Position
 }
 
 // NextTurn finds the first game of the robot me, neither in skip nor
@@ -67,12 +71,36 @@ func NextTurn(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool,
 		if err != nil {
 			return Turn{}, false, err
 		}
-		return Turn{Game: g.ID, Position: g.Position, Pos: pos, Level: level, Scores: scores}, true, nil
+		before, err := GameHistory(ctx, tx, g.ID)
+		if err != nil {
+			log.Error("robot: game not played", "game", g.ID, "err", err)
+			continue
+		}
+		return Turn{Game: g.ID, Position: g.Position, Pos: pos, Level: level, Scores: scores, Before: before}, true, nil
 	}
 	return Turn{}, false, nil
 }
 
-// Choose decides the robot's move in the turn, as the package's Choose.
+// Choose decides the robot's move in the turn, as ChooseInGame, knowing
+// the game's earlier positions.
 func (t Turn) Choose(ctx context.Context) (Decision, error) {
-	return Choose(ctx, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Pos)), t.Scores)
+	return ChooseInGame(ctx, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Pos)), t.Scores, t.Before)
+}
+
+// GameHistory returns the positions of a stored game before each of its
+// moves, from the start (History).
+func GameHistory(ctx context.Context, tx *db.Tx, gameID int64) ([]rules.Position, error) {
+	moves, err := tx.Moves(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([]string, len(moves))
+	for i, m := range moves {
+		texts[i] = m.Move
+	}
+	before, err := History(texts)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", gameID, err)
+	}
+	return before, nil
 }

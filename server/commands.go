@@ -46,6 +46,7 @@ var commands = map[parser.Kind]command{
 	parser.Board:       {need: proven, run: (*handling).board}, // no board answers a mail that proves nothing (M31)
 	parser.History:     {need: registered, run: (*handling).history},
 	parser.Ratings:     {need: registered, run: (*handling).ratings},
+	parser.Analyze:     {need: proven, run: (*handling).analyze}, // its mails go to the asker: none for a mail that proves nothing (M28, M31)
 	parser.Conditional: {needs: conditionalNeed, run: (*handling).conditional},
 	parser.NewKey:      {need: proven, run: (*handling).newKey},
 	parser.Challenge:   {need: proven, run: (*handling).challenge},

@@ -22,6 +22,7 @@ var needs = []struct {
 	{"board congo 1", proven},
 	{"history congo 1", registered},
 	{"ratings", registered},
+	{"analyze congo 1", proven},
 	{"conditional congo 1", registered},
 	{"conditional congo 1 clear", proven},
 	{"newkey", proven},

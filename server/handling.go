@@ -72,8 +72,10 @@ type handling struct {
 	// must not repeat it, or a reply to the answer would run it again.
 	subjectCommand bool
 	// boards are the boards this mail asked for and got, by game and
-	// position, so that each is sent once.
-	boards map[string]bool
+	// position, so that each is sent once; analysed the games whose
+	// analysis it asked for, answered once.
+	boards   map[string]bool
+	analysed map[int64]bool
 
 	reply      []templates.Section
 	replyGame  int64 // the game the reply is about, for threading

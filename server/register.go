@@ -13,7 +13,7 @@ import (
 
 // help answers with the manual.
 func (h *handling) help(ctx context.Context, c parser.Command) error {
-	h.answer(templates.Help{Robot: h.s.robot, RobotLevel: robot.DefaultLevel})
+	h.answer(templates.Help{Robot: h.s.robot, RobotLevel: robot.DefaultLevel, AnalysesPerDay: max(h.s.analysesPerDay, 0)})
 	h.note("help")
 	return nil
 }

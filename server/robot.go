@@ -19,10 +19,6 @@ const (
 	robotRescan = 10 * time.Minute
 	// robotRetry is the wait after the robot loop failed.
 	robotRetry = time.Minute
-	// robotDrawScore is how bad the robot's last score must be for it to
-	// accept a draw offer: clearly lost, short of hopeless
-	// (engine.ResignScore is 1200).
-	robotDrawScore = -600
 )
 
 // isRobot reports whether p is the robot player, and the robot plays.
@@ -72,16 +68,16 @@ func (s *Server) wakeRobot() {
 	}
 }
 
-// RunRobot plays the robot's moves until ctx is done, and then returns
-// ctx.Err(). It registers the robot, then plays every game where the
-// robot is to move, one at a time, whenever a mail was handled, and now
-// and then besides, so that a turn left by a crash is played at the
-// start. Without a robot it only waits for ctx.
+// RunRobot plays the robot's moves, and makes the analyses players ask
+// for (M49), until ctx is done, and then returns ctx.Err(). It registers
+// the robot, then plays every game where the robot is to move, one at a
+// time, whenever a mail was handled, and now and then besides, so that a
+// turn left by a crash is played at the start. Between the robot's turns
+// it makes the analyses waiting in the queue, oldest first, one at a
+// time: a robot turn always comes first, and stops an analysis under way
+// (which is made again after it). Without a robot it makes the analyses
+// alone.
 func (s *Server) RunRobot(ctx context.Context) error {
-	if s.robot == "" {
-		<-ctx.Done()
-		return ctx.Err()
-	}
 	if err := s.EnsureRobot(ctx); err != nil {
 		return err
 	}
@@ -99,24 +95,47 @@ func (s *Server) RunRobot(ctx context.Context) error {
 		wait := robotRescan
 		failed := map[int64]bool{}
 		for {
-			game, err := s.robotStep(ctx, failed)
-			if err != nil && ctx.Err() != nil {
+			if s.robotTurns(ctx, failed) {
+				wait = robotRetry
+			}
+			more, err := s.analyseNext(ctx)
+			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if err != nil {
-				s.log.Error("robot", "game", game, "err", err)
+				s.log.Error("analysis", "err", err)
 				wait = robotRetry
-				if game == 0 {
-					break
-				}
-				failed[game] = true
-				continue
+				break
 			}
-			if game == 0 {
+			if !more {
 				break
 			}
 		}
 		timer.Reset(wait) // Go 1.23 timers: no stale tick
+	}
+}
+
+// robotTurns plays the robot's turns until none is left but in the games
+// of failed, to which it adds those that fail; it reports whether one
+// failed. It returns early when ctx ends.
+func (s *Server) robotTurns(ctx context.Context, failed map[int64]bool) (anyFailed bool) {
+	for {
+		game, err := s.robotStep(ctx, failed)
+		if err != nil && ctx.Err() != nil {
+			return anyFailed
+		}
+		if err != nil {
+			s.log.Error("robot", "game", game, "err", err)
+			anyFailed = true
+			if game == 0 {
+				return anyFailed
+			}
+			failed[game] = true
+			continue
+		}
+		if game == 0 {
+			return anyFailed
+		}
 	}
 }
 
@@ -154,9 +173,20 @@ func (s *Server) robotStep(ctx context.Context, skip map[int64]bool) (int64, err
 	if err != nil || !found {
 		return 0, err
 	}
+	began := s.now()
 	d, err := turn.Choose(ctx)
 	if err != nil {
 		return turn.Game, fmt.Errorf("robot in game %d: %w", turn.Game, err)
+	}
+	took := s.now().Sub(began)
+	if d.TimedOut {
+		// The level's node limit should decide (M51's determinism holds
+		// for the robot too): the machine is far too slow or loaded.
+		s.log.Warn("robot move stopped by the time cap", "game", turn.Game, "level", turn.Level,
+			"depth", d.Depth, "nodes", d.Nodes, "took", took)
+	}
+	if s.metrics != nil {
+		s.metrics.RobotMoved(RobotMoved{Game: turn.Game, Level: turn.Level, Duration: took, TimedOut: d.TimedOut})
 	}
 	if err := ctx.Err(); err != nil {
 		return turn.Game, err // cut short by shutdown: the turn is played after the restart
@@ -212,7 +242,7 @@ func (s *Server) robotPlay(ctx context.Context, turn robot.Turn, d robot.Decisio
 		return fmt.Errorf("robot in game %d: %w", turn.Game, err)
 	}
 	s.log.Info("robot played", "game", turn.Game, "level", turn.Level, "score", d.Score, "depth", d.Depth,
-		"nodes", d.Nodes, "queued", queued, "summary", strings.Join(notes, "; "))
+		"nodes", d.Nodes, "timed_out", d.TimedOut, "queued", queued, "summary", strings.Join(notes, "; "))
 	if queued > 0 {
 		s.outbox.Wake()
 	}
@@ -238,13 +268,18 @@ func (w *work) robotMove(ctx context.Context, st *game.State, me db.Player, d ro
 
 // robotDraw answers a draw offer to the robot, me, in st at once:
 // accepted when the robot's last search found its position clearly lost,
-// declined otherwise.
+// or when a position of the game has occurred three times and the robot
+// is not ahead (robot.AcceptsDraw); declined otherwise.
 func (h *handling) robotDraw(ctx context.Context, st *game.State, me db.Player) ([]game.Event, error) {
 	scores, err := h.tx.RobotScores(ctx, st.ID())
 	if err != nil {
 		return nil, err
 	}
-	if len(scores) > 0 && scores[len(scores)-1] <= robotDrawScore {
+	before, err := robot.GameHistory(ctx, h.tx, st.ID())
+	if err != nil {
+		return nil, err
+	}
+	if robot.AcceptsDraw(st.Pos, before, scores) {
 		return game.AgreeDraw(ctx, h.tx, st, me)
 	}
 	return game.DeclineDraw(ctx, h.tx, st, me)

@@ -95,6 +95,11 @@ var forgedCommands = []struct {
 		h.sendProven("carol", "join tournament 1")
 	}, "alice", "tournament start 1"},
 	{"tournament cancel", newTournament1, "alice", "tournament cancel 1"},
+	{"analyze", func(h *harness) {
+		startGame1(h)
+		h.sendProven("alice", "move congo 1 d2-e3")
+		h.sendProven("bob", "resign congo 1")
+	}, "carol", "analyze congo 1"},
 }
 
 // newTournament1 creates tournament 1, a round robin alice directs.

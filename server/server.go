@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/congobymail/congo/analysis"
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
@@ -78,6 +79,15 @@ type Config struct {
 	// day (M29). Defaults DefaultRobotGames and DefaultChallengesPerDay;
 	// negative for no cap.
 	RobotGames, ChallengesPerDay int
+
+	// AnalysesPerDay caps the analyses a player may ask for in a day
+	// (M49); default DefaultAnalysesPerDay, negative for no cap.
+	// AnalysisNodes is how many nodes the engine searches in each
+	// position of a game it analyses (M51); default
+	// analysis.DefaultNodes. A game's analysis is made once, with the
+	// count of the day, and kept.
+	AnalysesPerDay int
+	AnalysisNodes  int64
 }
 
 // The defaults of Config.RobotGames and Config.ChallengesPerDay.
@@ -104,6 +114,8 @@ type Server struct {
 	robot string // the robot's handle; "" for none
 
 	robotGames, challengesPerDay int
+	analysesPerDay               int
+	analysisNodes                int64
 
 	// clockWake tells the clock loop that a mail was handled; robotWake
 	// tells the robot loop.
@@ -139,6 +151,8 @@ func New(cfg Config) (*Server, error) {
 		robot:            cfg.Robot,
 		robotGames:       cfg.RobotGames,
 		challengesPerDay: cfg.ChallengesPerDay,
+		analysesPerDay:   cfg.AnalysesPerDay,
+		analysisNodes:    cfg.AnalysisNodes,
 		clockWake:        make(chan struct{}, 1),
 		robotWake:        make(chan struct{}, 1),
 	}
@@ -150,6 +164,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.challengesPerDay == 0 {
 		s.challengesPerDay = DefaultChallengesPerDay
+	}
+	if s.analysesPerDay == 0 {
+		s.analysesPerDay = DefaultAnalysesPerDay
+	}
+	if s.analysisNodes <= 0 {
+		s.analysisNodes = analysis.DefaultNodes
 	}
 	if s.hostname == "" {
 		s.hostname = domain

@@ -123,7 +123,7 @@ func TestGolden(t *testing.T) {
 			return Board(lastMoveBoard(t))
 		}},
 		{"reply_help_robot", func() (string, string, error) {
-			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3}}})
+			return Reply(ReplyData{Subject: "help", Sections: []Section{Help{Robot: "robot", RobotLevel: 3, AnalysesPerDay: 5}}})
 		}},
 		{"reply_robot_errors", func() (string, string, error) {
 			g := playing

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -139,6 +140,28 @@ func TestTournamentHTMLModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A round robin of 16 is wider than a phone: its crosstable scrolls
+	// in its box, not the page.
+	wide := d
+	wide.Crosstable = &Crosstable{Text: "x\n"}
+	for i := range 16 {
+		wide.Crosstable.Handles = append(wide.Crosstable.Handles, fmt.Sprintf("player-%02d", i+1))
+		wide.Crosstable.Points = append(wide.Crosstable.Points, "7.5")
+		row := make([]string, 16)
+		for j := range row {
+			row[j] = "½"
+		}
+		wide.Crosstable.Cells = append(wide.Crosstable.Cells, row)
+	}
+	_, _, widePage, err := TournamentMail(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("wide", func(t *testing.T) {
+		if _, l := browse(t, chromium, "tournament_wide", widePage, 375, 1000, ""); l.Scroll > l.Width {
+			t.Errorf("a crosstable of 16 makes the page %d pixels wide in a window of %d", l.Scroll, l.Width)
+		}
+	})
 	for _, m := range []struct {
 		name          string
 		width, height int

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/congobymail/congo/analysis"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/robot"
@@ -36,6 +37,8 @@ type config struct {
 	maxPerHour       int
 	robotGames       int
 	challengesPerDay int
+	analysesPerDay   int
+	analysisNodes    int64
 	name             string
 	caFile           string
 	insecureTLS      bool
@@ -89,6 +92,8 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxPerHour, "max-per-hour", outbox.DefaultMaxPerHour, "most mails the server sends in an hour; -1 for no cap")
 	fs.IntVar(&c.robotGames, "robot-games", server.DefaultRobotGames, "most games a player may play against the robot at once; -1 for no cap")
 	fs.IntVar(&c.challengesPerDay, "challenges-per-day", server.DefaultChallengesPerDay, "most challenges a player may make in a day; -1 for no cap")
+	fs.IntVar(&c.analysesPerDay, "analyses-per-day", server.DefaultAnalysesPerDay, "most analyses (analyze congo <id>) one player may ask for in a day; -1 for no cap")
+	fs.Int64Var(&c.analysisNodes, "analysis-nodes", analysis.DefaultNodes, "nodes the engine searches in each position of a game it analyses: the same count gives the same analysis on every machine")
 	fs.StringVar(&c.name, "name", "Congo", "display name of the server's mails (From: Congo <congo@example.org>)")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")

@@ -95,11 +95,14 @@ func (c *config) validate() error {
 		v   int
 	}{
 		{"max-per-recipient", c.maxPerRecipient}, {"max-per-sender", c.maxPerSender}, {"max-per-hour", c.maxPerHour},
-		{"robot-games", c.robotGames}, {"challenges-per-day", c.challengesPerDay},
+		{"robot-games", c.robotGames}, {"challenges-per-day", c.challengesPerDay}, {"analyses-per-day", c.analysesPerDay},
 	} {
 		if cap.v < -1 {
 			return c.bad(cap.key, errors.New("must be positive, or -1 for no cap"))
 		}
+	}
+	if c.analysisNodes < 0 {
+		return c.bad("analysis-nodes", errors.New("must be positive"))
 	}
 	if c.dbPath == "" {
 		return c.bad("db", errors.New("must not be empty"))

@@ -165,7 +165,7 @@ func TestEndToEndTournaments(t *testing.T) {
 		"3. alice  1.5  (Buchholz 6.5, SB 2.5)\n" +
 		"4. carol  1.5  (Buchholz 5, SB 1.75)\n" +
 		"5. bob  1  (Buchholz 6, SB 0.5)\n"
-	wantContains(t, "the end to erin", m["erin"][swiss], "Spring Cup is over: erin wins (you!), with 3 points.", final)
+	wantContains(t, "the end to erin", m["erin"][swiss], "Spring Cup is over: you win, with 3 points.", final)
 	for _, h := range handles {
 		wantContains(t, "the end to "+h, m[h][swiss], final)
 	}

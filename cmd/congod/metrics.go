@@ -37,6 +37,12 @@ type monitor struct {
 	smtpErrs *prometheus.CounterVec
 	capped   *prometheus.CounterVec
 
+	robotMoves, robotCapped prometheus.Counter
+	analyses                *prometheus.CounterVec
+	analysisTime            prometheus.Histogram
+
+	analysesWaiting *prometheus.Desc
+
 	outboxDepth, outboxAge, outboxFailed  *prometheus.Desc
 	imapConnected, imapLastPoll, imapErrs *prometheus.Desc
 }
@@ -77,12 +83,30 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 			Name: "congod_mails_capped_total",
 			Help: "Mails not queued because a cap was reached, by cap: recipient, sender or server (-max-per-recipient, -max-per-sender, -max-per-hour).",
 		}, []string{"cap"}),
-		outboxDepth:   prometheus.NewDesc("congod_outbox_depth", "Mails waiting in the outbox to be sent.", nil, nil),
-		outboxAge:     prometheus.NewDesc("congod_outbox_oldest_age_seconds", "Age of the oldest mail waiting in the outbox; 0 when none waits.", nil, nil),
-		outboxFailed:  prometheus.NewDesc("congod_outbox_failed", "Mails in the outbox given up for good.", nil, nil),
-		imapConnected: prometheus.NewDesc("congod_imap_connected", "1 while the IMAP session is up, else 0.", nil, nil),
-		imapLastPoll:  prometheus.NewDesc("congod_imap_last_poll_timestamp_seconds", "Unix time of the last successful search of the mailbox; 0 before the first.", nil, nil),
-		imapErrs:      prometheus.NewDesc("congod_imap_errors_total", "IMAP sessions that ended in an error (each is followed by a reconnection).", nil, nil),
+		robotMoves: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "congod_robot_moves_total",
+			Help: "Moves the robot chose (and resignations).",
+		}),
+		robotCapped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "congod_robot_moves_capped_total",
+			Help: "Moves of the robot's whose search the 10 s time cap stopped before the level's node limit: the level then plays differently from machine to machine. Should stay 0.",
+		}),
+		analyses: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_analyses_total",
+			Help: "Analyses of games (analyze congo <id>) by outcome: done (stored and mailed), interrupted (stopped by a robot turn, made again after it), failed (the players were told).",
+		}, []string{"outcome"}),
+		analysisTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "congod_analysis_seconds",
+			Help:    "Time taken to make one analysis of a game, from its start to its end (done or failed).",
+			Buckets: []float64{.1, .25, .5, 1, 2.5, 5, 10, 25, 50, 100},
+		}),
+		analysesWaiting: prometheus.NewDesc("congod_analyses_waiting", "Games whose analysis is waiting in the queue, the one being made included.", nil, nil),
+		outboxDepth:     prometheus.NewDesc("congod_outbox_depth", "Mails waiting in the outbox to be sent.", nil, nil),
+		outboxAge:       prometheus.NewDesc("congod_outbox_oldest_age_seconds", "Age of the oldest mail waiting in the outbox; 0 when none waits.", nil, nil),
+		outboxFailed:    prometheus.NewDesc("congod_outbox_failed", "Mails in the outbox given up for good.", nil, nil),
+		imapConnected:   prometheus.NewDesc("congod_imap_connected", "1 while the IMAP session is up, else 0.", nil, nil),
+		imapLastPoll:    prometheus.NewDesc("congod_imap_last_poll_timestamp_seconds", "Unix time of the last successful search of the mailbox; 0 before the first.", nil, nil),
+		imapErrs:        prometheus.NewDesc("congod_imap_errors_total", "IMAP sessions that ended in an error (each is followed by a reconnection).", nil, nil),
 	}
 	for _, o := range outcomes {
 		m.handled.WithLabelValues(string(o))
@@ -92,7 +116,11 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 	for _, c := range []string{"recipient", "sender", "server"} {
 		m.capped.WithLabelValues(c)
 	}
-	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m.capped, m,
+	for _, o := range []string{"done", "interrupted", "failed"} {
+		m.analyses.WithLabelValues(o)
+	}
+	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m.capped,
+		m.robotMoves, m.robotCapped, m.analyses, m.analysisTime, m,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
 	return m
@@ -110,10 +138,34 @@ func (m *monitor) MailHandled(h server.Handled) {
 	m.latency.Observe(h.Duration.Seconds())
 }
 
+// RobotMoved counts a move of the robot's; it makes monitor a
+// server.Metrics.
+func (m *monitor) RobotMoved(r server.RobotMoved) {
+	m.robotMoves.Inc()
+	if r.TimedOut {
+		m.robotCapped.Inc()
+	}
+}
+
+// Analysed counts an analysis; it makes monitor a server.Metrics.
+func (m *monitor) Analysed(a server.Analysed) {
+	switch {
+	case a.Interrupted:
+		m.analyses.WithLabelValues("interrupted").Inc()
+		return
+	case a.Failed:
+		m.analyses.WithLabelValues("failed").Inc()
+	default:
+		m.analyses.WithLabelValues("done").Inc()
+	}
+	m.analysisTime.Observe(a.Duration.Seconds())
+}
+
 // Describe and Collect make monitor a prometheus.Collector of the
-// metrics read when scraped: the outbox and the IMAP loop.
+// metrics read when scraped: the outbox, the analyses waiting and the
+// IMAP loop.
 func (m *monitor) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{m.outboxDepth, m.outboxAge, m.outboxFailed, m.imapConnected, m.imapLastPoll, m.imapErrs} {
+	for _, d := range []*prometheus.Desc{m.outboxDepth, m.outboxAge, m.outboxFailed, m.analysesWaiting, m.imapConnected, m.imapLastPoll, m.imapErrs} {
 		ch <- d
 	}
 }
@@ -127,6 +179,11 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(m.outboxDepth, prometheus.GaugeValue, float64(st.Pending))
 		ch <- prometheus.MustNewConstMetric(m.outboxAge, prometheus.GaugeValue, m.age(st.Oldest).Seconds())
 		ch <- prometheus.MustNewConstMetric(m.outboxFailed, prometheus.GaugeValue, float64(st.Failed))
+	}
+	if n, err := m.store.WaitingAnalyses(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(m.analysesWaiting, err)
+	} else {
+		ch <- prometheus.MustNewConstMetric(m.analysesWaiting, prometheus.GaugeValue, float64(n))
 	}
 	in := m.inbox()
 	ch <- prometheus.MustNewConstMetric(m.imapConnected, prometheus.GaugeValue, boolValue(in.Connected))

@@ -116,6 +116,8 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		Robot:            cfg.robotHandle(),
 		RobotGames:       cfg.robotGames,
 		ChallengesPerDay: cfg.challengesPerDay,
+		AnalysesPerDay:   cfg.analysesPerDay,
+		AnalysisNodes:    cfg.analysisNodes,
 		Name:             cfg.name,
 	})
 	if err != nil {

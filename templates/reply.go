@@ -1,0 +1,294 @@
+package templates
+
+import (
+	"strings"
+	"time"
+)
+
+// ReplyData is the one answer to a mail: its sections in the order of the
+// commands they answer.
+type ReplyData struct {
+	Subject string // the Subject of the mail answered; "" for none, or one not to repeat
+	// Game is the game the answer is about, when it answers a mail in
+	// the game's thread: its Subject is then the game's (M22).
+	Game     *Game
+	Sections []Section
+}
+
+// Reply renders the answer to a mail.
+func Reply(d ReplyData) (subject, body string, err error) {
+	parts := make([]string, 0, len(d.Sections))
+	for _, s := range d.Sections {
+		text, err := execute(s.template(), s)
+		if err != nil {
+			return "", "", err
+		}
+		parts = append(parts, strings.TrimSpace(text))
+	}
+	body, err = execute("reply", parts)
+	if err != nil {
+		return "", "", err
+	}
+	if d.Game != nil {
+		if subject, err = execute("subject", *d.Game); err != nil {
+			return "", "", err
+		}
+		return "Re: " + strings.TrimSpace(subject), body, nil
+	}
+	if strings.TrimSpace(d.Subject) == "" && len(d.Sections) > 0 {
+		return answerSubject(d.Sections[0]), body, nil
+	}
+	return replySubject(d.Subject), body, nil
+}
+
+// answerSubject names an answer to a mail without a Subject, or with a
+// command for one, which the answer must not repeat: by what it begins
+// with.
+func answerSubject(s Section) string {
+	switch s := s.(type) {
+	case Registered:
+		if s.Already {
+			return "Your Congo address, " + s.Handle
+		}
+		return "Welcome to Congo, " + s.Handle
+	case Help:
+		return "The Congo manual"
+	case RulesSummary:
+		return "The rules of Congo"
+	case GameList:
+		return "Your Congo games"
+	case Ratings:
+		return "The Congo ratings"
+	case NewKey:
+		return "Your new Congo address"
+	case HowToRegister:
+		return "How to play Congo by mail"
+	case Prove:
+		return "Congo: send it to your personal address"
+	case TournamentCreated:
+		return s.T.Subject()
+	case TournamentJoin:
+		return s.T.Subject()
+	case TournamentDone:
+		return s.T.Subject()
+	case TournamentList:
+		return "The Congo tournaments"
+	case Error:
+		if s.Tournament != nil {
+			return s.Tournament.Subject()
+		}
+	}
+	return "Congo: the answer to your mail"
+}
+
+// replySubject is the Subject of an answer: "Re: " and the Subject
+// answered, once.
+func replySubject(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "Congo: the answer to your mail"
+	}
+	if len(s) >= 3 && strings.EqualFold(s[:3], "re:") {
+		return s
+	}
+	return "Re: " + s
+}
+
+// A Section is one part of a reply.
+type Section interface {
+	template() string
+}
+
+// Help is the manual. Robot is the handle of the robot player, "" when
+// there is none.
+type Help struct {
+	Robot      string // the computer player's handle; "" for none
+	RobotLevel int    // the level of a challenge to it that names none
+	// AnalysesPerDay is the most analyses a player may ask for in a
+	// day; 0 for no cap.
+	AnalysesPerDay int
+}
+
+// Registered answers register: a welcome, or, for an address registered
+// already, a reminder of its handle and personal address.
+type Registered struct {
+	Handle   string
+	Personal string // the personal address
+	Already  bool
+	Asked    string // with Already: the handle asked for, when another
+	// Confirm is set while the address is not confirmed (M28): the
+	// player is asked to answer.
+	Confirm bool
+	Robot   string // the computer player's handle, for the welcome; "" for none
+}
+
+// NewKey answers newkey with the new personal address.
+type NewKey struct {
+	Personal string
+}
+
+// GameList answers games: in progress games, the most urgent first, then
+// recent results.
+type GameList struct {
+	Of        string // the player whose games these are, when not the recipient
+	YourMove  []Game // active games where it is the recipient's move
+	ToAnswer  []Game // challenges waiting for the recipient's answer
+	TheirMove []Game // active games where it is the opponent's move
+	Sent      []Game // the recipient's challenges not yet answered
+	Finished  []Game
+}
+
+// Problem is what is wrong with a command. The zero value means none.
+type Problem string
+
+const (
+	NotUnderstood   Problem = "not understood"    // the parser's Detail says why
+	BadHandle       Problem = "bad handle"        // Handle breaks the handle rule
+	HandleTaken     Problem = "handle taken"      // Handle belongs to someone else
+	NoSuchPlayer    Problem = "no such player"    // no player has Handle
+	ChallengeSelf   Problem = "challenge self"    // a challenge to oneself
+	NoSuchGame      Problem = "no such game"      // GameID names no game
+	NotYourGame     Problem = "not your game"     // GameID is a game of other players
+	NotChallenged   Problem = "not challenged"    // accept/decline of a game that waits for no answer
+	OwnChallenge    Problem = "own challenge"     // accept/decline by the challenger
+	NotActive       Problem = "not active"        // move/resign in a game not being played
+	NotYourTurn     Problem = "not your turn"     // a move when the opponent is to move
+	StaleMoveNumber Problem = "stale move number" // #N is not the number of the move to make
+	IllegalMove     Problem = "illegal move"      // Detail has the rules' explanation
+	Unsupported     Problem = "unsupported"       // a command this server does not carry out
+	NoOffer         Problem = "no offer"          // nodraw with no draw offer from the opponent
+	NotYourTakeback Problem = "not your takeback" // takeback by the wrong player; Handle is the other
+	NoMoves         Problem = "no moves"          // takeback before any move
+	TooLate         Problem = "too late"          // abort after both sides moved
+	NoSuchMove      Problem = "no such move"      // board #N beyond the game; Detail is "#N"
+	BadConditional  Problem = "bad conditional"   // an if line that cannot be played; Detail says why
+	YourMove        Problem = "your move"         // an if line when it is the sender's move
+	OwnGame         Problem = "own game"          // observe of one's own game
+	NoVacation      Problem = "no vacation"       // more vacation asked than left; Detail is what is left
+	NotOnVacation   Problem = "not on vacation"   // vacation off when not on vacation
+	OnVacation      Problem = "on vacation"       // vacation when on vacation; Detail is until when
+	LevelForHuman   Problem = "level for human"   // level=N in a challenge to a player who is not the robot
+	RobotTakeback   Problem = "robot takeback"    // takeback in a game against the robot, Handle
+
+	Unconfirmed       Problem = "unconfirmed"          // a challenge to Handle, whose address is not confirmed (M28)
+	TooManyRobotGames Problem = "too many robot games" // Detail is the cap
+	TooManyChallenges Problem = "too many challenges"  // Detail is the cap
+
+	// Tournaments: Tournament is the tournament named.
+	NoSuchTournament     Problem = "no such tournament"     // Detail is the number
+	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start it", ...
+	TooFewPlayers        Problem = "too few players"        // tournament start with fewer than MinPlayers
+	TournamentNotOpen    Problem = "tournament not open"    // join, start or cancel after the start
+	TournamentNotRunning Problem = "tournament not running" // a withdrawal from a tournament not running
+	Joined               Problem = "joined"                 // join twice
+	NotAPlayer           Problem = "not a player"           // leave or kick of a player not in it (Handle, for kick); Detail set when they withdrew
+	TournamentAbort      Problem = "tournament game"        // abort of a tournament's game, whose name is Detail
+)
+
+// Error answers a command that could not be carried out.
+type Error struct {
+	Line    string // the line, quoted
+	Problem Problem
+	Detail  string // the parser's or the rules' explanation
+	Handle  string // the handle named, for handle problems
+	GameID  int64  // the game named
+	Game    *Game  // the game, when the recipient may see it
+	Board   *View  // the board, when the error is about a game being played or over
+	// Tournament is the tournament named, for the tournaments' problems.
+	Tournament *Tournament
+}
+
+// Prove answers commands that were not applied because the mail did not
+// prove its sender: it did not come to the personal address.
+type Prove struct {
+	Personal string
+	Lines    []string
+	More     int // lines not quoted
+}
+
+// HowToRegister answers commands from an address that is not registered.
+type HowToRegister struct {
+	Lines []string
+	More  int // lines not quoted
+}
+
+// Omitted says that lines of the mail were not answered, to keep the
+// answer to a mail that proves nothing short (M31).
+type Omitted struct {
+	Lines int
+}
+
+// NoCommand answers a mail with no command in it.
+type NoCommand struct{}
+
+// CapNotice tells the one whose mail caused mails past a cap (M29) that
+// they were not sent.
+type CapNotice struct {
+	Mails        int // held back
+	PerRecipient int // the caps, mails an hour
+	PerSender    int
+}
+
+// Cut says that only the start of the mail was read (M32): Why says why.
+type Cut struct {
+	Why string
+}
+
+// Relayed tells the sender that their message went to the opponent,
+// To (M19).
+type Relayed struct {
+	To string
+}
+
+// RelayedLine is the line of Relayed, for a board mail's notes.
+func RelayedLine(to string) (string, error) {
+	return execute("relayed", Relayed{To: to})
+}
+
+// NotRelayed says that the sender's words were not passed on: they do
+// not play in game GameID.
+type NotRelayed struct {
+	GameID int64
+}
+
+// Sections renders sections of a reply, each as its text, for the notes
+// of a board mail.
+func Sections(secs []Section) ([]string, error) {
+	var out []string
+	for _, s := range secs {
+		text, err := execute(s.template(), s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, strings.TrimSpace(text))
+	}
+	return out, nil
+}
+
+// LoopNotice tells an address that sent Mails mails without a command in
+// a few minutes, as a broken automatic responder does, that such mail is
+// not answered until Quiet has passed without any.
+type LoopNotice struct {
+	Mails int
+	Quiet time.Duration
+}
+
+// RulesSummary answers rules: the rules of the game in plain words, for a
+// player who has never seen it (M25).
+type RulesSummary struct{}
+
+func (Help) template() string          { return "help" }
+func (Registered) template() string    { return "registered" }
+func (NewKey) template() string        { return "newkey" }
+func (GameList) template() string      { return "games" }
+func (Error) template() string         { return "error" }
+func (Prove) template() string         { return "prove" }
+func (HowToRegister) template() string { return "how_to_register" }
+func (NoCommand) template() string     { return "no_command" }
+func (CapNotice) template() string     { return "cap_notice" }
+func (Omitted) template() string       { return "omitted" }
+func (RulesSummary) template() string  { return "rules" }
+func (Cut) template() string           { return "cut" }
+func (LoopNotice) template() string    { return "loop_notice" }
+func (Relayed) template() string       { return "relayed" }
+func (NotRelayed) template() string    { return "not_relayed" }
