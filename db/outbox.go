@@ -57,12 +57,7 @@ func (tx *Tx) Due(ctx context.Context, now time.Time, limit int, sent ...int64) 
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
-	rows, err := tx.query(ctx,
-		"SELECT "+mailColumns+mailFrom+" WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?"+
-			" AND m.id NOT IN (SELECT value FROM json_each(?))"+
-			" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = m.rcpt_to AND o.id < m.id"+
-			" AND o.sent_at IS NULL AND o.failed_at IS NULL AND o.id NOT IN (SELECT value FROM json_each(?)))"+
-			" ORDER BY m.next_attempt, m.id LIMIT ?", formatTime(now), ids, ids, limit)
+	rows, err := tx.query(ctx, tx.db.q.due, formatTime(now), ids, ids, limit)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
@@ -112,9 +107,7 @@ func (tx *Tx) NextDue(ctx context.Context, sent ...int64) (next time.Time, ok bo
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
 	}
 	var s sql.NullString
-	err = tx.queryRow(ctx,
-		"SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL"+
-			" AND id NOT IN (SELECT value FROM json_each(?))", ids).Scan(&s)
+	err = tx.queryRow(ctx, tx.db.q.nextDue, ids).Scan(&s)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
 	}
@@ -209,7 +202,8 @@ const recentWindow = 5000
 func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, error) {
 	var n int
 	err := tx.queryRow(ctx,
-		"SELECT count(*) FROM (SELECT rcpt_to, created FROM outbox ORDER BY id DESC LIMIT ?) WHERE rcpt_to = ? AND created >= ?",
+		"SELECT count(*) FROM (SELECT rcpt_to, created FROM outbox ORDER BY id DESC LIMIT ?) AS recent"+
+			" WHERE rcpt_to = ? AND created >= ?",
 		recentWindow, to, formatTime(since)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count mail queued to %q: %w", to, err)

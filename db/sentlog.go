@@ -32,6 +32,22 @@ type SentLog struct {
 	f         *os.File
 	buf       [sentRecordSize]byte
 	unapplied map[int64]bool // the outbox ids recorded and not yet applied
+
+	// direct, when set, is the PostgreSQL database each record goes to
+	// at once, in a statement of its own, instead of a file: the
+	// processes that share it may run on other hosts, and the statement
+	// waits for no transaction.
+	direct *DB
+}
+
+// OpenSentLog opens the sent log of d: for SQLite, the file at path
+// (OpenSentLog); for PostgreSQL, none, each record made in the database
+// at once.
+func (d *DB) OpenSentLog(path string) (*SentLog, error) {
+	if d.pg {
+		return &SentLog{direct: d}, nil
+	}
+	return OpenSentLog(path)
 }
 
 // A record is the outbox id, the time the mail was queued and the time it
@@ -68,6 +84,9 @@ func OpenSentLog(path string) (*SentLog, error) {
 // Unapplied returns the outbox ids of the mails recorded and not yet
 // carried into the outbox, in no order.
 func (l *SentLog) Unapplied() []int64 {
+	if l.direct != nil {
+		return nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ids := make([]int64, 0, len(l.unapplied))
@@ -79,6 +98,9 @@ func (l *SentLog) Unapplied() []int64 {
 
 // Len returns the number of records not yet carried into the outbox.
 func (l *SentLog) Len() int {
+	if l.direct != nil {
+		return 0
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.unapplied)
@@ -118,6 +140,9 @@ func (l *SentLog) read() (recs []sentRecord, rest bool, err error) {
 
 // Close closes the log.
 func (l *SentLog) Close() error {
+	if l.direct != nil {
+		return nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.f.Close()
@@ -125,6 +150,9 @@ func (l *SentLog) Close() error {
 
 // Record records that the outbox mail m was sent at the given time.
 func (l *SentLog) Record(m Mail, at time.Time) error {
+	if l.direct != nil {
+		return l.direct.markSent(context.Background(), m, at)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	binary.LittleEndian.PutUint64(l.buf[0:], uint64(m.ID))
@@ -159,6 +187,9 @@ func (l *SentLog) TryApply(ctx context.Context, d *DB) (n int, ok bool, err erro
 }
 
 func (l *SentLog) apply(ctx context.Context, d *DB, try bool) (int, bool, error) {
+	if l.direct != nil {
+		return 0, true, nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	recs, rest, err := l.read()
@@ -196,4 +227,25 @@ func (l *SentLog) apply(ctx context.Context, d *DB, try bool) (int, bool, error)
 	}
 	clear(l.unapplied)
 	return len(recs), true, nil
+}
+
+// markSent records at once that m was sent, in a transaction of its own
+// that neither waits for the disk nor for another transaction: it
+// touches the mail's row alone, which no other transaction changes.
+func (d *DB) markSent(ctx context.Context, m Mail, at time.Time) error {
+	t, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("record mail %d sent: %w", m.ID, err)
+	}
+	return d.run(t, func(tx *Tx) error {
+		if _, err := tx.tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+			return fmt.Errorf("record mail %d sent: %w", m.ID, err)
+		}
+		_, err := tx.exec(ctx, "UPDATE outbox SET sent_at = ? WHERE id = ? AND created = ?",
+			formatTime(at), m.ID, formatTime(m.Created))
+		if err != nil {
+			return fmt.Errorf("record mail %d sent: %w", m.ID, err)
+		}
+		return nil
+	})
 }

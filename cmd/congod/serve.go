@@ -50,7 +50,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			store.Close()
 		}
 	}()
-	sentLog, err := db.OpenSentLog(cfg.dbPath + "-sent")
+	sentLog, err := store.OpenSentLog(cfg.dbPath + "-sent")
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		h := mon.handler(logger)
 		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }}})
 	}
-	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
+	logger.Info("congod started", "version", version(), "address", cfg.address, "db", db.RedactURL(cfg.dbPath))
 	err = runStages(ctx, stages, shutdownGrace, logger)
 	if errors.Is(err, errLoopsRunning) {
 		closeStore = false // the process ends soon: better than closing under a loop
