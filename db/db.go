@@ -297,11 +297,18 @@ func (d *DB) tryTxNoSync(ctx context.Context, fn func(tx *Tx) error) (ran bool, 
 
 // Read runs fn in a transaction that only reads: it waits for no other
 // transaction, and sees the database as a commit left it. fn must not
-// write.
+// write. A fenced DB's Read checks the lease as Tx does (the outbox reads
+// the mail to send in one).
 func (d *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 	t, err := d.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read: %w", err)
+	}
+	if d.pg {
+		if err := d.checkFence(ctx, t); err != nil {
+			t.Rollback()
+			return err
+		}
 	}
 	return d.run(t, fn)
 }

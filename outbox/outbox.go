@@ -56,6 +56,11 @@ type Config struct {
 	// operator's metrics. It must not block.
 	OnCapped func(cap string)
 
+	// MaySend, when set, is asked before each mail is sent: an error
+	// (this process no longer holds the lease of M48, say) ends the round
+	// with it, the mail left for whoever sends next.
+	MaySend func() error
+
 	// Now gives the time; default time.Now.
 	Now func() time.Time
 
@@ -74,6 +79,7 @@ type Outbox struct {
 
 	maxPerRecipient, maxPerSender, maxPerHour int
 	onCapped                                  func(string)
+	maySend                                   func() error
 
 	now func() time.Time
 	log *slog.Logger
@@ -96,6 +102,7 @@ func New(cfg Config) (*Outbox, error) {
 		maxPerSender:    or(cfg.MaxPerSender, DefaultMaxPerSender),
 		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),
 		onCapped:        cfg.OnCapped,
+		maySend:         cfg.MaySend,
 		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1)}
 	if o.now == nil {
 		o.now = time.Now

@@ -60,6 +60,11 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 		if ctx.Err() != nil {
 			break
 		}
+		if o.maySend != nil {
+			if err := o.maySend(); err != nil {
+				return sent, err
+			}
+		}
 		sendErr := o.sendOne(ctx, send, m)
 		if sendErr != nil && ctx.Err() != nil {
 			break // cut short by shutdown: the mail stays due

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -60,6 +61,22 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		}
 	}()
 
+	logger.Info("congod started", "version", version(), "address", cfg.address, "db", db.RedactURL(cfg.dbPath))
+	if store.Postgres() {
+		err = serveLeased(ctx, cfg, logger, store, sentLog, tlsConfig)
+	} else {
+		err = serveTerm(ctx, cfg, logger, store, sentLog, tlsConfig, nil)
+	}
+	if errors.Is(err, errLoopsRunning) {
+		closeStore = false // the process ends soon: better than closing under a loop
+	}
+	return err
+}
+
+// serveTerm runs the daemon's loops on store until ctx is done (see
+// serve). maySend, when not nil, is asked before each mail is sent.
+func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.DB, sentLog *db.SentLog,
+	tlsConfig *tls.Config, maySend func() error) (err error) {
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
 		TLS:        tlsConfig,
@@ -78,7 +95,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
 	defer func() {
-		if closeStore {
+		if !errors.Is(err, errLoopsRunning) { // else a loop may still send
 			smtp.Close()
 		}
 	}()
@@ -97,6 +114,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		MaxPerSender:    cfg.maxPerSender,
 		MaxPerHour:      cfg.maxPerHour,
 		OnCapped:        mon.mailCapped,
+		MaySend:         maySend,
 		Now:             serverClock,
 		Logger:          logger,
 	})
@@ -150,12 +168,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		h := mon.handler(logger)
 		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }}})
 	}
-	logger.Info("congod started", "version", version(), "address", cfg.address, "db", db.RedactURL(cfg.dbPath))
-	err = runStages(ctx, stages, shutdownGrace, logger)
-	if errors.Is(err, errLoopsRunning) {
-		closeStore = false // the process ends soon: better than closing under a loop
-	}
-	return err
+	return runStages(ctx, stages, shutdownGrace, logger)
 }
 
 // errLoopsRunning is returned by runStages when loops did not stop in
