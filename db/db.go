@@ -233,8 +233,10 @@ func (d *DB) begin(ctx context.Context) (*sql.Tx, error) {
 		}
 		t, err := c.BeginTx(ctx, nil)
 		if err != nil {
-			if errors.Is(err, driver.ErrBadConn) && try == 0 {
-				d.dropConn()
+			// A connection that broke (the server ended the session, say)
+			// is not tried again: the next transaction opens another.
+			d.dropConn()
+			if (errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone)) && try == 0 && ctx.Err() == nil {
 				continue
 			}
 			return nil, fmt.Errorf("begin transaction: %w", err)
@@ -242,6 +244,9 @@ func (d *DB) begin(ctx context.Context) (*sql.Tx, error) {
 		if d.pg {
 			if err := d.pgBegun(ctx, t); err != nil {
 				t.Rollback()
+				if !errors.Is(err, ErrLeaseLost) {
+					d.dropConn()
+				}
 				return nil, err
 			}
 		}

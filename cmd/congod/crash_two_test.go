@@ -102,7 +102,7 @@ func TestCrashTwoDaemons(t *testing.T) {
 
 	// The feeder spreads the moves over the time the kills take.
 	total := games * plies
-	pace := time.Duration(kills+1) * 12 * time.Second / time.Duration(total)
+	pace := time.Duration(kills+1) * 18 * time.Second / time.Duration(total)
 	fed := make(chan error, 1)
 	go func() {
 		for k := range plies {
