@@ -70,18 +70,22 @@ type DB struct {
 // postgresQueries in postgres.go). Every other query is one text for
 // both, its ? placeholders rebound for PostgreSQL.
 type queries struct {
-	playerByHandle string // a player by handle, ignoring case
-	ratedPlayers   string // players with a rated game, the highest rating first, then by handle
-	gameOfMessages string // the game of the first of a JSON array of Message-IDs that names one
-	due            string // Tx.Due
-	nextDue        string // Tx.NextDue
+	playerByHandle  string // a player by handle, ignoring case
+	ratedPlayers    string // players with a rated game, the highest rating first, then by handle
+	profileByHandle string // Tx.ProfileByHandle
+	ratedProfiles   string // Tx.RatedProfiles
+	gameOfMessages  string // the game of the first of a JSON array of Message-IDs that names one
+	due             string // Tx.Due
+	nextDue         string // Tx.NextDue
 }
 
-// Tx is a transaction opened by DB.Tx. Its queries must not outlive it.
+// Tx is a transaction opened by DB.Tx or DB.ReadTx. Its queries must
+// not outlive it.
 type Tx struct {
-	tx      *sql.Tx
-	db      *DB
-	aborted bool // SQLite rolled the transaction back: see ErrTxAborted
+	tx       *sql.Tx
+	db       *DB
+	aborted  bool // SQLite rolled the transaction back: see ErrTxAborted
+	readOnly bool // opened by ReadTx: see ErrReadOnly
 }
 
 // Open opens the database that dsn names, creating it when missing (a
@@ -136,8 +140,12 @@ func (d *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 }
 
 // exec, query and queryRow run a query in the transaction through its
-// prepared statement.
+// prepared statement. In a transaction of ReadTx, exec and any query but
+// a SELECT fail with ErrReadOnly.
 func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if t.readOnly {
+		return nil, fmt.Errorf("%.40s: %w", query, ErrReadOnly)
+	}
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -146,6 +154,9 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, e
 }
 
 func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if t.readOnly && !isSelect(query) {
+		return nil, fmt.Errorf("%.40s: %w", query, ErrReadOnly)
+	}
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -153,7 +164,10 @@ func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 	return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 }
 
-func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+func (t *Tx) queryRow(ctx context.Context, query string, args ...any) scanner {
+	if t.readOnly && !isSelect(query) {
+		return errRow{fmt.Errorf("%.40s: %w", query, ErrReadOnly)}
+	}
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		// A *sql.Row carrying the error: Scan reports it.

@@ -353,14 +353,20 @@ func (tx *Tx) GamesOf(ctx context.Context, player int64) ([]Game, error) {
 }
 
 func scanGame(row scanner) (Game, error) {
+	return scanGameWith(row)
+}
+
+// scanGameWith scans a game's columns and then more, into more.
+func scanGameWith(row scanner, more ...any) (Game, error) {
 	var g Game
 	var status, result, reason, created, updated, clockStart, adjourned, due string
 	var whiteLeft, blackLeft, turnTime int64
 	var whiteRating, blackRating sql.NullFloat64
-	err := row.Scan(&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
+	dest := []any{&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
 		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
-		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round, &due)
+		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round, &due}
+	err := row.Scan(append(dest, more...)...)
 	if err != nil {
 		return Game{}, err
 	}

@@ -23,7 +23,7 @@ type Processed struct {
 // Message-ID is known by it, one without by its UIDVALIDITY and UID.
 // A mail with neither can never be recognised.
 func (tx *Tx) Seen(ctx context.Context, messageID string, uidValidity, uid uint32) (bool, error) {
-	var row *sql.Row
+	var row scanner
 	switch {
 	case messageID != "":
 		// The conditions of the partial indexes are repeated word for

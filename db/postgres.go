@@ -64,8 +64,10 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 // on lower(handle); JSON arrays bound as one parameter are read with
 // json_array_elements_text.
 var postgresQueries = queries{
-	playerByHandle: "SELECT " + playerColumns + " FROM players WHERE lower(handle) = lower(?)",
-	ratedPlayers:   "SELECT " + playerColumns + " FROM players WHERE rated_games > 0 ORDER BY rating DESC, lower(handle)",
+	playerByHandle:  "SELECT " + playerColumns + " FROM players WHERE lower(handle) = lower(?)",
+	ratedPlayers:    "SELECT " + playerColumns + " FROM players WHERE rated_games > 0 ORDER BY rating DESC, lower(handle)",
+	profileByHandle: "SELECT " + profileColumns + " FROM players WHERE lower(handle) = lower(?) AND confirmed",
+	ratedProfiles:   "SELECT " + profileColumns + " FROM players WHERE rated_games > 0 ORDER BY rating DESC, lower(handle) LIMIT ?",
 	gameOfMessages: "SELECT s.game FROM json_array_elements_text(?::json) WITH ORDINALITY AS j (value, key)" +
 		" JOIN sent AS s ON s.message_id = j.value WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1",
 	due: "SELECT " + mailColumns + mailFrom + " WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?" +

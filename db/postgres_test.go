@@ -54,6 +54,9 @@ var onPostgres = map[string]func(*testing.T){
 	"TestLease":                      TestLease,
 	"TestFence":                      TestFence,
 	"TestSentLogDirect":              TestSentLogDirect,
+	"TestReadTxRefusesWrites":        TestReadTxRefusesWrites,
+	"TestReadTxBesideWriter":         TestReadTxBesideWriter,
+	"TestWebQueries":                 TestWebQueries,
 }
 
 // sqliteOnly are the tests that are about SQLite alone, and why.
@@ -74,6 +77,7 @@ var sqliteOnly = map[string]string{
 	"TestEveryTestOnPostgres":          "reads the source",
 	"TestPostgres":                     "runs the others",
 	"TestRebind":                       "no database",
+	"TestGameColumnsG":                 "no database",
 }
 
 // TestPostgres runs the tests of onPostgres on PostgreSQL, each in a

@@ -36,8 +36,10 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 // sqliteQueries are SQLite's texts of the queries that differ between the
 // backends. handle is COLLATE NOCASE in SQLite.
 var sqliteQueries = queries{
-	playerByHandle: "SELECT " + playerColumns + " FROM players WHERE handle = ?",
-	ratedPlayers:   "SELECT " + playerColumns + " FROM players WHERE rated_games > 0 ORDER BY rating DESC, handle",
+	playerByHandle:  "SELECT " + playerColumns + " FROM players WHERE handle = ?",
+	ratedPlayers:    "SELECT " + playerColumns + " FROM players WHERE rated_games > 0 ORDER BY rating DESC, handle",
+	profileByHandle: "SELECT " + profileColumns + " FROM players WHERE handle = ? AND confirmed = 1",
+	ratedProfiles:   "SELECT " + profileColumns + " FROM players WHERE rated_games > 0 ORDER BY rating DESC, handle LIMIT ?",
 	gameOfMessages: "SELECT s.game FROM json_each(?) AS j JOIN sent AS s ON s.message_id = j.value" +
 		" WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1",
 	due: "SELECT " + mailColumns + mailFrom + " WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?" +

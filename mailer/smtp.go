@@ -5,10 +5,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -34,6 +37,12 @@ const (
 	quitTimeout  = 5 * time.Second
 	reuseTimeout = 10 * time.Second
 )
+
+// smtpAuthBackoff is how long Send and Check wait, after the server
+// refused the login, before they log in again (a half to the whole of
+// it): a provider locks an account after a few failed logins, and a
+// wrong password is not put right by trying again.
+const smtpAuthBackoff = 5 * time.Minute
 
 // security is how a connection is protected.
 type security uint8
@@ -68,17 +77,52 @@ type SMTP struct {
 	// IdleTimeout is how long an idle connection is kept before it is
 	// closed; DefaultIdleTimeout when zero. Set it before the first Send.
 	IdleTimeout time.Duration
+	// Logger is told of a refused login, at ERROR; nil discards it. Set
+	// it before the first Send.
+	Logger *slog.Logger
 
 	mu    sync.Mutex
 	idle  []*smtpConn // idle connections, the longest idle first
 	timer *time.Timer // closes expired idle connections; stopped when none is idle
+	// authErr is the last refused login, and no login is tried again
+	// before authUntil.
+	authErr   *authError
+	authUntil time.Time
 }
 
 // smtpConn is an open, logged-in session with the server.
 type smtpConn struct {
-	raw       net.Conn // the TCP connection, closed to cut a Send short
+	raw       *readHook // the TCP connection, closed to cut a Send short
 	c         *smtp.Client
 	idleSince time.Time
+}
+
+// readHook is a connection that calls a function, once, before its next
+// Read: a client reads the server's answer only once its command is
+// written, so the function runs when the command is in the server's hands
+// and before its answer is known.
+type readHook struct {
+	net.Conn
+	before atomic.Pointer[func()]
+}
+
+func (c *readHook) Read(b []byte) (int, error) {
+	if f := c.before.Swap(nil); f != nil {
+		(*f)()
+	}
+	return c.Conn.Read(b)
+}
+
+type handOverKey struct{}
+
+// WithHandOver returns a context that makes Send call f once the server
+// has been handed the whole mail, its final dot written, and before its
+// answer is read. From then on the server may have taken the mail
+// whatever becomes of this process: Postfix writes it to its disk before
+// it answers, which takes milliseconds, a large part of each Send. f
+// must be quick. It is not called when Send fails before that point.
+func WithHandOver(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, handOverKey{}, f)
 }
 
 // NewSMTP returns a sender for rawURL, which is
@@ -141,7 +185,9 @@ func (s *SMTP) Addr() string { return s.addr }
 // soon as the server has answered the end of the data, without a QUIT; the
 // connection is then kept idle, or closed in the background.
 //
-// IsPermanent tells whether a failed Send may succeed later.
+// IsPermanent tells whether a failed Send may succeed later. After the
+// server refused the login, Send fails at once, without connecting, for
+// a few minutes (see IsAuthFailure).
 func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return errors.New("smtp send: no recipient")
@@ -157,6 +203,28 @@ func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 		}
 		return fmt.Errorf("smtp send via %s: %w", s.addr, err)
 	}
+	return nil
+}
+
+// Check sets up a session as Send does (connection, TLS, EHLO, AUTH when
+// the URL names a user) and sends no mail: it tells whether the server
+// would take mail now. The session is kept idle for the next Send (Close
+// ends it). Its errors are those of Send: IsUnreachable when no session
+// could be had, IsAuthFailure when the login was refused.
+func (s *SMTP) Check(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultSendTimeout)
+		defer cancel()
+	}
+	pc, err := s.dial(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("smtp check of %s: %w (%w)", s.addr, ctx.Err(), err)
+		}
+		return fmt.Errorf("smtp check of %s: %w", s.addr, err)
+	}
+	s.putIdle(pc)
 	return nil
 }
 
@@ -177,25 +245,72 @@ func (s *SMTP) send(ctx context.Context, from string, to []string, msg []byte) e
 	return err
 }
 
-// dial connects, says EHLO and logs in.
+// dial connects, says EHLO and logs in. Its errors are a connectError or
+// an authError.
 func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", s.addr)
-	if err != nil {
+	if err := s.authHeld(); err != nil {
 		return nil, err
 	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", s.addr)
+	if err != nil {
+		return nil, &connectError{err}
+	}
+	conn := &readHook{Conn: nc}
 	// go-smtp sets its own (long) deadlines on conn for every command, so
 	// ctx is enforced by closing the connection.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	c, err := s.login(ctx, conn)
 	if !stop() && err == nil {
-		err = ctx.Err() // conn is closed
+		c.Close()
+		err = &connectError{ctx.Err()} // conn is closed
 	}
 	if err != nil {
 		conn.Close()
+		var ae *authError
+		if errors.As(err, &ae) && ctx.Err() == nil {
+			s.authRefused(ae)
+		}
 		return nil, err
 	}
 	return &smtpConn{raw: conn, c: c}, nil
+}
+
+// authRequired reports whether err is the server's demand for a login
+// (RFC 4954's 530 5.7.0), which no mail can pass.
+func authRequired(err error) bool {
+	var se *smtp.SMTPError
+	return errors.As(err, &se) && (se.Code == 530 || se.Code/100 == 5 && se.EnhancedCode == smtp.EnhancedCode{5, 7, 0})
+}
+
+// loginWanted records err, the server's demand for a login, as a refused
+// login.
+func (s *SMTP) loginWanted(err error) error {
+	ae := &authError{user: s.user, err: err}
+	s.authRefused(ae)
+	return ae
+}
+
+// authHeld returns the last refused login while no login is to be tried.
+func (s *SMTP) authHeld() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.authErr == nil || !time.Now().Before(s.authUntil) {
+		return nil
+	}
+	return &authError{user: s.user, err: s.authErr.err, until: s.authUntil}
+}
+
+// authRefused records a refused login: none is tried again for a while.
+func (s *SMTP) authRefused(ae *authError) {
+	wait := smtpAuthBackoff/2 + rand.N(smtpAuthBackoff/2)
+	s.mu.Lock()
+	s.authErr, s.authUntil = ae, time.Now().Add(wait)
+	s.mu.Unlock()
+	if s.Logger != nil {
+		s.Logger.Error("smtp login refused: check the user and password; trying again later", "addr", s.addr,
+			"user", s.user, "err", ae.err, "wait", wait.Round(time.Second))
+	}
 }
 
 func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
@@ -206,13 +321,13 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 	case implicitTLS:
 		tc := tls.Client(conn, s.tlsConfig)
 		if err := tc.HandshakeContext(ctx); err != nil {
-			return nil, fmt.Errorf("tls: %w", err)
+			return nil, &connectError{fmt.Errorf("tls: %w", err)}
 		}
 		c = smtp.NewClient(tc)
 	case startTLS:
 		var err error
 		if c, err = smtp.NewClientStartTLS(conn, s.tlsConfig); err != nil {
-			return nil, fmt.Errorf("starttls: %w", err)
+			return nil, &connectError{fmt.Errorf("starttls: %w", err)}
 		}
 	}
 	name := s.LocalName
@@ -221,11 +336,18 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 	}
 	if err := c.Hello(name); err != nil {
 		c.Close()
-		return nil, err
+		return nil, &connectError{err}
 	}
 	if s.user != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.user, s.password)); err != nil {
 			c.Close()
+			// Refused (5xx): the user and password are wrong, or AUTH is
+			// not offered. Else the connection broke, or the server cannot
+			// check passwords now (454): soon tried again.
+			var se *smtp.SMTPError
+			if !errors.As(err, &se) || se.Code < 500 {
+				return nil, &connectError{fmt.Errorf("auth as %q: %w", s.user, err)}
+			}
 			return nil, &authError{user: s.user, err: err}
 		}
 	}
@@ -262,10 +384,16 @@ func (s *SMTP) transact(ctx context.Context, pc *smtpConn, from string, to []str
 	err = pc.c.Mail(from, opts)
 	pc.c.CommandTimeout = timeout
 	if err != nil {
+		if authRequired(err) {
+			return false, fail(s.loginWanted(err))
+		}
 		return true, fail(err)
 	}
 	for _, rcpt := range to {
 		if err := pc.c.Rcpt(rcpt, nil); err != nil {
+			if authRequired(err) {
+				return false, fail(s.loginWanted(err))
+			}
 			return false, fail(err)
 		}
 	}
@@ -276,7 +404,14 @@ func (s *SMTP) transact(ctx context.Context, pc *smtpConn, from string, to []str
 	if _, err := w.Write(msg); err != nil {
 		return false, fail(err)
 	}
-	if err := w.Close(); err != nil {
+	if f, ok := ctx.Value(handOverKey{}).(func()); ok && f != nil {
+		// Armed now, it runs once the final dot is written, when w.Close
+		// begins to read the answer.
+		pc.raw.before.Store(&f)
+	}
+	err = w.Close()
+	pc.raw.before.Store(nil)
+	if err != nil {
 		return false, fail(err)
 	}
 	// The mail is accepted: nothing more before returning.
@@ -423,23 +558,57 @@ func (s *SMTP) Close() error {
 
 // authError is a failed AUTH. It is never permanent, even with a 5xx code:
 // a wrong password is a setting to fix, not a reason to drop the mail.
+// until is set when no login was tried, as the last one was refused.
 type authError struct {
-	user string
-	err  error
+	user  string
+	err   error
+	until time.Time
 }
 
-func (e *authError) Error() string { return fmt.Sprintf("auth as %q: %v", e.user, e.err) }
+func (e *authError) Error() string {
+	if !e.until.IsZero() {
+		return fmt.Sprintf("auth as %q refused: %v (not trying again before %s)", e.user, e.err, e.until.Format(time.TimeOnly))
+	}
+	return fmt.Sprintf("auth as %q: %v", e.user, e.err)
+}
 func (e *authError) Unwrap() error { return e.err }
 
+// connectError is a failure before the server could be given a mail:
+// the connection, TLS, the greeting or EHLO. It says nothing of the mail,
+// so it is never permanent, even with a 5xx code.
+type connectError struct{ err error }
+
+func (e *connectError) Error() string { return e.err.Error() }
+func (e *connectError) Unwrap() error { return e.err }
+
 // IsPermanent reports whether err, from Send, is a permanent failure: the
-// server answered with a 5xx reply (RFC 5321 4.2.1), so sending the same
-// mail again will fail again. Everything else (4xx replies, network errors,
-// timeouts, TLS failures, a rejected login) is temporary.
+// server answered the mail with a 5xx reply (RFC 5321 4.2.1), so sending
+// the same mail again will fail again. Everything else (4xx replies,
+// network errors, timeouts, TLS failures, a refused greeting or EHLO, a
+// rejected login) is temporary.
 func IsPermanent(err error) bool {
 	var ae *authError
-	if errors.As(err, &ae) {
+	var ce *connectError
+	if errors.As(err, &ae) || errors.As(err, &ce) {
 		return false
 	}
 	var se *smtp.SMTPError
 	return errors.As(err, &se) && se.Code >= 500 && se.Code <= 599
+}
+
+// IsUnreachable reports whether err, from Send or Check, says that no
+// session with the server could be had: the connection failed or was
+// refused, or TLS, the greeting or EHLO did. Such a failure says nothing
+// of the mail, and Check tells when the server is back.
+func IsUnreachable(err error) bool {
+	var ce *connectError
+	return errors.As(err, &ce)
+}
+
+// IsAuthFailure reports whether err, from Send or Check, is a login the
+// server refused, or one not tried because the last was refused a moment
+// ago (see Send).
+func IsAuthFailure(err error) bool {
+	var ae *authError
+	return errors.As(err, &ae)
 }

@@ -1,6 +1,7 @@
 package mailer_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -10,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"errors"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/url"
@@ -34,8 +36,9 @@ type delivery struct {
 
 // recorder is a go-smtp backend that keeps what it receives and the
 // connections it accepts. Recipients starting with "temp" are refused with
-// 451, "perm" with 550; those starting with "slow" wait until release is
-// closed.
+// 451, "perm" with 550, "login-wanted" with 530; those starting with
+// "slow" wait until release is closed, and so does the answer to the data
+// of a mail to "late".
 type recorder struct {
 	user, password string // the account AUTH accepts
 	release        chan struct{}
@@ -151,6 +154,8 @@ func (s *recordingSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 		<-s.r.release
 	case strings.HasPrefix(to, "temp"):
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
+	case strings.HasPrefix(to, "login-wanted"):
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required"}
 	case strings.HasPrefix(to, "perm"):
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
 	}
@@ -162,6 +167,9 @@ func (s *recordingSession) Data(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return err
+	}
+	if slices.ContainsFunc(s.d.to, func(to string) bool { return strings.HasPrefix(to, "late") }) {
+		<-s.r.release // the whole mail is in; the answer waits
 	}
 	s.d.data = string(b)
 	s.r.mu.Lock()
@@ -262,6 +270,7 @@ func TestSMTPSend(t *testing.T) {
 		{name: "auth", mode: noTLS, scheme: "smtp", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
 		{name: "bad password", mode: noTLS, scheme: "smtp", userinfo: "congo%40pbm.example.net:wrong@", to: "alice@example.org",
 			wantErr: true, wantCode: 535},
+		{name: "login wanted", mode: noTLS, scheme: "smtp", to: "login-wanted@example.org", wantErr: true, wantCode: 530},
 		{name: "4xx is temporary", mode: noTLS, scheme: "smtp", to: "temp@example.org", wantErr: true, wantCode: 451},
 		{name: "5xx is permanent", mode: noTLS, scheme: "smtp", to: "perm@example.org", wantErr: true, wantPerm: true, wantCode: 550},
 		{name: "implicit tls", mode: withImplicitTLS, scheme: "smtps", userinfo: userinfo, to: "alice@example.org", wantUser: "congo@pbm.example.net"},
@@ -401,5 +410,153 @@ func TestIsPermanent(t *testing.T) {
 		if got := mailer.IsPermanent(tt.err); got != tt.want {
 			t.Errorf("IsPermanent(%v) = %v, want %v", tt.err, got, tt.want)
 		}
+	}
+}
+
+// TestSMTPCheck checks a server without sending mail: a session that
+// works is kept for the next Send; a server not there, or one that
+// refuses to talk, is unreachable (and its 5xx says nothing of a mail);
+// a refused login is not.
+func TestSMTPCheck(t *testing.T) {
+	cert, pool := selfSigned(t)
+	addr, rec := startSMTP(t, withStartTLS, cert)
+	userinfo := url.UserPassword("congo@pbm.example.net", "s3cret:/@%").String() + "@"
+	s, err := mailer.NewSMTP("smtp+starttls://"+userinfo+addr, &tls.Config{RootCAs: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("Check = %v", err)
+	}
+	if err := s.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.connections()); n != 1 {
+		t.Errorf("Check then Send made %d connections, want 1 (the checked session reused)", n)
+	}
+	if n := len(rec.deliveries()); n != 1 {
+		t.Errorf("Check then Send delivered %d mails, want 1", n)
+	}
+
+	bad, err := mailer.NewSMTP("smtp+starttls://congo%40pbm.example.net:wrong@"+addr, &tls.Config{RootCAs: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bad.Close()
+	if err := bad.Check(ctx); err == nil || mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
+		t.Errorf("Check with a wrong password = %v, want a refused login, neither unreachable nor permanent", err)
+	}
+
+	// Nothing listens; a server that greets with 554.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			io.WriteString(c, "554 5.3.2 no service here\r\n")
+			c.Close()
+		}
+	}()
+	for _, a := range []string{closed, ln.Addr().String()} {
+		u, err := mailer.NewSMTP("smtp://"+a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = u.Check(ctx)
+		if !mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
+			t.Errorf("Check of %s = %v, want unreachable and not permanent", a, err)
+		}
+		err = u.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+		if !mailer.IsUnreachable(err) || mailer.IsPermanent(err) {
+			t.Errorf("Send to %s = %v, want unreachable and not permanent", a, err)
+		}
+	}
+}
+
+// TestSMTPLoginRefusedHoldsOff checks that after a refused login no
+// other login is tried for a while, whatever the number of mails: Send
+// and Check fail at once, without connecting, with an error that is a
+// refused login and not permanent; the refusal is logged once, at ERROR.
+func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
+	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
+	s, err := mailer.NewSMTP("smtp://congo%40pbm.example.net:wrong@"+addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var logs bytes.Buffer
+	s.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	ctx := context.Background()
+	for i := range 5 {
+		err := s.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+		if !mailer.IsAuthFailure(err) || mailer.IsPermanent(err) || mailer.IsUnreachable(err) {
+			t.Errorf("Send %d with a wrong password = %v, want a refused login, temporary", i, err)
+		}
+	}
+	if err := s.Check(ctx); !mailer.IsAuthFailure(err) {
+		t.Errorf("Check after a refused login = %v, want a refused login", err)
+	}
+	if n := len(rec.connections()); n != 1 {
+		t.Errorf("5 Sends and a Check after a refused login made %d connections, want 1", n)
+	}
+	if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
+		t.Errorf("%d errors logged, want 1:\n%s", n, logs.String())
+	}
+}
+
+// TestSMTPHandOver checks that WithHandOver's function runs once the
+// server has the whole mail and before its answer, and not at all when
+// the mail is refused before its data.
+func TestSMTPHandOver(t *testing.T) {
+	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
+	s, err := mailer.NewSMTP("smtp://"+addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	handed := make(chan struct{}, 2)
+	ctx := mailer.WithHandOver(context.Background(), func() { handed <- struct{}{} })
+	sent := make(chan error, 1)
+	go func() { sent <- s.Send(ctx, "congo@pbm.example.net", []string{"late@example.org"}, []byte(testMail)) }()
+	select {
+	case <-handed:
+	case err := <-sent:
+		t.Fatalf("Send returned (%v) before the mail was handed over", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("not handed over within 5 s while the server held its answer")
+	}
+	select {
+	case err := <-sent:
+		t.Fatalf("Send returned (%v) before the server answered", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(rec.release)
+	if err := <-sent; err != nil {
+		t.Fatalf("Send = %v", err)
+	}
+	if len(handed) != 0 {
+		t.Errorf("handed over more than once")
+	}
+
+	err = s.Send(ctx, "congo@pbm.example.net", []string{"perm@example.org"}, []byte(testMail))
+	if err == nil {
+		t.Fatal("Send to a refused recipient worked")
+	}
+	if len(handed) != 0 {
+		t.Errorf("a mail refused before its data was handed over")
 	}
 }

@@ -74,6 +74,12 @@ type Config struct {
 	// robot.DefaultHandle is the usual one.
 	Robot string
 
+	// PublicURL is the address of the web companion's pages, like
+	// https://congo.example.org/ (M43): every board mail then names its
+	// game's page under it. Empty: there are no pages, and mails name
+	// none.
+	PublicURL string
+
 	// RobotGames caps the games a player may play against the robot at
 	// once, and ChallengesPerDay the challenges a player may make in a
 	// day (M29). Defaults DefaultRobotGames and DefaultChallengesPerDay;
@@ -111,7 +117,8 @@ type Server struct {
 	operator      string
 	outbox        *outbox.Outbox
 
-	robot string // the robot's handle; "" for none
+	robot     string // the robot's handle; "" for none
+	publicURL string // the web's pages, ending in "/"; "" for none
 
 	robotGames, challengesPerDay int
 	analysesPerDay               int
@@ -149,6 +156,7 @@ func New(cfg Config) (*Server, error) {
 		operator:         strings.ToLower(cfg.Operator),
 		outbox:           cfg.Outbox,
 		robot:            cfg.Robot,
+		publicURL:        cfg.PublicURL,
 		robotGames:       cfg.RobotGames,
 		challengesPerDay: cfg.ChallengesPerDay,
 		analysesPerDay:   cfg.AnalysesPerDay,
@@ -173,6 +181,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.hostname == "" {
 		s.hostname = domain
+	}
+	if s.publicURL != "" && !strings.HasSuffix(s.publicURL, "/") {
+		s.publicURL += "/"
 	}
 	if s.now == nil {
 		s.now = time.Now

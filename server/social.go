@@ -52,6 +52,7 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 		}
 		data.Board = templates.ViewOf(pos, side)
 	}
+	data.Page = h.s.gamePage(st.ID())
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return err

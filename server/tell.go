@@ -273,6 +273,7 @@ func (w *work) vacationNotice(ctx context.Context, st *game.State, p db.Player) 
 // boardMail sends one board mail about st, in the game's thread, with
 // its HTML alternative (M12); the first mail of a game starts the thread.
 func (w *work) boardMail(ctx context.Context, st *game.State, to db.Player, data templates.BoardData) error {
+	data.Page = w.s.gamePage(st.ID())
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return err

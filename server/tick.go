@@ -224,7 +224,8 @@ func (w *work) digest(ctx context.Context, p db.Player) error {
 		if st.ToMove().ID != p.ID {
 			continue
 		}
-		data.Games = append(data.Games, templates.DigestGame{Game: gameWords(&st), Board: templates.ViewOf(st.Pos, st.Side(p.ID))})
+		data.Games = append(data.Games, templates.DigestGame{Game: gameWords(&st), Board: templates.ViewOf(st.Pos, st.Side(p.ID)),
+			Page: w.s.gamePage(st.ID())})
 		digested = append(digested, st.ID())
 	}
 	if len(data.Games) == 0 {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
@@ -53,4 +54,13 @@ func gamesWords(games []game.State) []templates.Game {
 		out = append(out, gameWords(&games[i]))
 	}
 	return out
+}
+
+// gamePage is the address of a game's page on the web (M43); "" when the
+// server has no pages.
+func (s *Server) gamePage(id int64) string {
+	if s.publicURL == "" {
+		return ""
+	}
+	return s.publicURL + "games/" + strconv.FormatInt(id, 10)
 }

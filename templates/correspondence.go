@@ -50,6 +50,7 @@ type DigestData struct {
 type DigestGame struct {
 	Game  Game
 	Board View
+	Page  string // the game's page on the web (M43), or ""
 }
 
 // Digest renders the daily digest.

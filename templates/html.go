@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	htmltemplate "html/template"
 	"regexp"
 	"strings"
@@ -155,7 +156,30 @@ func BoardMail(d BoardData) (subject, text, html string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
+	if html, err = linkPages(html, d.Page); err != nil {
+		return "", "", "", err
+	}
 	return subject, text, html, nil
+}
+
+// linkPages makes the address in the line that names each game's page on
+// the web (template web_page) a link. Only those lines: a player's words
+// that name an address stay text.
+func linkPages(html string, pages ...string) (string, error) {
+	for _, page := range pages {
+		if page == "" {
+			continue
+		}
+		line, err := execute("web_page", page)
+		if err != nil {
+			return "", err
+		}
+		line = strings.TrimSpace(line)
+		words := htmltemplate.HTMLEscapeString(strings.TrimSuffix(line, page))
+		link := fmt.Sprintf(`%s<a href="%s">%s</a>`, words, htmltemplate.HTMLEscapeString(page), htmltemplate.HTMLEscapeString(page))
+		html = strings.Replace(html, string(prose(line)), link, 1)
+	}
+	return html, nil
 }
 
 // DigestHTML renders the text/html alternative of a digest.
@@ -165,10 +189,16 @@ func DigestHTML(d DigestData) (string, error) {
 		return "", err
 	}
 	boards := make([]View, 0, len(d.Games))
+	var pages []string
 	for _, g := range d.Games {
 		boards = append(boards, g.Board)
+		pages = append(pages, g.Page)
 	}
-	return pageHTML(subject, body, boards)
+	html, err := pageHTML(subject, body, boards)
+	if err != nil {
+		return "", err
+	}
+	return linkPages(html, pages...)
 }
 
 // pageHTML renders a mail's text as HTML, each of boards, whose diagrams

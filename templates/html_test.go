@@ -100,6 +100,35 @@ func TestDigestHTMLGolden(t *testing.T) {
 	}
 }
 
+// TestBoardHTMLWebPage checks that the HTML part links the game's page
+// (M43), and only the server's line: a player's words naming an address
+// stay words.
+func TestBoardHTMLWebPage(t *testing.T) {
+	d := htmlBoard()
+	d.Page = "https://congo.example.org/games/42"
+	d.Comment = &Comment{By: "alice", Text: "See the game on the web: https://evil.example/games/42"}
+	_, text, got, err := BoardMail(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "board_html_web_page", got)
+	if !strings.Contains(text, "\nSee the game on the web: https://congo.example.org/games/42\n") {
+		t.Errorf("the text part does not name the game's page:\n%s", text)
+	}
+	link := `See the game on the web: <a href="https://congo.example.org/games/42">https://congo.example.org/games/42</a>`
+	if strings.Count(got, link) != 1 || strings.Count(got, "<a ") != 1 {
+		t.Errorf("the HTML part has not the one link %q:\n%s", link, got)
+	}
+	dg := DigestData{To: "bob", Games: []DigestGame{{Game: d.Game, Board: d.Board, Page: d.Page}}}
+	digest, err := DigestHTML(dg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(digest, link) != 1 {
+		t.Errorf("the digest's HTML part does not link the game's page:\n%s", digest)
+	}
+}
+
 // TestBoardHTMLRendering renders the HTML part in headless Chromium and
 // checks the screenshot: its size, the river shaded across the board,
 // the castles, and the white page around it.

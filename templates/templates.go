@@ -196,6 +196,9 @@ type BoardData struct {
 	// Past is set for the board after black's move At (M15).
 	Past bool
 	At   int
+	// Page is the address of the game's page on the web (M43); "" when
+	// the server has none.
+	Page string
 }
 
 // Happening is something that happened in a game besides a move, done By

@@ -101,6 +101,16 @@ func TestGolden(t *testing.T) {
 				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
 			}}})
 		}},
+		// With the web on, every board mail names its game's page (M43).
+		{"board_web_page", func() (string, string, error) {
+			return Board(BoardData{Game: clocked, To: "bob", Board: view, Page: "https://congo.example.org/games/42",
+				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
+		}},
+		{"board_won_web_page", func() (string, string, error) {
+			return Board(BoardData{Game: won, To: "bob", Board: view, Page: "https://congo.example.org/games/42", Moves: []Move{{
+				By: "alice", Notation: "d3xd5", Piece: "lion", To: "d5", Captured: []Piece{{"lion", "d5"}},
+			}}})
+		}},
 		{"board_robot_accepted", func() (string, string, error) {
 			g := started
 			g.Black = "robot"

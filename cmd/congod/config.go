@@ -41,6 +41,7 @@ type config struct {
 	analysisNodes    int64
 	name             string
 	caFile           string
+	tlsServerName    string
 	insecureTLS      bool
 	insecure         bool
 	trustAuthServ    string
@@ -48,6 +49,8 @@ type config struct {
 	logLevel         string
 	logFormat        string
 	httpAddr         string
+	webAddr          string
+	publicURL        string
 	operator         string
 	robot            string
 
@@ -68,6 +71,9 @@ type config struct {
 	// httpReady, when set, is told the address the HTTP listener is bound
 	// to (tests listen on port 0).
 	httpReady func(addr string)
+	// web is the listener of the web pages and their public URL, once
+	// opened (openWeb): the demo opens it before it prints the banner.
+	web *webListener
 }
 
 // flagSet declares the flags of c.
@@ -75,7 +81,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("congod", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.configFile, "config", "", "TOML configuration file; its keys are the flag names (imap = \"imaps://...\")")
-	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, print what is wrong or \"configuration ok\", and exit")
+	fs.BoolVar(&c.checkConfig, "check-config", false, "check the settings, log in to IMAP and SMTP and write to the database (no mail sent), print what is wrong or \"configuration ok\", and exit")
 	fs.StringVar(&c.imapURL, "imap", "", "mailbox to read commands from: imap://user:pass@host:port/MAILBOX, imaps://... (TLS) or imap+starttls://...")
 	fs.StringVar(&c.smtpURL, "smtp", "", "server to send mail through: smtp://[user:pass@]host:port, smtps://... (TLS) or smtp+starttls://...")
 	fs.StringVar(&c.imapPasswordFile, "imap-password-file", "", "file holding the IMAP password (instead of a password in -imap); one trailing newline is dropped")
@@ -96,13 +102,16 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.Int64Var(&c.analysisNodes, "analysis-nodes", analysis.DefaultNodes, "nodes the engine searches in each position of a game it analyses: the same count gives the same analysis on every machine")
 	fs.StringVar(&c.name, "name", "Congo", "display name of the server's mails (From: Congo <congo@example.org>)")
 	fs.StringVar(&c.caFile, "ca-file", "", "PEM file of extra certificate authorities to trust for IMAP and SMTP TLS (for a private CA)")
+	fs.StringVar(&c.tlsServerName, "tls-server-name", "", "the name the IMAP and SMTP servers' certificates must hold, when -imap or -smtp gives the host as an address (default: the host of each URL)")
 	fs.BoolVar(&c.insecureTLS, "insecure-skip-verify", false, "do not verify IMAP and SMTP TLS certificates (testing only)")
 	fs.BoolVar(&c.insecure, "insecure", false, "allow imap:// and smtp:// URLs that send a password unencrypted to a host that is not loopback")
 	fs.StringVar(&c.trustAuthServ, "trust-authserv", "", "accept commands whose Authentication-Results from this host say dmarc=pass with header.from the From's domain")
-	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs (default: the domain of -address)")
+	fs.StringVar(&c.hostname, "hostname", "", "host name used in Message-IDs and in the SMTP EHLO (default: the domain of -address)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.httpAddr, "http", "", "serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)")
+	fs.StringVar(&c.webAddr, "web", "", "serve the read-only web pages of the games, players and tournaments on this address, e.g. 127.0.0.1:8080 (off when empty or \"off\"; 127.0.0.1:8080 with -demo)")
+	fs.StringVar(&c.publicURL, "public-url", "", "the address of the -web pages as players reach them, the base of the links in mails, e.g. https://congo.example.org/ (default http://ADDR/ of -web)")
 	fs.StringVar(&c.robot, "robot", robot.DefaultHandle, "handle of the computer player anyone may challenge; \"off\" (or empty) for none")
 	fs.StringVar(&c.operator, "operator", "", "the operator's address: mail from it (registered and proven like any player's) may ban, unban, adjourn, resume and adjudicate")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
@@ -166,10 +175,24 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (*
 	return c, rest, nil
 }
 
+// webOn reports whether the web pages are served.
+func (c *config) webOn() bool {
+	return c.webAddr != "" && !strings.EqualFold(c.webAddr, "off")
+}
+
 // robotHandle is the handle of the robot player, "" for none.
 func (c *config) robotHandle() string {
 	if strings.EqualFold(c.robot, "off") {
 		return ""
 	}
 	return c.robot
+}
+
+// hostName is the host name of the Message-IDs and of the SMTP EHLO:
+// -hostname, or the domain of -address.
+func (c *config) hostName() string {
+	if c.hostname != "" {
+		return c.hostname
+	}
+	return c.address[strings.LastIndex(c.address, "@")+1:]
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/web"
 )
 
 // settingError is a bad setting. Key is its name, which is the name of
@@ -106,6 +107,9 @@ func (c *config) validate() error {
 	if c.analysisNodes < 0 {
 		return c.bad("analysis-nodes", errors.New("must be positive"))
 	}
+	if n := c.tlsServerName; n != "" && net.ParseIP(n) == nil && strings.ContainsAny(n, " \t/:@") {
+		return c.bad("tls-server-name", fmt.Errorf("%q is not a host name like mail.example.org: tls-server-name is the name in the certificate, without a scheme or a port", n))
+	}
 	if c.dbPath == "" {
 		return c.bad("db", errors.New("must not be empty"))
 	}
@@ -119,6 +123,9 @@ func (c *config) validate() error {
 		if _, _, err := net.SplitHostPort(c.httpAddr); err != nil {
 			return c.bad("http", fmt.Errorf("want host:port like 127.0.0.1:8025: %w", err))
 		}
+	}
+	if err := c.validateWeb(); err != nil {
+		return err
 	}
 	if h := c.robotHandle(); h != "" && !parser.ValidHandle(h) {
 		return c.bad("robot", fmt.Errorf("robot %q is not a handle (2 to 20 letters, digits, - or _), nor off", h))
@@ -184,6 +191,25 @@ func isLoopback(host string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
+// validateWeb checks -web and -public-url.
+func (c *config) validateWeb() error {
+	if !c.webOn() {
+		if c.publicURL != "" {
+			return c.bad("public-url", errors.New("names the address of the web pages, which need -web ADDR"))
+		}
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(c.webAddr); err != nil {
+		return c.bad("web", fmt.Errorf("want host:port like 127.0.0.1:8080: %w", err))
+	}
+	if c.publicURL != "" {
+		if _, err := web.ParsePublicURL(c.publicURL); err != nil {
+			return c.bad("public-url", fmt.Errorf("not a valid public-url: %w", err))
+		}
+	}
+	return nil
+}
+
 // validateLog checks the settings of the log, which every run needs.
 func (c *config) validateLog() error {
 	var l slog.Level
@@ -235,7 +261,7 @@ func redact(err error) error {
 
 // tlsConfig is the TLS configuration for IMAP and SMTP clients.
 func (c *config) tlsConfig() (*tls.Config, error) {
-	t := &tls.Config{InsecureSkipVerify: c.insecureTLS}
+	t := &tls.Config{InsecureSkipVerify: c.insecureTLS, ServerName: c.tlsServerName}
 	if c.caFile != "" {
 		pem, err := os.ReadFile(c.caFile)
 		if err != nil {

@@ -16,6 +16,9 @@ import (
 // demoDomain is the mail domain of the demo's accounts.
 const demoDomain = "example.org"
 
+// demoWeb is where the demo serves the web pages unless -web says (M43).
+const demoWeb = "127.0.0.1:8080"
+
 // demoUsers are the demo's accounts: the server's mailbox and two players.
 // The passwords only guard servers on loopback.
 var demoUsers = []loopback.User{
@@ -35,6 +38,15 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 	}
 	if cfg.dbPath == "congo.db" {
 		cfg.dbPath = "congo-demo.db"
+	}
+	if cfg.webOn() {
+		// Before the mail servers, so that a port in use stops the demo
+		// before it has begun.
+		var err error
+		if cfg.web, err = cfg.openWeb(logger); err != nil {
+			return err
+		}
+		defer cfg.web.ln.Close()
 	}
 	mailDir := demoMailDir(cfg.dbPath)
 	// The mail servers outlive ctx: they stop when serve has returned,
@@ -74,12 +86,23 @@ var errNotLoopback = errors.New("not a loopback address")
 // servers speak no TLS and its passwords are printed for all to see, and
 // -http asks for none.
 func (c *config) validateDemo() error {
+	if _, given := c.from["web"]; !given {
+		c.webAddr = demoWeb
+	}
+	if err := c.validateWeb(); err != nil {
+		return err
+	}
+	web := c.webAddr
+	if !c.webOn() {
+		web = ""
+	}
 	for _, l := range []struct{ key, addr string }{
 		{"demo-imap", c.demoIMAP},
 		{"demo-smtp", c.demoSMTP},
 		{"http", c.httpAddr},
+		{"web", web},
 	} {
-		if l.key == "http" && l.addr == "" {
+		if (l.key == "http" || l.key == "web") && l.addr == "" {
 			continue // off
 		}
 		host, _, err := net.SplitHostPort(l.addr)
@@ -104,6 +127,9 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *config, mailDir string) {
 		fmt.Fprintf(&b, "  %-6s %-6s %s@%s\n", u.Name, u.Password, u.Name, demoDomain)
 	}
 	fmt.Fprintf(&b, "\nThe server reads %s@%s.\n", "congo", demoDomain)
+	if cfg.web != nil {
+		fmt.Fprintf(&b, "Web pages of the games: %s   (every board mail links its game's page)\n", cfg.web.publicURL)
+	}
 	fmt.Fprintf(&b, "Games: %s   Mailboxes: %s%c\n", cfg.dbPath, mailDir, filepath.Separator)
 	fmt.Fprintf(&b, "Both survive a restart. To start afresh, stop the demo and delete %s* and %s.\n\n", cfg.dbPath, mailDir)
 	fmt.Fprintf(&b, "Point a mail client at these servers as alice and as bob, then:\n")

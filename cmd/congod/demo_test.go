@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,6 +39,8 @@ func TestDemoListensOnLoopbackOnly(t *testing.T) {
 		{[]string{"-demo-smtp", "192.0.2.1:2525"}, "demo-smtp"},
 		{[]string{"-demo-smtp", "mail.example.org:2525"}, "demo-smtp"},
 		{[]string{"-http", "0.0.0.0:0"}, "http"},
+		{[]string{"-web", "0.0.0.0:0"}, "web"},
+		{[]string{"-web", ":0"}, "web"},
 	}
 	for _, tt := range tests {
 		args := append([]string{"-demo", "-db", filepath.Join(t.TempDir(), "congo-demo.db"),
@@ -64,6 +67,7 @@ type demoRun struct {
 	imap   string
 	smtp   string
 	banner string
+	web    string // the public URL of its web pages
 	logs   *logBuffer
 	stop   func()
 }
@@ -74,7 +78,7 @@ func startDemo(t *testing.T, dbPath string) *demoRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, logs := &logBuffer{t: t}, &logBuffer{t: t}
-	args := []string{"-demo", "-db", dbPath, "-demo-imap", "127.0.0.1:0", "-demo-smtp", "127.0.0.1:0"}
+	args := []string{"-demo", "-db", dbPath, "-demo-imap", "127.0.0.1:0", "-demo-smtp", "127.0.0.1:0", "-web", "127.0.0.1:0"}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, env(nil), out, logs) }()
 	d := &demoRun{t: t, logs: logs}
@@ -101,6 +105,11 @@ func startDemo(t *testing.T, dbPath string) *demoRun {
 		time.Sleep(10 * time.Millisecond)
 	}
 	d.banner = out.String()
+	if m := regexp.MustCompile(`(?m)^Web pages of the games: (\S+)`).FindStringSubmatch(d.banner); m != nil {
+		d.web = m[1]
+	} else {
+		t.Errorf("the banner names no web pages:\n%s", d.banner)
+	}
 	var once sync.Once
 	d.stop = func() {
 		once.Do(func() {
@@ -261,9 +270,42 @@ func TestDemoRestart(t *testing.T) {
 	if after := d.uids(); after != before {
 		t.Errorf("after a restart, the demo's mailboxes are\n%s\nwant\n%s", after, before)
 	}
+	if code, _ := get(t, d.web+"games/1"); code != http.StatusNotFound {
+		t.Errorf("GET %sgames/1, a challenge waiting, = %d, want 404", d.web, code)
+	}
 	w.send(bob, bobPA, "Re: "+challenge.Subject, "accept congo 1", challenge.MessageID)
 	for _, who := range []string{"alice", "bob"} {
-		wantGame1(t, "start to "+who, w.expect(who, 1)[0], "Position: gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1")
+		m := w.expect(who, 1)[0]
+		wantGame1(t, "start to "+who, m, "Position: gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1")
+		// Every board mail names its game's page (M43), which shows it.
+		wantContains(t, "start to "+who, m, "See the game on the web: "+d.web+"games/1")
+	}
+	code, page := get(t, d.web+"games/1")
+	if code != http.StatusOK || !strings.Contains(page, "<h1>Game 1: alice vs bob</h1>") ||
+		!strings.Contains(page, `<span id="position">gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1</span>`) {
+		t.Errorf("GET %sgames/1 = %d:\n%s", d.web, code, page)
+	}
+}
+
+// TestDemoWeb checks the demo's web setting: on at 127.0.0.1:8080 unless
+// -web says otherwise, off with -web off.
+func TestDemoWeb(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+		on   bool
+	}{
+		{nil, "127.0.0.1:8080", true},
+		{[]string{"-web", "127.0.0.1:9090"}, "127.0.0.1:9090", true},
+		{[]string{"-web", "off"}, "off", false},
+	} {
+		c, _, err := parseConfig(append([]string{"-demo"}, tt.args...), env(nil), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.validateDemo(); err != nil || c.webAddr != tt.want || c.webOn() != tt.on {
+			t.Errorf("-demo %q: web %q (on %v), %v; want %q (on %v)", tt.args, c.webAddr, c.webOn(), err, tt.want, tt.on)
+		}
 	}
 }
 

@@ -55,8 +55,7 @@ func TestCleartextPasswordRefused(t *testing.T) {
 	for _, tt := range tests {
 		file := writeFile(t, "congod.conf", tt.file)
 		args := append([]string{"-config", file, "-check-config"}, tt.args...)
-		var stdout bytes.Buffer
-		err := run(context.Background(), args, env(tt.env), &stdout, io.Discard)
+		err := validSettings(args, tt.env)
 		if tt.wantKey == "" {
 			if err != nil {
 				t.Errorf("%s: run(%q) = %v, want configuration ok", tt.name, args, err)
@@ -80,13 +79,24 @@ func TestCleartextPasswordRefused(t *testing.T) {
 	}
 
 	// At startup, without -check-config: refused before any connection.
+	var stdout bytes.Buffer
 	file := writeFile(t, "congod.conf", imapOpen+smtpTLS+address)
 	args := []string{"-config", file, "-db", filepath.Join(t.TempDir(), "congo.db")}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := run(ctx, args, env(nil), io.Discard, io.Discard)
+	err := run(ctx, args, env(nil), &stdout, io.Discard)
 	var se *settingError
 	if !errors.As(err, &se) || se.Key != "imap" || !errors.Is(err, errCleartextPassword) {
 		t.Errorf("run(%q) = %v, want a password-in-clear error about key imap", args, err)
 	}
+}
+
+// validSettings parses and checks the settings args as -check-config does
+// before it connects.
+func validSettings(args []string, environ map[string]string) error {
+	c, _, err := parseConfig(args, env(environ), io.Discard)
+	if err != nil {
+		return err
+	}
+	return c.validate()
 }

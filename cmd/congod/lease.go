@@ -62,7 +62,7 @@ func serveLeased(ctx context.Context, cfg *config, logger *slog.Logger, store *d
 			defer close(renewed)
 			keepLease(term, lease, &valid, lost, log)
 		}()
-		err = serveTerm(term, cfg, logger, store, sentLog, tlsConfig, maySend)
+		err = serveTerm(term, cfg, logger, store, sentLog, nil, tlsConfig, maySend)
 		cause := context.Cause(term)
 		lost(nil)
 		<-renewed

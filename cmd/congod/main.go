@@ -68,6 +68,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	if cfg.checkConfig {
+		if err := checkConnections(ctx, cfg, stdout); err != nil {
+			return err
+		}
 		fmt.Fprintln(stdout, "configuration ok")
 		return nil
 	}

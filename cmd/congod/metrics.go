@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +37,8 @@ type monitor struct {
 	sent     prometheus.Counter
 	smtpErrs *prometheus.CounterVec
 	capped   *prometheus.CounterVec
+	pages    *prometheus.HistogramVec
+	requests *prometheus.CounterVec
 
 	robotMoves, robotCapped prometheus.Counter
 	analyses                *prometheus.CounterVec
@@ -83,6 +86,15 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 			Name: "congod_mails_capped_total",
 			Help: "Mails not queued because a cap was reached, by cap: recipient, sender or server (-max-per-recipient, -max-per-sender, -max-per-hour).",
 		}, []string{"cap"}),
+		pages: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "congod_web_request_seconds",
+			Help:    "Time taken to answer a request for a web page, by page: home, game, record, player, feed, ratings, tournament, static, robots, none (no such address).",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		}, []string{"page"}),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_web_requests_total",
+			Help: "Requests for web pages, by page and status code.",
+		}, []string{"page", "code"}),
 		robotMoves: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "congod_robot_moves_total",
 			Help: "Moves the robot chose (and resignations).",
@@ -120,10 +132,17 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 		m.analyses.WithLabelValues(o)
 	}
 	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m.capped,
-		m.robotMoves, m.robotCapped, m.analyses, m.analysisTime, m,
+		m.robotMoves, m.robotCapped, m.analyses, m.analysisTime, m.pages, m.requests, m,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
 	return m
+}
+
+// PageServed counts a request for a web page and its time; it makes
+// monitor a web.Metrics.
+func (m *monitor) PageServed(page string, status int, d time.Duration) {
+	m.pages.WithLabelValues(page).Observe(d.Seconds())
+	m.requests.WithLabelValues(page, strconv.Itoa(status)).Inc()
 }
 
 // mailCapped counts a mail held back by a cap (outbox.Config.OnCapped).
@@ -323,9 +342,19 @@ func boundToLoopback(a net.Addr) bool {
 	return ok && ta.AddrPort().Addr().Unmap().IsLoopback()
 }
 
-// serveHTTP serves h on ln until ctx is done, then shuts down.
-func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// serveHTTP serves h on ln until ctx is done, then shuts down: the
+// requests under way get a second to finish. The timeouts bound what a
+// slow or idle client holds.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

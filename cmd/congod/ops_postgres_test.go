@@ -81,19 +81,21 @@ func passwordOf(t *testing.T, raw string) string {
 	return pw
 }
 
-// TestCheckConfigPostgres: -check-config takes a PostgreSQL URL, checks
-// it without connecting, and refuses one that would carry a password
-// over the network unencrypted (without -insecure).
+// TestCheckConfigPostgres: -check-config takes a PostgreSQL URL and
+// refuses one that would carry a password over the network unencrypted
+// (without -insecure); it connects to the database and writes to it, and
+// a refused login is named without the password.
 func TestCheckConfigPostgres(t *testing.T) {
 	needPG(t)
 	base := []string{"-imap", "imaps://congo:pw@imap.example.org/INBOX", "-smtp", "smtps://smtp.example.org",
 		"-address", "congo@example.org", "-check-config"}
+	live := testDB(t)
 	for _, tt := range []struct {
 		db    string
 		extra []string
 		ok    bool
 	}{
-		{testDB(t), nil, true},
+		{live, nil, true},
 		{"postgres://congo:pw@127.0.0.1:5432/congo?sslmode=disable", nil, true},
 		{"postgres://congo:pw@db.example.net/congo?sslmode=verify-full", nil, true},
 		{"postgresql://congo@db.example.net/congo", nil, true},
@@ -103,8 +105,10 @@ func TestCheckConfigPostgres(t *testing.T) {
 		{"postgres://congo:pw@db.example.net:notaport/congo", nil, false},
 	} {
 		args := append(append([]string{"-db", tt.db}, tt.extra...), base...)
-		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), args, env(nil), &stdout, &stderr)
+		c, _, err := parseConfig(args, env(nil), io.Discard)
+		if err == nil {
+			err = c.validate()
+		}
 		if (err == nil) != tt.ok {
 			t.Errorf("check-config -db %s %v = %v, want ok %v", tt.db, tt.extra, err, tt.ok)
 		}
@@ -114,5 +118,18 @@ func TestCheckConfigPostgres(t *testing.T) {
 		if !tt.ok && !errors.Is(err, errCleartextPassword) && !strings.Contains(err.Error(), "db") {
 			t.Errorf("check-config -db %s: %v does not name the key", tt.db, err)
 		}
+	}
+
+	// The connection itself.
+	ctx := context.Background()
+	if r := checkDatabase(ctx, &config{dbPath: live}, nil); r.problem != noProblem || strings.Contains(r.String(), passwordOf(t, live)) {
+		t.Errorf("checkDatabase(the test database) = %s, want ok without the password", r)
+	}
+	u, _ := url.Parse(live)
+	u.User = url.UserPassword(u.User.Username(), "wrong-password")
+	if r := checkDatabase(ctx, &config{dbPath: u.String()}, nil); r.problem != unreachable || strings.Contains(r.String(), "wrong-password") {
+		t.Errorf("checkDatabase(a wrong password) = %s, want unreachable without the password", r)
+	} else {
+		t.Logf("a wrong password: %s", r)
 	}
 }

@@ -32,6 +32,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestHealthz":                 TestHealthz,
 	"TestBackupPostgres":          TestBackupPostgres,
 	"TestCheckConfigPostgres":     TestCheckConfigPostgres,
+	"TestWebInDaemon":             TestWebInDaemon,
 }
 
 // notOnPostgres are the other tests, which have no database or are about
@@ -44,6 +45,10 @@ var notOnPostgres = []string{
 	"TestHealthzHidesErrors", "TestHTTPWarnsWhenNotLoopback", "TestCleartextPasswordRefused",
 	"TestBackupRestore", "TestDatabaseOutage", "TestRunStagesStopsInOrder", "TestRunStagesDeadline",
 	"TestRunStagesLoopFails", "TestPostgres", "TestEveryTestPlaced", "TestStandbyWaits", "TestLeaseLoop",
+	// Postfix and the hand-over file are about SMTP and a file beside a
+	// SQLite database; the demo runs on SQLite.
+	"TestCheckConfigConnects", "TestDemoWeb", "TestHandOverSettles", "TestSMTPOutagePostfix",
+	"TestSMTPLoginRefusedPostfix", "TestCrashPostfix", "TestTLSServerNameAndEHLO",
 }
 
 // TestPostgres runs the tests of onPostgres on PostgreSQL (skipped, or

@@ -60,12 +60,26 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			sentLog.Close()
 		}
 	}()
+	// The hand-over record is a file beside an SQLite database; on
+	// PostgreSQL the daemon that takes over may run on another machine,
+	// and goes without (see handOver).
+	var hand *handOver
+	if !store.Postgres() {
+		if hand, err = openHandOver(cfg.dbPath+"-sending", logger); err != nil {
+			return err
+		}
+		defer func() {
+			if closeStore {
+				hand.Close()
+			}
+		}()
+	}
 
 	logger.Info("congod started", "version", version(), "address", cfg.address, "db", db.RedactURL(cfg.dbPath))
 	if store.Postgres() {
 		err = serveLeased(ctx, cfg, logger, store, sentLog, tlsConfig)
 	} else {
-		err = serveTerm(ctx, cfg, logger, store, sentLog, tlsConfig, nil)
+		err = serveTerm(ctx, cfg, logger, store, sentLog, hand, tlsConfig, nil)
 	}
 	if errors.Is(err, errLoopsRunning) {
 		closeStore = false // the process ends soon: better than closing under a loop
@@ -76,7 +90,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 // serveTerm runs the daemon's loops on store until ctx is done (see
 // serve). maySend, when not nil, is asked before each mail is sent.
 func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.DB, sentLog *db.SentLog,
-	tlsConfig *tls.Config, maySend func() error) (err error) {
+	hand *handOver, tlsConfig *tls.Config, maySend func() error) (err error) {
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
 		TLS:        tlsConfig,
@@ -101,10 +115,8 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 	}()
 	mon := newMonitor(store, inbox.Status)
 
-	hostname := cfg.hostname
-	if hostname == "" {
-		hostname = cfg.address[strings.LastIndex(cfg.address, "@")+1:]
-	}
+	hostname := cfg.hostName()
+	smtp.LocalName, smtp.Logger = hostname, logger
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
 		From:            strings.ToLower(cfg.address),
@@ -120,6 +132,16 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 	})
 	if err != nil {
 		return err
+	}
+	var webURL string
+	if cfg.webOn() {
+		if cfg.web == nil {
+			if cfg.web, err = cfg.openWeb(logger); err != nil {
+				return err
+			}
+		}
+		defer cfg.web.ln.Close()
+		webURL = cfg.web.publicURL
 	}
 	srv, err := server.New(server.Config{
 		DB:               store,
@@ -137,8 +159,16 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 		AnalysesPerDay:   cfg.analysesPerDay,
 		AnalysisNodes:    cfg.analysisNodes,
 		Name:             cfg.name,
+		PublicURL:        webURL,
 	})
 	if err != nil {
+		return err
+	}
+	now := time.Now
+	if serverClock != nil {
+		now = serverClock
+	}
+	if err := hand.settle(ctx, store, sentLog, now()); err != nil {
 		return err
 	}
 	// Registered before the first mail is read, which may challenge it.
@@ -151,9 +181,22 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
 		return srv.HandleMails(context.WithoutCancel(ctx), ms)
 	}
+	watch := newSMTPWatch(smtp, store, ob, serverClock, logger)
+	// The web pages stop with the mail: they only read.
+	first := []loop{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}}
+	if cfg.web != nil {
+		l, err := webLoop(cfg.web, store, cfg.address, logger, mon)
+		if err != nil {
+			return err
+		}
+		first = append(first, l)
+	}
 	stages := [][]loop{
-		{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}},
-		{{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(smtp)) }}},
+		first,
+		{
+			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(hand.sender(smtp)))) }},
+			{"smtp-watch", watch.run},
+		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
 	if cfg.httpAddr != "" {
@@ -166,7 +209,7 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 			cfg.httpReady(ln.Addr().String())
 		}
 		h := mon.handler(logger)
-		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h) }}})
+		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h, logger) }}})
 	}
 	return runStages(ctx, stages, shutdownGrace, logger)
 }

@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// makeCert makes a CA and a certificate for 127.0.0.1 and localhost signed
-// by it, and returns the certificate, its key and the CA, as PEM.
-func (s *Server) makeCert(t testing.TB) (certPEM, keyPEM, caPEM []byte) {
+// makeCert makes a CA and a certificate signed by it, for names or, when
+// there are none, for 127.0.0.1 and localhost, and returns the
+// certificate, its key and the CA, as PEM.
+func (s *Server) makeCert(t testing.TB, names []string) (certPEM, keyPEM, caPEM []byte) {
 	t.Helper()
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -53,6 +54,9 @@ func (s *Server) makeCert(t testing.TB) (certPEM, keyPEM, caPEM []byte) {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
 		DNSNames:     []string{"localhost"},
+	}
+	if len(names) > 0 {
+		tmpl.Subject.CommonName, tmpl.IPAddresses, tmpl.DNSNames = names[0], nil, names
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
 	if err != nil {

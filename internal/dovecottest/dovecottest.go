@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,6 +45,21 @@ type Config struct {
 	// test (Server.CAFile, Server.TLSConfig).
 	TLS bool
 
+	// CertNames, when set, are the only names of the server's
+	// certificate (DNS names, no IP address), so that a client that
+	// connects to 127.0.0.1 must be told which name to expect.
+	CertNames []string
+
+	// LMTP makes Dovecot take mail for its users over LMTP on a Unix
+	// socket (Server.LMTPSocket) and answer an MTA's SASL queries on
+	// another (Server.AuthSocket), as Postfix uses them: an address is
+	// looked up without its domain and its +tag. The mail is then kept in
+	// sdbox, not maildir: mails delivered by concurrent LMTP sessions
+	// into a maildir that no IMAP session watches may get their UIDs out
+	// of the order they arrived in (2 of 60 mails delivered 5 ms apart,
+	// in a test), and congod reads mail in UID order.
+	LMTP bool
+
 	// Extra is appended to the configuration file.
 	Extra string
 }
@@ -59,8 +75,15 @@ type Server struct {
 	Dir string
 
 	// CAFile is the PEM of the CA that signed the server's certificate,
-	// for clients to trust; empty without TLS.
-	CAFile string
+	// for clients to trust; CertFile and KeyFile are the certificate and
+	// its key, for another server of the test to use. All empty without
+	// TLS.
+	CAFile, CertFile, KeyFile string
+
+	// LMTPSocket and AuthSocket are the Unix sockets of LMTP delivery and
+	// of SASL authentication (Dovecot's protocol, as Postfix speaks it);
+	// empty without Config.LMTP.
+	LMTPSocket, AuthSocket string
 
 	domain string
 	users  map[string]User
@@ -79,20 +102,34 @@ type Server struct {
 func Skip(t testing.TB) string {
 	t.Helper()
 	bin, err := exec.LookPath("dovecot")
-	why := ""
 	switch {
 	case err != nil:
-		why = "dovecot is not installed (apt-get install dovecot-imapd)"
+		skip(t, "dovecot is not installed (apt-get install dovecot-imapd)")
 	case os.Geteuid() != 0:
-		why = "running Dovecot needs root"
-	default:
-		return bin
+		skip(t, "running Dovecot needs root")
 	}
+	return bin
+}
+
+// skip skips t for the reason why, or fails it under CI=true.
+func skip(t testing.TB, why string) {
+	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("CI=true but %s", why)
 	}
 	t.Skip(why)
-	return ""
+}
+
+// libexecDir is where Dovecot's own programs are (imap, lmtp, auth), next
+// to the dovecot binary bin: /usr/lib/dovecot for /usr/sbin/dovecot.
+func libexecDir(bin string) string {
+	for _, d := range []string{"lib/dovecot", "libexec/dovecot"} {
+		dir := filepath.Join(filepath.Dir(filepath.Dir(bin)), d)
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+	}
+	return "/usr/lib/dovecot"
 }
 
 // Start runs Dovecot on loopback ports until the test ends; it is stopped
@@ -144,18 +181,40 @@ func Start(t testing.TB, cfg Config) *Server {
 	if cfg.TLS {
 		tlsPort = freePort(t)
 		s.TLSAddr = fmt.Sprintf("127.0.0.1:%d", tlsPort)
-		certPEM, keyPEM, caPEM := s.makeCert(t)
+		certPEM, keyPEM, caPEM := s.makeCert(t, cfg.CertNames)
 		for name, b := range map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "ca.pem": caPEM} {
 			if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}
 		s.CAFile = filepath.Join(dir, "ca.pem")
+		s.CertFile, s.KeyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 		imapsSSL = "\n    ssl = yes"
 		ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%[1]s/cert.pem\nssl_key = <%[1]s/key.pem", dir)
 	}
 	s.Addr = fmt.Sprintf("127.0.0.1:%d", port)
-	conf := fmt.Sprintf(`protocols = imap
+	protocols, lmtp, location := "imap", "", "maildir:~/Maildir"
+	if cfg.LMTP {
+		if _, err := os.Stat(filepath.Join(libexecDir(bin), "lmtp")); err != nil {
+			skip(t, "dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)")
+		}
+		protocols, location = "imap lmtp", "sdbox:~/sdbox"
+		s.LMTPSocket, s.AuthSocket = filepath.Join(dir, "lmtp"), filepath.Join(dir, "auth-mta")
+		lmtp = fmt.Sprintf(`auth_username_format = %%Ln
+recipient_delimiter = +
+service lmtp {
+  unix_listener %s {
+    mode = 0666
+  }
+}
+service auth {
+  unix_listener %s {
+    mode = 0666
+  }
+}
+`, s.LMTPSocket, s.AuthSocket)
+	}
+	conf := fmt.Sprintf(`protocols = %[9]s
 listen = 127.0.0.1
 base_dir = %[1]s/run
 state_dir = %[1]s/state
@@ -171,7 +230,7 @@ userdb {
   driver = static
   args = uid=%[2]d gid=%[2]d home=%[3]s/%%u
 }
-mail_location = maildir:~/Maildir
+mail_location = %[11]s
 namespace inbox {
   inbox = yes
   separator = /
@@ -186,8 +245,8 @@ service imap-login {
     port = %[5]d%[8]s
   }
 }
-%[7]s
-`, dir, nobody, home, port, tlsPort, ssl, cfg.Extra, imapsSSL)
+%[10]s%[7]s
+`, dir, nobody, home, port, tlsPort, ssl, cfg.Extra, imapsSSL, protocols, lmtp, location)
 	confPath := filepath.Join(dir, "dovecot.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -282,7 +341,7 @@ func (s *Server) Restart(t testing.TB, between func()) {
 }
 
 // Home returns the home directory of a user; the INBOX is the maildir
-// Maildir in it.
+// Maildir in it (with Config.LMTP, the sdbox sdbox).
 func (s *Server) Home(name string) string {
 	return filepath.Join(s.Dir, "home", s.users[strings.ToLower(name)].Name)
 }
@@ -301,6 +360,16 @@ func freePort(t testing.TB) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Users returns the names of the users, sorted.
+func (s *Server) Users() []string {
+	var names []string
+	for _, u := range s.users {
+		names = append(names, u.Name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Address returns a user's mail address.

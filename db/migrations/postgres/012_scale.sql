@@ -1,5 +1,5 @@
 -- A cost flat in the number of games (issue 16), as
--- migrations/011_scale.sql for SQLite; and the lease (M48), of
+-- migrations/012_scale.sql for SQLite; and the lease (M48), of
 -- PostgreSQL alone.
 
 ALTER TABLE games ADD COLUMN clock_due TEXT COLLATE "C" NOT NULL DEFAULT '';

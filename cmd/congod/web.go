@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/web"
+)
+
+// webListener is the listener of the web pages (-web), and the address
+// players reach them at (-public-url, or one made of the listener's).
+type webListener struct {
+	ln        net.Listener
+	publicURL string
+}
+
+// openWeb listens for the web pages on -web and works out their public
+// URL: -public-url, or http:// and the address listened on, which for a
+// host left open (":8080", "0.0.0.0:8080") is named localhost, with a
+// warning, as no mail should name an address that means "any".
+func (c *config) openWeb(logger *slog.Logger) (*webListener, error) {
+	ln, err := net.Listen("tcp", c.webAddr)
+	if err != nil {
+		return nil, fmt.Errorf("-web: %w (give another address with -web HOST:PORT, or -web off)", err)
+	}
+	public := c.publicURL
+	if public == "" {
+		host, _, _ := net.SplitHostPort(c.webAddr)
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+			host = "localhost"
+			logger.Warn("-public-url is not set and -web listens on every address: links in mails name localhost",
+				"web", c.webAddr)
+		}
+		public = "http://" + net.JoinHostPort(strings.Trim(host, "[]"), port) + "/"
+	}
+	u, err := web.ParsePublicURL(public)
+	if err != nil {
+		ln.Close()
+		return nil, c.bad("public-url", err)
+	}
+	logger.Info("serving the web pages", "addr", ln.Addr().String(), "public_url", u.String())
+	return &webListener{ln: ln, publicURL: u.String()}, nil
+}
+
+// webLoop is the loop that serves the web pages of store on wl until
+// its context ends.
+func webLoop(wl *webListener, store *db.DB, site string, logger *slog.Logger, mon *monitor) (loop, error) {
+	h, err := web.New(web.Config{DB: store, PublicURL: wl.publicURL, Site: site, Now: serverClock,
+		Logger: logger.With("component", "web"), Metrics: mon})
+	if err != nil {
+		return loop{}, err
+	}
+	return loop{"web", func(ctx context.Context) error {
+		// The rating charts' replay, made while the first requests come,
+		// and done (or cut short) before the loop returns: the store is
+		// closed after.
+		warmed := make(chan struct{})
+		go func() {
+			defer close(warmed)
+			if err := h.Warm(ctx); err != nil && ctx.Err() == nil {
+				logger.Warn("web: replaying the ratings failed", "err", err)
+			}
+		}()
+		err := serveHTTP(ctx, wl.ln, h, logger)
+		<-warmed
+		return err
+	}}, nil
+}

@@ -1,0 +1,293 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/rules"
+)
+
+// A game's page (M44): the board after ply N (?ply=N, from 0; the
+// position now without it), the players with their ratings, the clocks,
+// the result, the moves as links to their positions, and its record.
+
+// gameView is a public game read in one transaction: the game, its
+// players' profiles, its moves without their messages, and its
+// tournament's name.
+type gameView struct {
+	g            db.Game
+	white, black db.Profile
+	moves        []db.Move
+	event        string
+}
+
+// loadGame reads a public game: challenges that wait or were declined
+// are nobody's business but their two players', and are not found.
+func loadGame(ctx context.Context, tx *db.Tx, idText string) (*gameView, error) {
+	id, err := parseID(idText, "game")
+	if err != nil {
+		return nil, err
+	}
+	v := &gameView{}
+	if v.g, err = tx.Game(ctx, id); errors.Is(err, db.ErrNotFound) || err == nil && !v.g.Public() {
+		return nil, notFoundError(fmt.Sprintf("There is no game %d.", id))
+	} else if err != nil {
+		return nil, err
+	}
+	if v.white, err = tx.Profile(ctx, v.g.White); err != nil {
+		return nil, err
+	}
+	if v.black, err = tx.Profile(ctx, v.g.Black); err != nil {
+		return nil, err
+	}
+	if v.moves, err = tx.PublicMoves(ctx, id); err != nil {
+		return nil, err
+	}
+	if v.g.Tournament != 0 {
+		t, err := tx.Tournament(ctx, v.g.Tournament)
+		if err != nil {
+			return nil, err
+		}
+		v.event = t.Name
+	}
+	return v, nil
+}
+
+// state is the game as the game package sees it, with players that are
+// their handles and ratings alone.
+func (v *gameView) state(pos rules.Position, now time.Time) game.State {
+	return game.State{
+		Game:  v.g,
+		White: db.Player{ID: v.white.ID, Handle: v.white.Handle, Rating: v.white.Rating},
+		Black: db.Player{ID: v.black.ID, Handle: v.black.Handle, Rating: v.black.Rating},
+		Pos:   pos, Now: now, Event: v.event,
+	}
+}
+
+// record answers /games/<id>.pgn: the game's record as `history` writes
+// it (game.Record), without the messages sent with the moves.
+func (h *Handler) record(ctx context.Context, _ *http.Request, id string) (*response, error) {
+	var text string
+	var v *gameView
+	err := h.db.ReadTx(ctx, func(tx *db.Tx) error {
+		var err error
+		if v, err = loadGame(ctx, tx, id); err != nil {
+			return err
+		}
+		pos, err := rules.ParsePosition(v.g.Position)
+		if err != nil {
+			return err
+		}
+		st := v.state(pos, h.now())
+		text = game.Record(&st, v.moves, h.site)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	resp := &response{body: []byte(text + "\n"), contentType: "text/plain; charset=utf-8"}
+	v.cacheable(resp)
+	return resp, nil
+}
+
+// cacheable lets a finished game's page be kept: it no longer changes.
+func (v *gameView) cacheable(resp *response) {
+	if v.g.Status == db.Finished {
+		resp.modified = v.g.Updated
+		resp.cache = "public, max-age=3600"
+	}
+}
+
+// player is one side of a game as its page shows it.
+type player struct {
+	Handle string
+	Href   string
+	Colour string
+	Rating int // 0 for none shown
+	Clock  string
+	ToMove bool
+}
+
+// moveCell is a move in the list: its text, the address of the position
+// after it, and whether that is the position shown.
+type moveCell struct {
+	Text    string
+	Href    string
+	Current bool
+}
+
+// moveRow is a line of the move list: the R21 number, White's and
+// Black's move.
+type moveRow struct {
+	Number       int
+	White, Black *moveCell
+}
+
+// gameData is what game.html shows.
+type gameData struct {
+	ID                int64
+	Href, RecordHref  string
+	White, Black      player
+	Event             string
+	EventHref         string
+	Round             int
+	TimeControl       string
+	Rated             bool
+	Status            string // where the game stands now
+	Result            string // "1-0", ...; "" while it is played
+	Started, Ended    string
+	Board             template.HTML
+	Position          string // R21, of the position shown (M45)
+	Shown             string // which position is shown
+	Ply, Plies        int
+	First, Prev, Next string
+	Last              string
+	Moves             []moveRow
+}
+
+// gamePage answers /games/<id> and /games/<id>?ply=N.
+func (h *Handler) gamePage(ctx context.Context, r *http.Request, id string) (*response, error) {
+	var d gameData
+	var v *gameView
+	err := h.db.ReadTx(ctx, func(tx *db.Tx) error {
+		var err error
+		v, err = loadGame(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	ply := len(v.moves)
+	q := r.URL.Query()
+	if s, ok := q["ply"]; ok {
+		n, err := strconv.Atoi(s[0])
+		if err != nil || n < 0 || len(s) > 1 {
+			return nil, fmt.Errorf("%w: ?ply= takes the number of moves played, from 0", errBadRequest)
+		}
+		if n > len(v.moves) {
+			return nil, notFoundError(fmt.Sprintf("Game %d has had %s (counting both sides'): there is no position after %d.", v.g.ID, plural(len(v.moves), "move"), n))
+		}
+		ply = n
+	}
+	if d, err = h.gameData(v, ply); err != nil {
+		return nil, err
+	}
+	title := fmt.Sprintf("Game %d: %s vs %s", v.g.ID, v.white.Handle, v.black.Handle)
+	_, stepping := q["ply"]
+	b, err := h.render("game", pageData{Title: title, NoIndex: stepping, Script: true, Data: d})
+	if err != nil {
+		return nil, err
+	}
+	resp := &response{body: b}
+	v.cacheable(resp)
+	return resp, nil
+}
+
+// gameData makes the page of v at ply.
+func (h *Handler) gameData(v *gameView, ply int) (gameData, error) {
+	g := v.g
+	now, err := rules.ParsePosition(g.Position)
+	if err != nil {
+		return gameData{}, fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	pos := rules.Start()
+	if ply > 0 {
+		if pos, err = rules.ParsePosition(v.moves[ply-1].Position); err != nil {
+			return gameData{}, fmt.Errorf("game %d, move %d: %w", g.ID, ply, err)
+		}
+	}
+	st := v.state(now, h.now())
+	href := fmt.Sprintf("%sgames/%d", h.base, g.ID)
+	d := gameData{
+		ID: g.ID, Href: href, RecordHref: href + ".pgn",
+		White: player{Handle: v.white.Handle, Href: h.playerHref(v.white.Handle), Colour: "white"},
+		Black: player{Handle: v.black.Handle, Href: h.playerHref(v.black.Handle), Colour: "black"},
+		Event: v.event, Round: g.Round,
+		TimeControl: timeControl(g.TimeControl), Rated: g.Rated,
+		Started:  moment(g.Created),
+		Position: pos.String(), Ply: ply, Plies: len(v.moves),
+	}
+	if g.Tournament != 0 {
+		d.EventHref = fmt.Sprintf("%stournaments/%d", h.base, g.Tournament)
+	}
+	// The ratings: those a rated game ended with, or the players' own
+	// while it goes on; none for a game over unrated, whose page then
+	// changes no more.
+	switch {
+	case g.Status == db.Finished && g.WhiteRating != 0:
+		d.White.Rating, d.Black.Rating = round(g.WhiteRating), round(g.BlackRating)
+	case g.Status == db.Active:
+		d.White.Rating, d.Black.Rating = round(v.white.Rating), round(v.black.Rating)
+	}
+	switch {
+	case g.Status == db.Finished:
+		d.Status, d.Result, d.Ended = outcome(g, v.white.Handle, v.black.Handle), resultToken(g), moment(g.Updated)
+	case g.IsAdjourned():
+		d.Status = "Adjourned by the server's operator: nobody moves, and the clocks stand still."
+	default:
+		c, n := now.Turn(), now.MoveNumber()
+		d.Status = fmt.Sprintf("Move %d: %s (%s) to move.", n, st.Player(c).Handle, colourWord(c))
+	}
+	if w, b, ok := st.Clocks(); ok && !g.IsAdjourned() {
+		d.White.Clock, d.Black.Clock = duration(w.Left)+" left", duration(b.Left)+" left"
+		if now.Turn() == rules.White {
+			d.White.ToMove = true
+		} else {
+			d.Black.ToMove = true
+		}
+	}
+	var last rules.Move
+	if ply > 0 {
+		before := rules.Start()
+		if ply > 1 {
+			if before, err = rules.ParsePosition(v.moves[ply-2].Position); err != nil {
+				return gameData{}, err
+			}
+		}
+		m := v.moves[ply-1]
+		if last, err = before.ParseMove(m.Move); err != nil {
+			return gameData{}, fmt.Errorf("game %d, move %d: %w", g.ID, ply, err)
+		}
+		d.Last = moveLabel(m.Ply, m.Move)
+	}
+	switch {
+	case ply == 0:
+		d.Shown = "The start"
+	case ply == len(v.moves):
+		d.Shown = "After " + d.Last + ", the last move"
+	default:
+		d.Shown = fmt.Sprintf("After %s (%d of %d moves)", d.Last, ply, len(v.moves))
+	}
+	stepTo := func(n int) string { return fmt.Sprintf("%s?ply=%d", href, n) }
+	if ply > 0 {
+		d.First, d.Prev = stepTo(0), stepTo(ply-1)
+	}
+	if ply < len(v.moves) {
+		d.Next = stepTo(ply + 1)
+	}
+	for _, m := range v.moves {
+		c := &moveCell{Text: m.Move, Href: stepTo(m.Ply), Current: m.Ply == ply}
+		if m.Ply%2 == 1 {
+			d.Moves = append(d.Moves, moveRow{Number: (m.Ply + 1) / 2, White: c})
+		} else if len(d.Moves) > 0 {
+			d.Moves[len(d.Moves)-1].Black = c
+		}
+	}
+	side, number := movingAt(ply)
+	label := fmt.Sprintf("The board of game %d after %s: %s to play move %d", g.ID, plural(ply, "move"), colourWord(side), number)
+	if ply == len(v.moves) && g.Status == db.Finished {
+		label = fmt.Sprintf("The final position of game %d", g.ID)
+	}
+	d.Board = boardSVG(pos, last, label)
+	return d, nil
+}
+
+func round(r float64) int { return int(math.Round(r)) }
