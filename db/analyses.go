@@ -23,12 +23,9 @@ const analysisRequestColumns = "id, game, player, message_id, requested, done"
 // id: the queue's order.
 func (tx *Tx) AddAnalysisRequest(ctx context.Context, r AnalysisRequest) (AnalysisRequest, error) {
 	r.Requested, r.Done = r.Requested.UTC(), time.Time{}
-	res, err := tx.exec(ctx, "INSERT INTO analysis_requests (game, player, message_id, requested) VALUES (?, ?, ?, ?)",
-		r.Game, r.Player, r.MessageID, formatTime(r.Requested))
+	err := tx.queryRow(ctx, "INSERT INTO analysis_requests (game, player, message_id, requested) VALUES (?, ?, ?, ?) RETURNING id",
+		r.Game, r.Player, r.MessageID, formatTime(r.Requested)).Scan(&r.ID)
 	if err != nil {
-		return AnalysisRequest{}, fmt.Errorf("request analysis of game %d: %w", r.Game, err)
-	}
-	if r.ID, err = res.LastInsertId(); err != nil {
 		return AnalysisRequest{}, fmt.Errorf("request analysis of game %d: %w", r.Game, err)
 	}
 	return r, nil

@@ -16,7 +16,7 @@ func (tx *Tx) CountMail(ctx context.Context, at time.Time, keys ...string) error
 	m := minuteOf(at)
 	for _, k := range keys {
 		_, err := tx.exec(ctx,
-			"INSERT INTO mail_counts (key, minute, n) VALUES (?, ?, 1) ON CONFLICT (key, minute) DO UPDATE SET n = n + 1", k, m)
+			"INSERT INTO mail_counts (key, minute, n) VALUES (?, ?, 1) ON CONFLICT (key, minute) DO UPDATE SET n = mail_counts.n + 1", k, m)
 		if err != nil {
 			return fmt.Errorf("count mail for %q: %w", k, err)
 		}
@@ -61,7 +61,7 @@ func (tx *Tx) CapNoticeAt(ctx context.Context, cause string) (time.Time, error) 
 // SetCapNotice records that the one who caused mail past a cap was told
 // so at a time.
 func (tx *Tx) SetCapNotice(ctx context.Context, cause string, at time.Time) error {
-	_, err := tx.exec(ctx, "INSERT OR REPLACE INTO cap_notices (cause, at) VALUES (?, ?)", cause, formatTime(at))
+	_, err := tx.exec(ctx, "INSERT INTO cap_notices (cause, at) VALUES (?, ?) ON CONFLICT (cause) DO UPDATE SET at = excluded.at", cause, formatTime(at))
 	if err != nil {
 		return fmt.Errorf("cap notice of %q: %w", cause, err)
 	}
@@ -90,7 +90,8 @@ func (tx *Tx) NoCommand(ctx context.Context, address string, now time.Time, wind
 		since, n = formatTime(now), 0
 	}
 	n++
-	_, err = tx.exec(ctx, "INSERT OR REPLACE INTO no_command (address, since, mails, told) VALUES (?, ?, ?, ?)",
+	_, err = tx.exec(ctx, "INSERT INTO no_command (address, since, mails, told) VALUES (?, ?, ?, ?)"+
+		" ON CONFLICT (address) DO UPDATE SET since = excluded.since, mails = excluded.mails, told = excluded.told",
 		address, since, n, told)
 	if err != nil {
 		return 0, time.Time{}, fmt.Errorf("mail without a command from %q: %w", address, err)

@@ -1,4 +1,7 @@
-// Package db stores players, games, handled mail and the outbox in SQLite.
+// Package db stores players, games, handled mail and the outbox in SQLite
+// (a file, the default) or in PostgreSQL (a postgres:// URL), with one API
+// and the same schema, migrations and guarantees on both: sqlite.go and
+// postgres.go hold what differs.
 package db
 
 import (
@@ -9,15 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
-
-	_ "modernc.org/sqlite" // the "sqlite" driver
 )
 
 // ErrNotFound is returned by lookups that find no row.
@@ -29,12 +30,20 @@ var ErrNotFound = errors.New("not found")
 // go no further.
 var ErrTxAborted = errors.New("the transaction was rolled back")
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrationFiles embed.FS
 
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
 	sql *sql.DB
+	pg  bool     // PostgreSQL, else SQLite
+	q   *queries // the backend's texts of the queries that differ
+	// fence, when set, is the lease every transaction checks (Fence).
+	fence atomic.Pointer[fence]
+
+	// name says which database it is, for errors: the file, or the
+	// PostgreSQL URL without its password; url is PostgreSQL's URL.
+	name, url string
 
 	// stmts holds a prepared statement for each query text a Tx has run,
 	// so that SQLite parses each text once per connection. The texts are
@@ -46,13 +55,28 @@ type DB struct {
 	// writer serializes this process's transactions, which all write
 	// (BEGIN IMMEDIATE): waiting here wakes a waiter as soon as the lock
 	// is free, where SQLite's busy handler sleeps (up to 100 ms at a
-	// time). Other processes still meet busy_timeout.
+	// time). Other processes still meet busy_timeout. It guards wconn.
 	writer sync.Mutex
 
-	// lazy is the connection of TxNoSync, whose commits do not wait for
-	// the disk; nil until first used.
-	lazyMu sync.Mutex
-	lazy   *sql.Conn
+	// wconn is the one connection every transaction of Tx and TxNoSync
+	// runs on, nil until first used: its page cache stays valid from one
+	// transaction to the next, as no other connection of the process
+	// writes. Reads (Read) take other connections of the pool.
+	wconn *sql.Conn
+}
+
+// queries are the texts of the queries that differ between SQLite and
+// PostgreSQL: each backend's are beside it (sqliteQueries in sqlite.go,
+// postgresQueries in postgres.go). Every other query is one text for
+// both, its ? placeholders rebound for PostgreSQL.
+type queries struct {
+	playerByHandle  string // a player by handle, ignoring case
+	ratedPlayers    string // players with a rated game, the highest rating first, then by handle
+	profileByHandle string // Tx.ProfileByHandle
+	ratedProfiles   string // Tx.RatedProfiles
+	gameOfMessages  string // the game of the first of a JSON array of Message-IDs that names one
+	due             string // Tx.Due
+	nextDue         string // Tx.NextDue
 }
 
 // Tx is a transaction opened by DB.Tx or DB.ReadTx. Its queries must
@@ -64,66 +88,33 @@ type Tx struct {
 	readOnly bool // opened by ReadTx: see ErrReadOnly
 }
 
-// Open opens the SQLite database at path, creating it when missing, and
-// brings its schema up to date. A database it creates is readable and
-// writable by its owner alone (0600), whatever the umask, and so are its
-// -wal and -shm files, which SQLite creates with the database's mode.
-func Open(ctx context.Context, path string) (*DB, error) {
-	if err := createPrivate(path); err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+// Open opens the database that dsn names, creating it when missing (a
+// file), and brings its schema up to date: a URL postgres://... (or
+// postgresql://...) opens PostgreSQL (postgres.go), anything else is the
+// path of a SQLite file (sqlite.go).
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	if IsPostgres(dsn) {
+		return openPostgres(ctx, dsn)
 	}
-	s, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	d := &DB{sql: s, stmts: map[string]*sql.Stmt{}}
-	if err := d.migrate(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	return d, nil
+	return openSQLite(ctx, dsn)
 }
 
-// createPrivate creates an empty file at path with mode 0600, whatever
-// the umask, unless a file is there already (which keeps its mode).
-func createPrivate(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	// The umask may have taken away the owner's bits too.
-	err = f.Chmod(0o600)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+// IsPostgres reports whether dsn names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
-// dsn is the data source name for the database file at path: WAL mode,
-// immediate transactions (so that read-then-write transactions wait for
-// each other instead of failing), foreign keys and a busy timeout.
-func dsn(path string) string {
-	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + escaped +
-		"?_pragma=busy_timeout(5000)" +
-		"&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(FULL)" +
-		"&_pragma=foreign_keys(1)" +
-		"&_txlock=immediate"
-}
+// Postgres reports whether d is a PostgreSQL database.
+func (d *DB) Postgres() bool { return d.pg }
 
 // Close closes the database.
 func (d *DB) Close() error {
-	d.lazyMu.Lock()
-	if d.lazy != nil {
-		d.lazy.Raw(func(any) error { return driver.ErrBadConn }) // not back to the pool
-		d.lazy.Close()
-		d.lazy = nil
+	d.writer.Lock()
+	if d.wconn != nil {
+		d.wconn.Close()
+		d.wconn = nil
 	}
-	d.lazyMu.Unlock()
+	d.writer.Unlock()
 	d.mu.Lock()
 	for _, st := range d.stmts {
 		st.Close()
@@ -140,7 +131,7 @@ func (d *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := d.stmts[query]; ok {
 		return st, nil
 	}
-	st, err := d.sql.PrepareContext(ctx, query)
+	st, err := d.sql.PrepareContext(ctx, d.rebind(query))
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +171,7 @@ func (t *Tx) queryRow(ctx context.Context, query string, args ...any) scanner {
 	st, err := t.db.stmt(ctx, query)
 	if err != nil {
 		// A *sql.Row carrying the error: Scan reports it.
-		return t.tx.QueryRowContext(ctx, query, args...)
+		return t.tx.QueryRowContext(ctx, t.db.rebind(query), args...)
 	}
 	return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 }
@@ -208,7 +199,10 @@ func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 		// released, which keeps nothing of it.
 		// When the savepoint is gone, SQLite rolled back the whole
 		// transaction: a SAVEPOINT now would begin another one.
-		_, rerr := t.tx.ExecContext(context.WithoutCancel(ctx), "ROLLBACK TO sp; RELEASE sp")
+		_, rerr := t.tx.ExecContext(context.WithoutCancel(ctx), "ROLLBACK TO sp")
+		if rerr == nil {
+			_, rerr = t.tx.ExecContext(context.WithoutCancel(ctx), "RELEASE sp")
+		}
 		if rerr != nil {
 			t.aborted = true
 			err = fmt.Errorf("%w: %w (undoing it: %v)", ErrTxAborted, err, rerr)
@@ -224,51 +218,153 @@ func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 	return nil
 }
 
-// Tx runs fn in one immediate transaction: it commits when fn returns nil
-// and rolls back when fn returns an error or panics (the panic goes on).
-// The commit returns once the transaction is on disk (synchronous=FULL).
+// Tx runs fn in one transaction that writes: it commits when fn returns
+// nil and rolls back when fn returns an error or panics (the panic goes
+// on). The commit returns once the transaction is on disk
+// (synchronous=FULL; PostgreSQL's synchronous_commit). Transactions of
+// Tx and TxNoSync run one at a time, across processes too (SQLite's
+// BEGIN IMMEDIATE; PostgreSQL's lock, postgres.go), so that what one
+// reads stays true until it commits. When d is fenced (Fence), a Tx that
+// begins once the lease is lost fails with ErrLeaseLost.
 func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	d.writer.Lock()
 	defer d.writer.Unlock()
-	t, err := d.sql.BeginTx(ctx, nil)
+	t, err := d.begin(ctx)
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
+		return err
 	}
 	return d.run(t, fn)
 }
 
+// begin begins a transaction that writes on the writer connection, which
+// it opens when there is none, or when the one there broke. Call it with
+// d.writer held.
+func (d *DB) begin(ctx context.Context) (*sql.Tx, error) {
+	for try := 0; ; try++ {
+		c, err := d.conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.BeginTx(ctx, nil)
+		if err != nil {
+			// A connection that broke (the server ended the session, say)
+			// is not tried again: the next transaction opens another.
+			d.dropConn()
+			if (errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone)) && try == 0 && ctx.Err() == nil {
+				continue
+			}
+			return nil, fmt.Errorf("begin transaction: %w", err)
+		}
+		if d.pg {
+			if err := d.pgBegun(ctx, t); err != nil {
+				t.Rollback()
+				if !errors.Is(err, ErrLeaseLost) {
+					d.dropConn()
+				}
+				return nil, err
+			}
+		}
+		return t, nil
+	}
+}
+
+// conn returns the writer connection, opening it when there is none.
+// Call it with d.writer held.
+func (d *DB) conn(ctx context.Context) (*sql.Conn, error) {
+	if d.wconn == nil {
+		c, err := d.sql.Conn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("begin transaction: %w", err)
+		}
+		d.wconn = c
+	}
+	return d.wconn, nil
+}
+
+// dropConn discards the writer connection, not back to the pool: the
+// next transaction opens another. Call it with d.writer held.
+func (d *DB) dropConn() {
+	if d.wconn != nil {
+		d.wconn.Raw(func(any) error { return driver.ErrBadConn })
+		d.wconn.Close()
+		d.wconn = nil
+	}
+}
+
 // TxNoSync is Tx, except that its commit does not wait for the disk
-// (synchronous=NORMAL, which in WAL mode syncs at checkpoints only): a
-// crash of the process loses nothing, but a crash of the machine may undo
-// it, unless a transaction of Tx committed after it. It is for writes whose loss only
+// (SQLite's synchronous=NORMAL, which in WAL mode syncs at checkpoints
+// only; PostgreSQL's synchronous_commit off): a crash of the process
+// loses nothing, but a crash of the machine may undo it, unless a
+// transaction of Tx committed after it. It is for writes whose loss only
 // repeats work, like recording that a mail was sent, so that the record
 // is made as soon as possible after the fact.
 func (d *DB) TxNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 	d.writer.Lock()
 	defer d.writer.Unlock()
-	d.lazyMu.Lock()
-	defer d.lazyMu.Unlock()
-	if d.lazy == nil {
-		c, err := d.sql.Conn(ctx)
-		if err != nil {
-			return fmt.Errorf("begin transaction: %w", err)
-		}
-		if _, err := c.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
-			c.Close()
-			return fmt.Errorf("begin transaction: %w", err)
-		}
-		d.lazy = c
+	return d.txNoSync(ctx, fn)
+}
+
+// tryTxNoSync is TxNoSync when no transaction of this process runs;
+// ran is false when one did, and then nothing was done.
+func (d *DB) tryTxNoSync(ctx context.Context, fn func(tx *Tx) error) (ran bool, err error) {
+	if !d.writer.TryLock() {
+		return false, nil
 	}
-	t, err := d.lazy.BeginTx(ctx, nil)
+	defer d.writer.Unlock()
+	return true, d.txNoSync(ctx, fn)
+}
+
+// Read runs fn in a transaction that only reads: it waits for no other
+// transaction, and sees the database as a commit left it. fn must not
+// write. A fenced DB's Read checks the lease as Tx does (the outbox reads
+// the mail to send in one).
+func (d *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
+	t, err := d.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		if errors.Is(err, driver.ErrBadConn) {
-			// Discarded, not handed back to the pool, where it would
-			// give Tx its synchronous=NORMAL: the next call takes another.
-			d.lazy.Raw(func(any) error { return driver.ErrBadConn })
-			d.lazy.Close()
-			d.lazy = nil
+		return fmt.Errorf("begin read: %w", err)
+	}
+	if d.pg {
+		if err := d.checkFence(ctx, t); err != nil {
+			t.Rollback()
+			return err
 		}
+	}
+	return d.run(t, fn)
+}
+
+func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
+	if d.pg {
+		t, err := d.begin(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := t.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+			t.Rollback()
+			return fmt.Errorf("begin transaction: %w", err)
+		}
+		return d.run(t, fn)
+	}
+	// SQLite's setting is the connection's, and cannot change inside a
+	// transaction: set before, and back to FULL after, or the connection
+	// is dropped, so that Tx always waits for the disk.
+	c, err := d.conn(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := c.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer func() {
+		if d.wconn == nil {
+			return
+		}
+		if _, err := d.wconn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = FULL"); err != nil {
+			d.dropConn()
+		}
+	}()
+	t, err := d.begin(ctx)
+	if err != nil {
+		return err
 	}
 	return d.run(t, fn)
 }
@@ -297,10 +393,11 @@ type migration struct {
 	name    string
 }
 
-// migrations lists the embedded migration files, which are named
+// migrations lists the embedded migration files of a backend (in dir:
+// "migrations" for SQLite, "migrations/postgres"), which are named
 // NNN_what.sql and must be numbered 1, 2, 3, ... without gaps.
-func migrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+func migrations(dir string) ([]migration, error) {
+	names, err := fs.Glob(migrationFiles, dir+"/*.sql")
 	if err != nil {
 		return nil, err
 	}
@@ -317,46 +414,59 @@ func migrations() ([]migration, error) {
 	return ms, nil
 }
 
-// migrate applies the migrations newer than the database's user_version,
-// each in its own transaction together with the new user_version.
+// migrate applies the migrations newer than the database's schema
+// version, each in its own transaction together with the new version.
 func (d *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	dir := "migrations"
+	if d.pg {
+		dir = "migrations/postgres"
+	}
+	ms, err := migrations(dir)
 	if err != nil {
 		return err
 	}
-	var current int
-	if err := d.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
-	}
-	if current > len(ms) {
-		return fmt.Errorf("schema version %d is newer than this program knows (%d)", current, len(ms))
-	}
-	for _, m := range ms[current:] {
+	for {
+		current, err := d.SchemaVersion(ctx)
+		if err != nil {
+			return err
+		}
+		if current > len(ms) {
+			return fmt.Errorf("schema version %d is newer than this program knows (%d)", current, len(ms))
+		}
+		if current == len(ms) {
+			return nil
+		}
+		m := ms[current]
 		script, err := migrationFiles.ReadFile(m.name)
 		if err != nil {
 			return err
 		}
 		err = d.Tx(ctx, func(tx *Tx) error {
+			// Another process may have migrated meanwhile: the version is
+			// read again under the lock.
+			if v, err := tx.schemaVersion(ctx); err != nil || v != current {
+				return err
+			}
 			if _, err := tx.tx.ExecContext(ctx, string(script)); err != nil {
 				return err
 			}
-			_, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
-			return err
+			return tx.setSchemaVersion(ctx, m.version)
 		})
 		if err != nil {
 			return fmt.Errorf("migrate to schema version %d: %w", m.version, err)
 		}
 	}
-	return nil
 }
 
-// SchemaVersion is the schema version of the database (its user_version).
+// SchemaVersion is the schema version of the database: the number of
+// the last migration applied.
 func (d *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	if err := d.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return 0, fmt.Errorf("read schema version: %w", err)
-	}
-	return v, nil
+	err := d.Read(ctx, func(tx *Tx) (err error) {
+		v, err = tx.schemaVersion(ctx)
+		return err
+	})
+	return v, err
 }
 
 // timeLayout is how times are stored: UTC with a fixed width, so that the
@@ -426,7 +536,8 @@ func fromSeconds(s int64) time.Duration { return time.Duration(s) * time.Second 
 // handled needs: it writes one row in a transaction of its own.
 func (d *DB) Check(ctx context.Context, now time.Time) error {
 	return d.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.exec(ctx, "INSERT OR REPLACE INTO health (id, at) VALUES (1, ?)", formatTime(now))
+		_, err := tx.exec(ctx, "INSERT INTO health (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+			formatTime(now))
 		return err
 	})
 }

@@ -15,15 +15,19 @@ import (
 	"time"
 )
 
-// openTest opens a fresh database in a temporary directory.
+// openTest opens a fresh database: a SQLite file in a temporary
+// directory, or, when the test runs under TestPostgres, a schema of its
+// own on the PostgreSQL test server.
 func openTest(t *testing.T) *DB {
 	t.Helper()
-	d, err := Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
+	d, err := Open(context.Background(), testDSN(t))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
 	t.Cleanup(func() {
-		checkPlans(t, d)
+		if !d.pg {
+			checkPlans(t, d)
+		}
 		d.Close()
 	})
 	return d
@@ -96,7 +100,7 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open(new file): %v", err)
 	}
-	ms, err := migrations()
+	ms, err := migrations("migrations")
 	if err != nil {
 		t.Fatalf("migrations: %v", err)
 	}

@@ -155,6 +155,13 @@ type Game struct {
 	// for none. Set when the game is created.
 	Tournament int64
 	Round      int
+	// ClockDue is when the clock loop next has something to do in the
+	// game (a reminder, a loss on time): nothing of its clock falls
+	// before it. Zero for never (a game over or adjourned). The game
+	// package sets it with every change; a game being played stored
+	// without it is looked at when its clock starts (ClockStart),
+	// before which nothing falls either.
+	ClockDue time.Time
 	// Adjourned is when the operator adjourned the game; zero when it is
 	// not adjourned. It is read with the game but written only by
 	// SetAdjourned (UpdateGame leaves it alone). While a game is
@@ -189,7 +196,7 @@ func (g Game) Has(player int64) bool {
 
 const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
 	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned," +
-	" white_rating, black_rating, coalesce(tournament, 0), round"
+	" white_rating, black_rating, coalesce(tournament, 0), round, clock_due"
 
 // CreateGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
@@ -201,15 +208,16 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error
 	err := tx.queryRow(ctx,
 		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
 			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback,"+
-			" tournament, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+			" tournament, round, clock_due) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason),
 		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
 		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback,
-		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round).Scan(&g.ID)
+		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round, formatOptTime(clockDue(g))).Scan(&g.ID)
 	if err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
+	g.ClockDue = clockDue(g)
 	return g, nil
 }
 
@@ -219,14 +227,24 @@ func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
 	res, err := tx.exec(ctx,
 		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
 			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+
-			" reminders = ?, draw_offer = ?, takeback = ?, white_rating = ?, black_rating = ? WHERE id = ?",
+			" reminders = ?, draw_offer = ?, takeback = ?, white_rating = ?, black_rating = ?, clock_due = ? WHERE id = ?",
 		g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason), g.ThreadRoot, formatTime(at),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
-		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, nullRating(g.WhiteRating), nullRating(g.BlackRating), g.ID)
+		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, nullRating(g.WhiteRating), nullRating(g.BlackRating),
+		formatOptTime(clockDue(g)), g.ID)
 	if err != nil {
 		return fmt.Errorf("update game %d: %w", g.ID, err)
 	}
 	return mustAffect(res, fmt.Sprintf("game %d", g.ID))
+}
+
+// clockDue is g.ClockDue as stored: its clock start when it is being
+// played and has none.
+func clockDue(g Game) time.Time {
+	if g.ClockDue.IsZero() && g.Status == Active && !g.IsAdjourned() {
+		return g.ClockStart
+	}
+	return g.ClockDue
 }
 
 // Game returns the game with the given id.
@@ -246,6 +264,38 @@ const DefaultTimeControl = "days=3"
 // created.
 func (tx *Tx) ActiveGames(ctx context.Context) ([]Game, error) {
 	return tx.queryGames(ctx, "active games", "SELECT "+gameColumns+" FROM games WHERE status = 'active' ORDER BY id")
+}
+
+// ClocksDue returns up to limit games being played whose ClockDue is not
+// after now, the earliest first.
+func (tx *Tx) ClocksDue(ctx context.Context, now time.Time, limit int) ([]Game, error) {
+	return tx.queryGames(ctx, "clocks due",
+		"SELECT "+gameColumns+" FROM games WHERE status = 'active' AND clock_due <> '' AND clock_due <= ?"+
+			" ORDER BY clock_due LIMIT ?", formatTime(now), limit)
+}
+
+// NextClockDue returns the earliest ClockDue of the games being played;
+// ok is false when none has one.
+func (tx *Tx) NextClockDue(ctx context.Context) (next time.Time, ok bool, err error) {
+	var s sql.NullString
+	err = tx.queryRow(ctx, "SELECT min(clock_due) FROM games WHERE status = 'active' AND clock_due <> ''").Scan(&s)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next clock due: %w", err)
+	}
+	if !s.Valid {
+		return time.Time{}, false, nil
+	}
+	next, err = parseTime(s.String)
+	return next, err == nil, err
+}
+
+// SetClockDue sets the ClockDue of a game alone (zero for never).
+func (tx *Tx) SetClockDue(ctx context.Context, game int64, at time.Time) error {
+	res, err := tx.exec(ctx, "UPDATE games SET clock_due = ? WHERE id = ?", formatOptTime(at), game)
+	if err != nil {
+		return fmt.Errorf("set the clock of game %d: %w", game, err)
+	}
+	return mustAffect(res, fmt.Sprintf("game %d", game))
 }
 
 // queryGames runs a query for games.
@@ -309,15 +359,18 @@ func scanGame(row scanner) (Game, error) {
 // scanGameWith scans a game's columns and then more, into more.
 func scanGameWith(row scanner, more ...any) (Game, error) {
 	var g Game
-	var status, result, reason, created, updated, clockStart, adjourned string
+	var status, result, reason, created, updated, clockStart, adjourned, due string
 	var whiteLeft, blackLeft, turnTime int64
 	var whiteRating, blackRating sql.NullFloat64
 	dest := []any{&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
 		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
-		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round}
+		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round, &due}
 	err := row.Scan(append(dest, more...)...)
 	if err != nil {
+		return Game{}, err
+	}
+	if g.ClockDue, err = parseOptTime(due); err != nil {
 		return Game{}, err
 	}
 	g.WhiteRating, g.BlackRating = whiteRating.Float64, blackRating.Float64

@@ -81,9 +81,7 @@ func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, 
 		return 0, fmt.Errorf("game of mails: %w", err)
 	}
 	var game int64
-	err = tx.queryRow(ctx,
-		"SELECT s.game FROM json_each(?) AS j JOIN sent AS s ON s.message_id = j.value"+
-			" WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1", string(ids)).Scan(&game)
+	err = tx.queryRow(ctx, tx.db.q.gameOfMessages, string(ids)).Scan(&game)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -97,7 +95,7 @@ func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, 
 // several (a digest), so that a reply to it may play in them (M24).
 func (tx *Tx) RecordSentGames(ctx context.Context, messageID string, games []int64) error {
 	for _, g := range games {
-		if _, err := tx.exec(ctx, "INSERT OR IGNORE INTO sent_games (message_id, game) VALUES (?, ?)", messageID, g); err != nil {
+		if _, err := tx.exec(ctx, "INSERT INTO sent_games (message_id, game) VALUES (?, ?) ON CONFLICT DO NOTHING", messageID, g); err != nil {
 			return fmt.Errorf("record the games of sent mail %q: %w", messageID, err)
 		}
 	}
@@ -153,7 +151,7 @@ func (tx *Tx) StrangerAnswered(ctx context.Context, address string) (time.Time, 
 // SetStrangerAnswered records that an address that is not registered was
 // answered at a time.
 func (tx *Tx) SetStrangerAnswered(ctx context.Context, address string, at time.Time) error {
-	_, err := tx.exec(ctx, "INSERT OR REPLACE INTO strangers (address, at) VALUES (?, ?)", strings.ToLower(address), formatTime(at))
+	_, err := tx.exec(ctx, "INSERT INTO strangers (address, at) VALUES (?, ?) ON CONFLICT (address) DO UPDATE SET at = excluded.at", strings.ToLower(address), formatTime(at))
 	if err != nil {
 		return fmt.Errorf("stranger %q: %w", address, err)
 	}

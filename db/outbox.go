@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -22,16 +23,25 @@ type Mail struct {
 	FailedAt    time.Time // zero unless given up
 }
 
-const mailColumns = "id, created, mail_from, rcpt_to, message_id, raw, attempts, next_attempt, last_error, sent_at, failed_at"
+// mailColumns are the columns of a Mail in mailFrom, the outbox (m) and
+// its text (t), which lives apart from the status.
+const (
+	mailColumns = "m.id, m.created, m.mail_from, m.rcpt_to, m.message_id, t.raw, m.attempts, m.next_attempt," +
+		" m.last_error, m.sent_at, m.failed_at"
+	mailFrom = " FROM outbox AS m JOIN outbox_text AS t ON t.id = m.id"
+)
 
 // Enqueue adds a mail to the outbox, due at once. It uses Created, From,
 // To, MessageID and Raw of m and returns the new id.
 func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 	var id int64
 	err := tx.queryRow(ctx,
-		"INSERT INTO outbox (created, mail_from, rcpt_to, message_id, raw, next_attempt) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-		formatTime(m.Created), m.From, m.To, m.MessageID, m.Raw, formatTime(m.Created)).Scan(&id)
+		"INSERT INTO outbox (created, mail_from, rcpt_to, message_id, next_attempt) VALUES (?, ?, ?, ?, ?) RETURNING id",
+		formatTime(m.Created), m.From, m.To, m.MessageID, formatTime(m.Created)).Scan(&id)
 	if err != nil {
+		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
+	}
+	if _, err := tx.exec(ctx, "INSERT INTO outbox_text (id, raw) VALUES (?, ?)", id, m.Raw); err != nil {
 		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
 	}
 	return id, nil
@@ -40,12 +50,14 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 // Due returns up to limit mails waiting to be sent whose next attempt is
 // not after now, the earliest first, but only the first of
 // each recipient's: a recipient's mails go out in the order they were
-// queued, the next when the one before is sent or given up.
-func (tx *Tx) Due(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
-	rows, err := tx.query(ctx,
-		"SELECT "+mailColumns+" FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?"+
-			" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = outbox.rcpt_to AND o.id < outbox.id"+
-			" AND o.sent_at IS NULL AND o.failed_at IS NULL) ORDER BY next_attempt, id LIMIT ?", formatTime(now), limit)
+// queued, the next when the one before is sent or given up. The mails
+// with the ids sent are taken as sent (SentLog.Unapplied).
+func (tx *Tx) Due(ctx context.Context, now time.Time, limit int, sent ...int64) ([]Mail, error) {
+	ids, err := jsonIDs(sent)
+	if err != nil {
+		return nil, fmt.Errorf("due mail: %w", err)
+	}
+	rows, err := tx.query(ctx, tx.db.q.due, formatTime(now), ids, ids, limit)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
@@ -77,12 +89,25 @@ func (tx *Tx) Retry(ctx context.Context, now time.Time) (int64, error) {
 	return res.RowsAffected()
 }
 
+// jsonIDs is ids as a JSON array, bound as one parameter.
+func jsonIDs(ids []int64) (string, error) {
+	if len(ids) == 0 {
+		return "[]", nil
+	}
+	b, err := json.Marshal(ids)
+	return string(b), err
+}
+
 // NextDue returns when the earliest mail waiting to be sent is due; ok is
-// false when no mail is waiting.
-func (tx *Tx) NextDue(ctx context.Context) (next time.Time, ok bool, err error) {
+// false when no mail is waiting. The mails with the ids sent are taken as
+// sent.
+func (tx *Tx) NextDue(ctx context.Context, sent ...int64) (next time.Time, ok bool, err error) {
+	ids, err := jsonIDs(sent)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
+	}
 	var s sql.NullString
-	err = tx.queryRow(ctx,
-		"SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").Scan(&s)
+	err = tx.queryRow(ctx, tx.db.q.nextDue, ids).Scan(&s)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
 	}
@@ -106,7 +131,7 @@ func (tx *Tx) Pending(ctx context.Context) (int, error) {
 
 // Mail returns the outbox mail with the given id.
 func (tx *Tx) Mail(ctx context.Context, id int64) (Mail, error) {
-	m, err := scanMail(tx.queryRow(ctx, "SELECT "+mailColumns+" FROM outbox WHERE id = ?", id))
+	m, err := scanMail(tx.queryRow(ctx, "SELECT "+mailColumns+mailFrom+" WHERE m.id = ?", id))
 	if err != nil {
 		return Mail{}, notFound(err, fmt.Sprintf("outbox mail %d", id))
 	}
@@ -177,7 +202,8 @@ const recentWindow = 5000
 func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, error) {
 	var n int
 	err := tx.queryRow(ctx,
-		"SELECT count(*) FROM (SELECT rcpt_to, created FROM outbox ORDER BY id DESC LIMIT ?) WHERE rcpt_to = ? AND created >= ?",
+		"SELECT count(*) FROM (SELECT rcpt_to, created FROM outbox ORDER BY id DESC LIMIT ?) AS recent"+
+			" WHERE rcpt_to = ? AND created >= ?",
 		recentWindow, to, formatTime(since)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count mail queued to %q: %w", to, err)
@@ -186,12 +212,12 @@ func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, er
 }
 
 // PruneOutbox deletes up to limit mails that were sent, or given up,
-// before the given time (the oldest first), and returns how many it
-// deleted. Mail still waiting is never deleted.
+// before the given time (the oldest first), with their text, and returns
+// how many it deleted. Mail still waiting is never deleted.
 func (tx *Tx) PruneOutbox(ctx context.Context, before time.Time, limit int) (int64, error) {
 	res, err := tx.exec(ctx,
 		"DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created < ?"+
-			" AND (sent_at IS NOT NULL OR failed_at IS NOT NULL) ORDER BY created LIMIT ?)",
+			" AND (sent_at IS NOT NULL OR failed_at IS NOT NULL) ORDER BY created, id LIMIT ?)",
 		formatTime(before), limit)
 	if err != nil {
 		return 0, fmt.Errorf("prune outbox: %w", err)

@@ -95,8 +95,8 @@ func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, 
 		Rating: StartRating, Deviation: StartDeviation, Volatility: StartVolatility, Notify: NotifyEach,
 		VacationLeft: StartVacation, VacationAccrued: at.UTC()}
 	err := tx.queryRow(ctx,
-		"INSERT INTO players (handle, address, secret, created, vacation_accrued, confirmed) VALUES (?, ?, ?, ?, ?, 0) RETURNING id",
-		p.Handle, p.Address, p.Secret, formatTime(p.Created), formatTime(p.VacationAccrued)).Scan(&p.ID)
+		"INSERT INTO players (handle, address, secret, created, vacation_accrued, confirmed) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+		p.Handle, p.Address, p.Secret, formatTime(p.Created), formatTime(p.VacationAccrued), false).Scan(&p.ID)
 	if err != nil {
 		return Player{}, fmt.Errorf("create player %q: %w", handle, err)
 	}
@@ -115,7 +115,7 @@ func (tx *Tx) Player(ctx context.Context, id int64) (Player, error) {
 
 // PlayerByHandle returns the player with the given handle, ignoring case.
 func (tx *Tx) PlayerByHandle(ctx context.Context, handle string) (Player, error) {
-	row := tx.queryRow(ctx, "SELECT "+playerColumns+" FROM players WHERE handle = ?", handle)
+	row := tx.queryRow(ctx, tx.db.q.playerByHandle, handle)
 	p, err := scanPlayer(row)
 	if err != nil {
 		return Player{}, notFound(err, fmt.Sprintf("player %q", handle))
@@ -163,7 +163,7 @@ func (tx *Tx) UpdatePlayer(ctx context.Context, p Player) error {
 // ConfirmPlayer records that a mail from the player proved their
 // address (M28).
 func (tx *Tx) ConfirmPlayer(ctx context.Context, id int64) error {
-	res, err := tx.exec(ctx, "UPDATE players SET confirmed = 1 WHERE id = ?", id)
+	res, err := tx.exec(ctx, "UPDATE players SET confirmed = ? WHERE id = ?", true, id)
 	if err != nil {
 		return fmt.Errorf("confirm player %d: %w", id, err)
 	}
@@ -208,8 +208,7 @@ func (tx *Tx) SubjectLanguage(ctx context.Context, game, player int64, language 
 // RatedPlayers returns the players with a rated game, the highest rating
 // first.
 func (tx *Tx) RatedPlayers(ctx context.Context) ([]Player, error) {
-	return tx.queryPlayers(ctx, "rated players",
-		"SELECT "+playerColumns+" FROM players WHERE rated_games > 0 ORDER BY rating DESC, handle")
+	return tx.queryPlayers(ctx, "rated players", tx.db.q.ratedPlayers)
 }
 
 // DigestsDue returns the players whose digest is due at now.

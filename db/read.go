@@ -22,7 +22,13 @@ func (d *DB) ReadTx(ctx context.Context, fn func(tx *Tx) error) error {
 	// database/sql's ReadOnly makes the driver begin a deferred
 	// transaction, not the immediate one of the DSN, which would take the
 	// write lock.
-	t, err := d.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	opts := &sql.TxOptions{ReadOnly: true}
+	if d.pg {
+		// One snapshot for the whole transaction, as SQLite's reader
+		// has: READ COMMITTED would see each commit between queries.
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	t, err := d.sql.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("begin read transaction: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 // AddObserver makes a player an observer of a game; it reports false when
 // they were one already.
 func (tx *Tx) AddObserver(ctx context.Context, game, player int64) (bool, error) {
-	res, err := tx.exec(ctx, "INSERT OR IGNORE INTO observers (game, player) VALUES (?, ?)", game, player)
+	res, err := tx.exec(ctx, "INSERT INTO observers (game, player) VALUES (?, ?) ON CONFLICT DO NOTHING", game, player)
 	if err != nil {
 		return false, fmt.Errorf("observe game %d: %w", game, err)
 	}
@@ -46,7 +46,8 @@ type Seek struct {
 // SetSeek stores a player's seek, replacing their earlier one.
 func (tx *Tx) SetSeek(ctx context.Context, s Seek) error {
 	_, err := tx.exec(ctx,
-		"INSERT OR REPLACE INTO seeks (player, time_control, rated, created) VALUES (?, ?, ?, ?)",
+		"INSERT INTO seeks (player, time_control, rated, created) VALUES (?, ?, ?, ?) ON CONFLICT (player) DO UPDATE"+
+			" SET time_control = excluded.time_control, rated = excluded.rated, created = excluded.created",
 		s.Player, s.TimeControl, s.Rated, formatTime(s.Created))
 	if err != nil {
 		return fmt.Errorf("seek of player %d: %w", s.Player, err)

@@ -142,7 +142,7 @@ var ErrJoined = errors.New("joined already")
 
 // JoinTournament adds a player to a tournament.
 func (tx *Tx) JoinTournament(ctx context.Context, tournament, player int64, at time.Time) error {
-	res, err := tx.exec(ctx, "INSERT OR IGNORE INTO tournament_players (tournament, player, joined) VALUES (?, ?, ?)",
+	res, err := tx.exec(ctx, "INSERT INTO tournament_players (tournament, player, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
 		tournament, player, formatTime(at))
 	if err != nil {
 		return fmt.Errorf("join tournament %d: %w", tournament, err)
@@ -235,7 +235,8 @@ func (tx *Tx) TournamentGames(ctx context.Context, tournament int64) ([]Game, er
 
 // SetBye records the player with no game in a round.
 func (tx *Tx) SetBye(ctx context.Context, tournament int64, round int, player int64) error {
-	_, err := tx.exec(ctx, "INSERT OR REPLACE INTO tournament_byes (tournament, round, player) VALUES (?, ?, ?)",
+	_, err := tx.exec(ctx, "INSERT INTO tournament_byes (tournament, round, player) VALUES (?, ?, ?)"+
+		" ON CONFLICT (tournament, round) DO UPDATE SET player = excluded.player",
 		tournament, round, player)
 	if err != nil {
 		return fmt.Errorf("bye in round %d of tournament %d: %w", round, tournament, err)

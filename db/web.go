@@ -31,8 +31,7 @@ func (g Game) Public() bool { return g.Status == Active || g.Status == Finished 
 // ignoring case, who has confirmed their address (M28): a player
 // registered by a mail that proved nothing is nobody's business yet.
 func (tx *Tx) ProfileByHandle(ctx context.Context, handle string) (Profile, error) {
-	p, err := scanProfile(tx.queryRow(ctx,
-		"SELECT "+profileColumns+" FROM players WHERE handle = ? AND confirmed = 1", handle))
+	p, err := scanProfile(tx.queryRow(ctx, tx.db.q.profileByHandle, handle))
 	if err != nil {
 		return Profile{}, notFound(err, fmt.Sprintf("player %q", handle))
 	}
@@ -51,8 +50,7 @@ func (tx *Tx) Profile(ctx context.Context, id int64) (Profile, error) {
 // RatedProfiles returns at most limit players with a rated game, the
 // highest rating first (then by handle).
 func (tx *Tx) RatedProfiles(ctx context.Context, limit int) ([]Profile, error) {
-	rows, err := tx.query(ctx,
-		"SELECT "+profileColumns+" FROM players WHERE rated_games > 0 ORDER BY rating DESC, handle LIMIT ?", limit)
+	rows, err := tx.query(ctx, tx.db.q.ratedProfiles, limit)
 	if err != nil {
 		return nil, fmt.Errorf("rated players: %w", err)
 	}
@@ -86,7 +84,7 @@ type ListedGame struct {
 // (TestGameColumnsG keeps the two the same).
 const gameColumnsG = "g.id, g.white, g.black, g.challenger, g.status, g.position, g.result, g.reason, g.thread_root, g.created, g.updated," +
 	" g.time_control, g.rated, g.white_left, g.black_left, g.clock_start, g.turn_time, g.reminders, g.draw_offer, g.takeback, g.adjourned," +
-	" g.white_rating, g.black_rating, coalesce(g.tournament, 0), g.round"
+	" g.white_rating, g.black_rating, coalesce(g.tournament, 0), g.round, g.clock_due"
 
 const listedFrom = "SELECT " + gameColumnsG + ", w.handle, b.handle, coalesce(t.name, '') FROM games AS g" +
 	" JOIN players AS w ON w.id = g.white JOIN players AS b ON b.id = g.black LEFT JOIN tournaments AS t ON t.id = g.tournament"

@@ -184,58 +184,78 @@ func (st *State) ClockNext(t time.Time, final time.Duration) (time.Time, bool) {
 	return Earliest(deadline, next), false
 }
 
-// DueClocks reads the games being played, but for adjourned ones (whose
-// clocks stand still), and returns those whose clock has something to do
-// at now (ClockNext with final), and when the next of the others will
-// (zero for none). A game that cannot be read is left out, its error in
-// broken (in the order of the games), and next is a minute from now at
-// the latest, to try it again.
-func DueClocks(ctx context.Context, tx *db.Tx, now time.Time, final time.Duration) (due []int64, next time.Time, broken []error, err error) {
-	games, err := tx.ActiveGames(ctx)
+// FinalReminder is when the last reminder goes out: this much time
+// before the player to move runs out; the first goes out when half the
+// time for the move is gone.
+const FinalReminder = Day
+
+// clockDue is when the clock loop next has something to do in the game
+// (db.Game.ClockDue): now when something is due, zero when the game is
+// not being played or is adjourned (its clock stands still).
+func (st *State) clockDue() time.Time {
+	if !st.Active() || st.Game.IsAdjourned() {
+		return time.Time{}
+	}
+	at, now := st.ClockNext(st.Now, FinalReminder)
+	if now {
+		return st.Now
+	}
+	return at
+}
+
+// dueBatch is how many games one DueClocks looks at, at most.
+const dueBatch = 500
+
+// DueClocks returns the games being played whose clock has something to
+// do at now (ClockNext), up to dueBatch of them: it reads the games whose
+// db.Game.ClockDue has come alone, and sets a later one for those that
+// turn out to have nothing to do yet (as after the migration that gave
+// every game its clock start). more is set when there may be more due
+// than it returned. A game that cannot be read is left out, its error in
+// broken, and looked at again a minute later.
+func DueClocks(ctx context.Context, tx *db.Tx, now time.Time) (due []int64, more bool, broken []error, err error) {
+	games, err := tx.ClocksDue(ctx, now, dueBatch)
 	if err != nil {
-		return nil, time.Time{}, nil, err
+		return nil, false, nil, err
 	}
 	for _, g := range games {
-		if g.IsAdjourned() {
-			continue // its clock stands still: no time out, no reminder
+		var at time.Time
+		if !g.IsAdjourned() { // else its clock stands still: no time out, no reminder
+			st, err := Of(ctx, tx, g, now)
+			if err != nil {
+				broken = append(broken, &Fault{Game: g.ID, What: "clock", Err: err})
+				at = now.Add(time.Minute)
+			} else {
+				var doNow bool
+				if at, doNow = st.ClockNext(now, FinalReminder); doNow {
+					due = append(due, g.ID)
+					continue
+				}
+			}
 		}
-		st, err := Of(ctx, tx, g, now)
-		if err != nil {
-			broken = append(broken, &Fault{Game: g.ID, What: "clock", Err: err})
-			next = Earliest(next, now.Add(time.Minute))
-			continue
-		}
-		if at, doNow := st.ClockNext(now, final); doNow {
-			due = append(due, g.ID)
-		} else {
-			next = Earliest(next, at)
+		if err := tx.SetClockDue(ctx, g.ID, at); err != nil {
+			return nil, false, nil, err
 		}
 	}
-	return due, next, broken, nil
+	return due, len(games) == dueBatch, broken, nil
 }
 
 // ClockDue ends a game whose player to move ran out of time, or sends
-// the reminder due (final before the deadline for the last); it returns
-// when the game's clock next needs looking at (zero when the game is
-// over).
-func ClockDue(ctx context.Context, tx *db.Tx, st *State, final time.Duration) (time.Time, []Event, error) {
-	deadline := st.Deadline()
-	if !st.Now.Before(deadline) {
-		evs, err := TimeOut(ctx, tx, st)
-		return time.Time{}, evs, err
+// the reminder due (FinalReminder before the deadline for the last).
+func ClockDue(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
+	if !st.Now.Before(st.Deadline()) {
+		return TimeOut(ctx, tx, st)
 	}
 	var evs []Event
-	due, next := st.reminderDue(st.Now, final)
+	due, _ := st.reminderDue(st.Now, FinalReminder)
 	if due > st.Game.Reminders {
 		st.Game.Reminders = due
-		if err := st.save(ctx, tx); err != nil {
-			return time.Time{}, nil, err
-		}
 		e := event(Reminded, st, db.Player{})
-		e.Final = due == len(reminderPoints(st.Game.TurnTime, final))
+		e.Final = due == len(reminderPoints(st.Game.TurnTime, FinalReminder))
 		evs = append(evs, e)
 	}
-	return Earliest(deadline, next), evs, nil
+	// Saved whatever happened, so that its ClockDue moves on.
+	return evs, st.save(ctx, tx)
 }
 
 // TimeOut ends a game lost on time by the player to move.

@@ -125,8 +125,9 @@ func resultOf(c rules.Color) db.Result {
 	return db.BlackWins
 }
 
-// save stores the game.
+// save stores the game, with when its clock next has something to do.
 func (st *State) save(ctx context.Context, tx *db.Tx) error {
+	st.Game.ClockDue = st.clockDue()
 	return tx.UpdateGame(ctx, st.Game, st.Now)
 }
 

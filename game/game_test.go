@@ -239,27 +239,67 @@ func TestOffers(t *testing.T) {
 func TestClockDue(t *testing.T) {
 	w := newWorld(t)
 	st := w.started()
+	if want := t0.Add(36 * time.Hour); !st.Game.ClockDue.Equal(want) {
+		t.Errorf("ClockDue of a new game = %v, want %v (half the time gone)", st.Game.ClockDue, want)
+	}
 	for _, tt := range []struct {
 		after time.Duration
 		want  []Kind
 		final bool
+		next  time.Duration // the ClockDue after it, from t0; 0 for none
 	}{
-		{36 * time.Hour, []Kind{Reminded}, false},
-		{48 * time.Hour, []Kind{Reminded}, true},
-		{72 * time.Hour, []Kind{Ended}, false},
+		{36 * time.Hour, []Kind{Reminded}, false, 48 * time.Hour},
+		{48 * time.Hour, []Kind{Reminded}, true, 72 * time.Hour},
+		{72 * time.Hour, []Kind{Ended}, false, 0},
 	} {
 		w.tx(func(ctx context.Context, tx *db.Tx) error {
 			st, err := Load(ctx, tx, st.ID(), t0.Add(tt.after))
 			if err != nil {
 				return err
 			}
-			_, evs, err := ClockDue(ctx, tx, &st, Day)
+			due, _, _, err := DueClocks(ctx, tx, t0.Add(tt.after))
+			if err != nil || !slices.Equal(due, []int64{st.ID()}) {
+				t.Errorf("DueClocks after %v = %v, %v, want game %d", tt.after, due, err, st.ID())
+			}
+			evs, err := ClockDue(ctx, tx, &st)
 			if !slices.Equal(kinds(evs), tt.want) || len(evs) > 0 && evs[0].Final != tt.final {
 				t.Errorf("ClockDue after %v = %+v, want %v (final %v)", tt.after, evs, tt.want, tt.final)
+			}
+			g, err := tx.Game(ctx, st.ID())
+			if err != nil {
+				return err
+			}
+			if want := t0.Add(tt.next); tt.next == 0 && !g.ClockDue.IsZero() || tt.next != 0 && !g.ClockDue.Equal(want) {
+				t.Errorf("ClockDue stored after %v = %v, want %v", tt.after, g.ClockDue, tt.next)
+			}
+			if due, _, _, err := DueClocks(ctx, tx, t0.Add(tt.after)); err != nil || len(due) != 0 {
+				t.Errorf("DueClocks after %v, once done = %v, %v, want none", tt.after, due, err)
 			}
 			return err
 		})
 	}
+}
+
+// TestDueClocksMendsEarlyTimes: a game whose stored ClockDue is earlier
+// than its clock says (as after the migration, or a game written
+// without it) is not due then, and gets its true time.
+func TestDueClocksMendsEarlyTimes(t *testing.T) {
+	w := newWorld(t)
+	st := w.started()
+	w.tx(func(ctx context.Context, tx *db.Tx) error {
+		if err := tx.SetClockDue(ctx, st.ID(), t0); err != nil {
+			return err
+		}
+		due, _, _, err := DueClocks(ctx, tx, t0.Add(time.Hour))
+		if err != nil || len(due) != 0 {
+			t.Errorf("DueClocks an hour in = %v, %v, want none", due, err)
+		}
+		next, ok, err := tx.NextClockDue(ctx)
+		if want := t0.Add(36 * time.Hour); err != nil || !ok || !next.Equal(want) {
+			t.Errorf("NextClockDue = %v, %v, %v, want %v", next, ok, err, want)
+		}
+		return err
+	})
 }
 
 // TestRecordLines: the record's lines are 72 characters at most, broken

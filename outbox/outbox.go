@@ -56,6 +56,11 @@ type Config struct {
 	// operator's metrics. It must not block.
 	OnCapped func(cap string)
 
+	// MaySend, when set, is asked before each mail is sent: an error
+	// (this process no longer holds the lease of M48, say) ends the round
+	// with it, the mail left for whoever sends next.
+	MaySend func() error
+
 	// Now gives the time; default time.Now.
 	Now func() time.Time
 
@@ -70,9 +75,11 @@ type Outbox struct {
 	hostname string
 	sentLog  *db.SentLog
 	personal *regexp.Regexp // our addresses with a +tag
+	local    string         // the local part of From, lowercase
 
 	maxPerRecipient, maxPerSender, maxPerHour int
 	onCapped                                  func(string)
+	maySend                                   func() error
 
 	now func() time.Time
 	log *slog.Logger
@@ -90,10 +97,12 @@ func New(cfg Config) (*Outbox, error) {
 	}
 	o := &Outbox{db: cfg.DB, from: cfg.From, hostname: cfg.Hostname, sentLog: cfg.SentLog,
 		personal:        personalAddresses(strings.ToLower(cfg.From)),
+		local:           strings.ToLower(cfg.From[:strings.LastIndexByte(cfg.From, '@')]),
 		maxPerRecipient: or(cfg.MaxPerRecipient, DefaultMaxPerRecipient),
 		maxPerSender:    or(cfg.MaxPerSender, DefaultMaxPerSender),
 		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),
 		onCapped:        cfg.OnCapped,
+		maySend:         cfg.MaySend,
 		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1)}
 	if o.now == nil {
 		o.now = time.Now

@@ -155,9 +155,25 @@ func personalAddresses(from string) *regexp.Regexp {
 		regexp.QuoteMeta(domain) + `\b`)
 }
 
+// mayHoldPersonal reports whether s may hold a personal address: every
+// match of personal has our local part right before a "+" or an "&".
+// Most mails hold none, and this costs a small part of the regexp.
+func (o *Outbox) mayHoldPersonal(s string) bool {
+	n := len(o.local)
+	for i := n; i < len(s); i++ {
+		if c := s[i]; (c == '+' || c == '&') && strings.EqualFold(s[i-n:i], o.local) {
+			return true
+		}
+	}
+	return false
+}
+
 // scrub replaces in s every personal address but that of the recipient of
 // out (its Reply-To).
 func (o *Outbox) scrub(s string, out mailmsg.Outgoing) string {
+	if !o.mayHoldPersonal(s) {
+		return s
+	}
 	_, own, _ := strings.Cut(strings.ToLower(out.ReplyTo), "+")
 	own, _, _ = strings.Cut(own, "@")
 	return o.personal.ReplaceAllStringFunc(s, func(a string) string {

@@ -24,6 +24,9 @@ const (
 	// inFlightGrace is how long a send under way may go on once the loop
 	// is asked to stop: the mail is finished, not cut off half-sent.
 	inFlightGrace = 3 * time.Second
+	// maxUnapplied is how many records the sent log may hold before they
+	// are carried into the outbox whatever else waits for the database.
+	maxUnapplied = 2000
 )
 
 // SendDue sends the mails of the outbox that are due and returns how many
@@ -35,14 +38,18 @@ const (
 // done it sends no other mail, but the one under way is finished
 // (inFlightGrace at most) and recorded. It returns an error when the
 // database fails or ctx is done.
+//
+// The outbox is read without waiting for the database's lock, which mail
+// being handled may hold: the sent log's records not carried into it yet
+// are taken as sent.
 func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 	if err := o.applySentLog(ctx); err != nil {
 		return 0, err
 	}
 	var due []db.Mail
-	err := o.db.Tx(ctx, func(tx *db.Tx) error {
+	err := o.db.Read(ctx, func(tx *db.Tx) error {
 		var err error
-		due, err = tx.Due(ctx, o.now(), sendBatch)
+		due, err = tx.Due(ctx, o.now(), sendBatch, o.unapplied()...)
 		return err
 	})
 	if err != nil {
@@ -52,6 +59,11 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 	for _, m := range due {
 		if ctx.Err() != nil {
 			break
+		}
+		if o.maySend != nil {
+			if err := o.maySend(); err != nil {
+				return sent, err
+			}
 		}
 		sendErr := o.sendOne(ctx, send, m)
 		if sendErr != nil && ctx.Err() != nil {
@@ -106,13 +118,25 @@ func (o *Outbox) sendOne(ctx context.Context, send Sender, m db.Mail) error {
 }
 
 // applySentLog carries the records of the sent log, if any, into the
-// outbox.
+// outbox, when the database's lock is free or the log holds many.
 func (o *Outbox) applySentLog(ctx context.Context) error {
 	if o.sentLog == nil {
 		return nil
 	}
+	if o.sentLog.Len() < maxUnapplied {
+		_, _, err := o.sentLog.TryApply(ctx, o.db)
+		return err
+	}
 	_, err := o.sentLog.Apply(ctx, o.db)
 	return err
+}
+
+// unapplied returns the ids of the mails the sent log holds as sent.
+func (o *Outbox) unapplied() []int64 {
+	if o.sentLog == nil {
+		return nil
+	}
+	return o.sentLog.Unapplied()
 }
 
 // recordSend records what happened when m was sent, at once, even when
@@ -210,9 +234,9 @@ func (o *Outbox) sendRound(ctx context.Context, send Sender) (time.Duration, err
 		next time.Time
 		ok   bool
 	)
-	err := o.db.Tx(ctx, func(tx *db.Tx) error {
+	err := o.db.Read(ctx, func(tx *db.Tx) error {
 		var err error
-		next, ok, err = tx.NextDue(ctx)
+		next, ok, err = tx.NextDue(ctx, o.unapplied()...)
 		return err
 	})
 	if err != nil || !ok {

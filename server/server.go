@@ -65,11 +65,6 @@ type Config struct {
 	// Empty: no one may.
 	Operator string
 
-	// FinalReminder is how long before a player runs out of time the
-	// last reminder goes out; the first goes out when half the time for
-	// the move is gone. Default 24 hours; negative for none.
-	FinalReminder time.Duration
-
 	// Outbox is where the mails the server causes are queued; its caps
 	// (outbox.Config.MaxPerHour) say when an answer is not sent. Default
 	// an outbox of DB with the defaults, from Address.
@@ -129,9 +124,8 @@ type Server struct {
 	operator      string
 	outbox        *outbox.Outbox
 
-	finalReminder time.Duration
-	robot         string // the robot's handle; "" for none
-	publicURL     string // the web's pages, ending in "/"; "" for none
+	robot     string // the robot's handle; "" for none
+	publicURL string // the web's pages, ending in "/"; "" for none
 
 	robotGames, challengesPerDay int
 	analysesPerDay               int
@@ -172,7 +166,6 @@ func New(cfg Config) (*Server, error) {
 		metrics:          cfg.Metrics,
 		operator:         strings.ToLower(cfg.Operator),
 		outbox:           cfg.Outbox,
-		finalReminder:    cfg.FinalReminder,
 		robot:            cfg.Robot,
 		publicURL:        cfg.PublicURL,
 		robotGames:       cfg.RobotGames,
@@ -197,9 +190,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.analysisNodes <= 0 {
 		s.analysisNodes = analysis.DefaultNodes
-	}
-	if s.finalReminder == 0 {
-		s.finalReminder = defaultFinalReminder
 	}
 	if s.hostname == "" {
 		s.hostname = domain

@@ -16,12 +16,9 @@ const (
 	// now and then even when nothing is due.
 	maxClockWait = time.Hour
 	// minWakeGap is the least time between two Ticks caused by handled
-	// mail: a Tick reads every active game, and mail may come in floods.
-	// Deadlines are kept to the minute all the same.
+	// mail, which may come in floods. Deadlines are kept to the minute
+	// all the same.
 	minWakeGap = 10 * time.Second
-	// defaultFinalReminder is when the last reminder goes out: this much
-	// time before the player to move runs out.
-	defaultFinalReminder = game.Day
 )
 
 // Tick does what is due at the server's time now: games lost on time,
@@ -31,7 +28,9 @@ const (
 // to call at any time; the work for each game, and the digests, are
 // recorded in a transaction of their own, so that a restart neither
 // loses nor repeats any of it, and a game that cannot be done (its error
-// is logged) holds up no other: it is tried again a minute later.
+// is logged) holds up no other: it is tried again a minute later. It
+// reads the games whose clock is due alone (db.Game.ClockDue), so that
+// its cost does not grow with the games being played.
 func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 	now := s.now().UTC()
 	var next time.Time
@@ -41,63 +40,49 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 			s.outbox.Wake()
 		}
 	}()
-	// The games with something due now, found in a read-only pass.
-	var due []int64
-	err := s.db.Tx(ctx, func(tx *db.Tx) error {
-		var broken []error
-		var err error
-		due, next, broken, err = game.DueClocks(ctx, tx, now, s.finalReminder)
-		for _, b := range broken {
-			var f *game.Fault
-			errors.As(b, &f)
-			s.log.Error("clock", "game", f.Game, "err", f.Err)
-		}
-		return err
-	})
-	if err != nil {
-		return time.Time{}, err
-	}
-	for _, id := range due {
-		var at time.Time
-		n := 0
+	for more := true; more; {
+		// The games with something due now.
+		var due []int64
 		err := s.db.Tx(ctx, func(tx *db.Tx) error {
-			w := s.newWork(tx, now)
-			st, err := game.Load(ctx, tx, id, now)
-			if err != nil {
-				return err
+			var broken []error
+			var err error
+			due, more, broken, err = game.DueClocks(ctx, tx, now)
+			for _, b := range broken {
+				var f *game.Fault
+				errors.As(b, &f)
+				s.log.Error("clock", "game", f.Game, "err", f.Err)
 			}
-			if !st.Active() || st.Game.IsAdjourned() {
-				at = time.Time{}
-				return nil // ended or adjourned meanwhile
-			}
-			var evs []game.Event
-			if at, evs, err = game.ClockDue(ctx, tx, &st, s.finalReminder); err != nil {
-				return err
-			}
-			if err := w.tell(ctx, evs, nil); err != nil {
-				return err
-			}
-			if err := w.flush(ctx); err != nil {
-				return err
-			}
-			n = w.queued
-			return nil
+			return err
 		})
 		if err != nil {
-			if ctx.Err() != nil {
-				return time.Time{}, ctx.Err()
+			return time.Time{}, err
+		}
+		for _, id := range due {
+			n, err := s.clockGame(ctx, id, now)
+			if err != nil {
+				if ctx.Err() != nil {
+					return time.Time{}, ctx.Err()
+				}
+				s.log.Error("clock", "game", id, "err", err)
+				// Tried again a minute later, the others meanwhile.
+				err = s.db.Tx(ctx, func(tx *db.Tx) error { return tx.SetClockDue(ctx, id, now.Add(time.Minute)) })
+				if err != nil {
+					return time.Time{}, err
+				}
 			}
-			s.log.Error("clock", "game", id, "err", err)
-			at = now.Add(time.Minute)
-		} else {
 			queued += n
 		}
-		next = game.Earliest(next, at)
 	}
-	err = s.db.Tx(ctx, func(tx *db.Tx) error {
-		w := s.newWork(tx, now)
-		at, err := w.digests(ctx)
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		at, ok, err := tx.NextClockDue(ctx)
 		if err != nil {
+			return err
+		}
+		if ok {
+			next = at
+		}
+		w := s.newWork(tx, now)
+		if at, err = w.digests(ctx); err != nil {
 			return err
 		}
 		next = game.Earliest(next, at)
@@ -111,6 +96,35 @@ func (s *Server) Tick(ctx context.Context) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return next, nil
+}
+
+// clockGame does what is due in the clock of one game, in a transaction
+// of its own, and returns how many mails it queued.
+func (s *Server) clockGame(ctx context.Context, id int64, now time.Time) (int, error) {
+	n := 0
+	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+		w := s.newWork(tx, now)
+		st, err := game.Load(ctx, tx, id, now)
+		if err != nil {
+			return err
+		}
+		if !st.Active() || st.Game.IsAdjourned() {
+			return tx.SetClockDue(ctx, id, time.Time{}) // ended or adjourned meanwhile
+		}
+		evs, err := game.ClockDue(ctx, tx, &st)
+		if err != nil {
+			return err
+		}
+		if err := w.tell(ctx, evs, nil); err != nil {
+			return err
+		}
+		if err := w.flush(ctx); err != nil {
+			return err
+		}
+		n = w.queued
+		return nil
+	})
+	return n, err
 }
 
 // RunClock runs Tick until ctx is done, and then returns ctx.Err(): at

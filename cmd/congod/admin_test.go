@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,7 +13,7 @@ import (
 // told each time, and a forged operator's mail does nothing.
 func TestAdmin(t *testing.T) {
 	sys := startSystem(t)
-	dbPath := filepath.Join(t.TempDir(), "congo.db")
+	dbPath := testDB(t)
 	const server = "congo@example.org"
 	carol := "carol@example.org"
 	d := startDaemon(t, sys, dbPath, func(c *config) { c.operator = carol })

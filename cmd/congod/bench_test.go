@@ -36,13 +36,20 @@ type benchWorld struct {
 
 // smtpSink is an SMTP server that reads each mail whole and counts it.
 type smtpSink struct {
-	addr string
-	n    atomic.Int64
+	addr   string
+	n      atomic.Int64
+	onMail func() // called for each mail, when not nil
 }
 
 func startSink(b *testing.B) *smtpSink {
 	b.Helper()
-	k := &smtpSink{}
+	return startSinkFunc(b, nil)
+}
+
+// startSinkFunc is startSink with a function called for each mail.
+func startSinkFunc(b *testing.B, onMail func()) *smtpSink {
+	b.Helper()
+	k := &smtpSink{onMail: onMail}
 	srv := smtp.NewServer(k)
 	srv.Domain = "sink.example.org"
 	srv.AllowInsecureAuth = true
@@ -71,6 +78,9 @@ func (s sinkSession) Data(r io.Reader) error {
 		return err
 	}
 	s.k.n.Add(1)
+	if s.k.onMail != nil {
+		s.k.onMail()
+	}
 	return nil
 }
 

@@ -242,13 +242,28 @@ func checkSMTP(ctx context.Context, cfg *config, tlsConfig *tls.Config) checkRes
 	return r
 }
 
-// checkDatabase opens the database and writes to it. A database not
-// there yet is not made (made by root, the daemon could not write it):
-// its directory is checked to take files.
+// checkDatabase opens the database and writes to it. A SQLite database
+// not there yet is not made (made by root, the daemon could not write
+// it): its directory is checked to take files. A PostgreSQL database is
+// connected to, its schema brought up to date, and written to.
 func checkDatabase(ctx context.Context, cfg *config, _ *tls.Config) checkResult {
-	r := checkResult{part: "db", target: cfg.dbPath}
+	r := checkResult{part: "db", target: db.RedactURL(cfg.dbPath)}
 	fail := func(err error, hint string) checkResult {
 		r.problem, r.err, r.hint = notWritable, err, hint
+		return r
+	}
+	if db.IsPostgres(cfg.dbPath) {
+		store, err := db.Open(ctx, cfg.dbPath)
+		if err != nil {
+			r.problem, r.err = unreachable, err
+			r.hint = "no session with PostgreSQL: check the host, the port, the user, the password and sslmode in the URL, and that the database exists"
+			return r
+		}
+		defer store.Close()
+		if err := store.Check(ctx, time.Now().UTC()); err != nil {
+			return fail(err, "the database takes no write: check the user's privileges on it and its schema")
+		}
+		r.hint = "connected, and took a write"
 		return r
 	}
 	if _, err := os.Stat(cfg.dbPath); errors.Is(err, fs.ErrNotExist) {

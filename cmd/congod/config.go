@@ -89,7 +89,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.imapPasswordFile, "imap-password-file", "", "file holding the IMAP password (instead of a password in -imap); one trailing newline is dropped")
 	fs.StringVar(&c.smtpPasswordFile, "smtp-password-file", "", "file holding the SMTP password (instead of a password in -smtp); one trailing newline is dropped")
 	fs.StringVar(&c.address, "address", "", "the server's own address, e.g. congo@example.org (From, and the base of personal reply addresses)")
-	fs.StringVar(&c.dbPath, "db", "congo.db", "SQLite database file")
+	fs.StringVar(&c.dbPath, "db", "congo.db", "the database: a SQLite file, or a URL postgres://user:password@host:port/dbname?sslmode=... (M47)")
 	fs.DurationVar(&c.poll, "poll", time.Minute, "how often to look for mail when the IMAP server offers no IDLE")
 	fs.StringVar(&c.processed, "processed", mailer.DefaultProcessed, "mailbox that handled mail is moved to (created when missing)")
 	fs.StringVar(&c.quarantine, "quarantine", mailer.DefaultQuarantine, "mailbox that a mail is set aside in when handling it failed -max-tries times (created when missing)")

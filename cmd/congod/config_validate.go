@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/parser"
@@ -112,6 +113,9 @@ func (c *config) validate() error {
 	if c.dbPath == "" {
 		return c.bad("db", errors.New("must not be empty"))
 	}
+	if err := c.checkDB(); err != nil {
+		return err
+	}
 	if _, err := c.tlsConfig(); err != nil {
 		return err
 	}
@@ -152,6 +156,32 @@ func (c *config) checkCleartext(key, rawURL, secure string) error {
 	}
 	return c.bad(key, fmt.Errorf("%w: %s:// would send it unencrypted to %s; use %s, or -insecure to allow it",
 		errCleartextPassword, key, u.Hostname(), secure))
+}
+
+// checkDB checks a PostgreSQL URL of -db (M47), without connecting: it
+// must read as one, and, with a password, to a host that is not loopback
+// it must demand TLS (sslmode=require, verify-ca or verify-full) unless
+// -insecure allows it. A path is a SQLite file, opened when congod runs.
+func (c *config) checkDB() error {
+	if !db.IsPostgres(c.dbPath) {
+		return nil
+	}
+	if err := db.CheckURL(c.dbPath); err != nil {
+		return c.bad("db", err)
+	}
+	u, err := url.Parse(c.dbPath)
+	if err != nil || u.User == nil || c.insecure {
+		return nil
+	}
+	if _, ok := u.User.Password(); !ok || isLoopback(u.Hostname()) {
+		return nil
+	}
+	switch u.Query().Get("sslmode") {
+	case "require", "verify-ca", "verify-full":
+		return nil
+	}
+	return c.bad("db", fmt.Errorf("%w: without sslmode=require (or verify-ca, verify-full) the database's traffic crosses the network to %s unencrypted; add it, or -insecure to allow it",
+		errCleartextPassword, u.Hostname()))
 }
 
 // isLoopback reports whether host, a host name or an IP address, is this

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -104,7 +103,7 @@ func TestEndToEndAnalysis(t *testing.T) {
 // once.
 func TestEndToEndAnalysisRestart(t *testing.T) {
 	sys := startSystem(t)
-	dbPath := filepath.Join(t.TempDir(), "congo.db")
+	dbPath := testDB(t)
 	// First an analysis that would take for ever: it is under way when
 	// the daemon stops.
 	d := startDaemon(t, sys, dbPath, func(c *config) { c.analysisNodes = 1 << 40 })
@@ -137,7 +136,7 @@ func TestEndToEndAnalysisRestart(t *testing.T) {
 // waiting for one, the robot's moves and those the time cap stopped.
 func TestMetricsAnalysisAndRobot(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, filepath.Join(t.TempDir(), "congo.db"), func(c *config) {
+	d := startDaemon(t, sys, testDB(t), func(c *config) {
 		c.robot, c.analysisNodes = "robot", 5000
 	})
 	w := newWorld(t, sys)

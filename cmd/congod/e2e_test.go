@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	netmail "net/mail"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +63,7 @@ func startWorldTuned(t *testing.T, tune func(*config), users ...string) *world {
 		imapURL:   sys.IMAPURL("congo"),
 		smtpURL:   sys.SMTPURL(),
 		address:   "congo@example.org",
-		dbPath:    filepath.Join(t.TempDir(), "congo.db"),
+		dbPath:    testDB(t),
 		poll:      100 * time.Millisecond,
 		processed: "Processed",
 		logLevel:  "info",

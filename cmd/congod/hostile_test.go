@@ -34,7 +34,7 @@ type hostile struct {
 func newHostile(t *testing.T, maxReplies int) *hostile {
 	t.Helper()
 	ctx := context.Background()
-	store, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
+	store, err := db.Open(ctx, testDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -50,7 +51,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			store.Close()
 		}
 	}()
-	sentLog, err := db.OpenSentLog(cfg.dbPath + "-sent")
+	sentLog, err := store.OpenSentLog(cfg.dbPath + "-sent")
 	if err != nil {
 		return err
 	}
@@ -59,16 +60,37 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			sentLog.Close()
 		}
 	}()
-	handOver, err := openHandOver(cfg.dbPath+"-sending", logger)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if closeStore {
-			handOver.Close()
+	// The hand-over record is a file beside an SQLite database; on
+	// PostgreSQL the daemon that takes over may run on another machine,
+	// and goes without (see handOver).
+	var hand *handOver
+	if !store.Postgres() {
+		if hand, err = openHandOver(cfg.dbPath+"-sending", logger); err != nil {
+			return err
 		}
-	}()
+		defer func() {
+			if closeStore {
+				hand.Close()
+			}
+		}()
+	}
 
+	logger.Info("congod started", "version", version(), "address", cfg.address, "db", db.RedactURL(cfg.dbPath))
+	if store.Postgres() {
+		err = serveLeased(ctx, cfg, logger, store, sentLog, tlsConfig)
+	} else {
+		err = serveTerm(ctx, cfg, logger, store, sentLog, hand, tlsConfig, nil)
+	}
+	if errors.Is(err, errLoopsRunning) {
+		closeStore = false // the process ends soon: better than closing under a loop
+	}
+	return err
+}
+
+// serveTerm runs the daemon's loops on store until ctx is done (see
+// serve). maySend, when not nil, is asked before each mail is sent.
+func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.DB, sentLog *db.SentLog,
+	hand *handOver, tlsConfig *tls.Config, maySend func() error) (err error) {
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
 		URL:        cfg.imapURL,
 		TLS:        tlsConfig,
@@ -87,7 +109,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
 	defer func() {
-		if closeStore {
+		if !errors.Is(err, errLoopsRunning) { // else a loop may still send
 			smtp.Close()
 		}
 	}()
@@ -104,6 +126,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		MaxPerSender:    cfg.maxPerSender,
 		MaxPerHour:      cfg.maxPerHour,
 		OnCapped:        mon.mailCapped,
+		MaySend:         maySend,
 		Now:             serverClock,
 		Logger:          logger,
 	})
@@ -146,7 +169,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	if serverClock != nil {
 		now = serverClock
 	}
-	if err := handOver.settle(ctx, store, sentLog, now()); err != nil {
+	if err := hand.settle(ctx, store, sentLog, now()); err != nil {
 		return err
 	}
 	// Registered before the first mail is read, which may challenge it.
@@ -172,7 +195,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	stages := [][]loop{
 		first,
 		{
-			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(handOver.sender(smtp)))) }},
+			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(hand.sender(smtp)))) }},
 			{"smtp-watch", watch.run},
 		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
@@ -189,12 +212,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		h := mon.handler(logger)
 		stages = append(stages, []loop{{"http", func(ctx context.Context) error { return serveHTTP(ctx, ln, h, logger) }}})
 	}
-	logger.Info("congod started", "version", version(), "address", cfg.address, "db", cfg.dbPath)
-	err = runStages(ctx, stages, shutdownGrace, logger)
-	if errors.Is(err, errLoopsRunning) {
-		closeStore = false // the process ends soon: better than closing under a loop
-	}
-	return err
+	return runStages(ctx, stages, shutdownGrace, logger)
 }
 
 // errLoopsRunning is returned by runStages when loops did not stop in
