@@ -48,16 +48,23 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 }
 
 // Due returns up to limit mails waiting to be sent whose next attempt is
-// not after now, the earliest first, but only the first of
-// each recipient's: a recipient's mails go out in the order they were
-// queued, the next when the one before is sent or given up. The mails
-// with the ids sent are taken as sent (SentLog.Unapplied).
+// not after now, in the order they were queued, but none queued after a
+// mail to the same recipient that waits to be tried again: a recipient's
+// mails go out in the order they were queued. A recipient's due mails
+// come in their order, so that the sender sends them one after another
+// and stops at the first that fails (the rest then wait behind it). The
+// mails with the ids sent are taken as sent (SentLog.Unapplied).
+//
+// Its cost is bounded by limit and the mails skipped as sent, not by the
+// mails waiting: each recipient's mails waiting to be tried again are
+// found in the index outbox_pending_retry (migration 014).
 func (tx *Tx) Due(ctx context.Context, now time.Time, limit int, sent ...int64) ([]Mail, error) {
 	ids, err := jsonIDs(sent)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
-	rows, err := tx.query(ctx, tx.db.q.due, formatTime(now), ids, ids, limit)
+	at := formatTime(now)
+	rows, err := tx.query(ctx, tx.db.q.due, at, ids, at, limit)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}

@@ -156,3 +156,51 @@ func TestPruneOutbox(t *testing.T) {
 		return nil
 	})
 }
+
+// TestDueKeepsEachRecipientsOrder: Due gives each recipient's due mails
+// in the order they were queued, several at once, and none queued after
+// one of theirs that waits to be tried again; a mail made due again goes
+// before the later ones, and the sent log's mails are skipped.
+func TestDueKeepsEachRecipientsOrder(t *testing.T) {
+	d := openTest(t)
+	ids := map[string]int64{}
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for i, name := range []string{"a1", "a2", "b1", "a3"} {
+			id, err := tx.Enqueue(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x",
+				To: name[:1] + "@x", MessageID: name, Raw: []byte(name)})
+			if err != nil {
+				return err
+			}
+			ids[name] = id
+		}
+		return nil
+	})
+	check := func(what string, now time.Time, sent []int64, want ...string) {
+		t.Helper()
+		var got []string
+		inTx(t, d, func(ctx context.Context, tx *Tx) error {
+			mails, err := tx.Due(ctx, now, 10, sent...)
+			for _, m := range mails {
+				got = append(got, m.MessageID)
+			}
+			return err
+		})
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: Due = %q, want %q", what, got, want)
+		}
+	}
+	now := t0.Add(time.Minute)
+	check("all due", now, nil, "a1", "a2", "b1", "a3")
+	later := now.Add(time.Hour)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.MarkRetry(ctx, ids["a2"], later, "421 later") })
+	check("a2 waits to be tried again", now, nil, "a1", "b1")
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		if err := tx.MarkSent(ctx, ids["a1"], now); err != nil {
+			return err
+		}
+		_, err := tx.Retry(ctx, now.Add(time.Second))
+		return err
+	})
+	check("a2 due again, before a3", now.Add(time.Second), nil, "a2", "b1", "a3")
+	check("a2 in the sent log", now.Add(time.Second), []int64{ids["a2"]}, "b1", "a3")
+}

@@ -72,10 +72,9 @@ var postgresQueries = queries{
 		" JOIN sent AS s ON s.message_id = j.value WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1",
 	due: "SELECT " + mailColumns + mailFrom + " WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?" +
 		" AND m.id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json))" +
-		" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = m.rcpt_to AND o.id < m.id" +
-		" AND o.sent_at IS NULL AND o.failed_at IS NULL" +
-		" AND o.id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json)))" +
-		" ORDER BY m.next_attempt, m.id LIMIT ?",
+		" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = m.rcpt_to AND o.next_attempt > ? AND o.id < m.id" +
+		" AND o.sent_at IS NULL AND o.failed_at IS NULL)" +
+		" ORDER BY m.id LIMIT ?",
 	nextDue: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL" +
 		" AND id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json))",
 }

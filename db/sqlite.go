@@ -44,9 +44,12 @@ var sqliteQueries = queries{
 		" WHERE s.game IS NOT NULL ORDER BY j.key LIMIT 1",
 	due: "SELECT " + mailColumns + mailFrom + " WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?" +
 		" AND m.id NOT IN (SELECT value FROM json_each(?))" +
-		" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = m.rcpt_to AND o.id < m.id" +
-		" AND o.sent_at IS NULL AND o.failed_at IS NULL AND o.id NOT IN (SELECT value FROM json_each(?)))" +
-		" ORDER BY m.next_attempt, m.id LIMIT ?",
+		// Without INDEXED BY, SQLite picks outbox_pending_rcpt, whose
+		// range holds each mail sent that the sent log has not carried in.
+		" AND NOT EXISTS (SELECT 1 FROM outbox AS o INDEXED BY outbox_pending_retry" +
+		" WHERE o.rcpt_to = m.rcpt_to AND o.next_attempt > ? AND o.id < m.id" +
+		" AND o.sent_at IS NULL AND o.failed_at IS NULL)" +
+		" ORDER BY m.id LIMIT ?",
 	nextDue: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL" +
 		" AND id NOT IN (SELECT value FROM json_each(?))",
 }

@@ -56,9 +56,13 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 		return 0, err
 	}
 	sent, failed := 0, 0
+	held := map[string]bool{} // recipients whose mail failed this round: the rest waits behind it
 	for _, m := range due {
 		if ctx.Err() != nil {
 			break
+		}
+		if held[m.To] {
+			continue
 		}
 		if o.maySend != nil {
 			if err := o.maySend(); err != nil {
@@ -76,6 +80,7 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 			sent++
 		} else {
 			failed++
+			held[m.To] = !mailer.IsPermanent(sendErr)
 		}
 	}
 	if sent > 0 && failed == 0 {
