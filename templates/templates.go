@@ -317,7 +317,7 @@ func tidyWith(s string, oneLetter bool) string {
 // wide characters where Japanese line breaking allows it, not before
 // closing punctuation such as 、。」） nor after opening such as 「（,
 // and not within "<...>" or the quotes of Czech and Japanese, „...“ and
-// 「...」, which hold commands. A word longer than width stays whole on
+// 「...」, which hold commands, nor within a command (inCommand). A word longer than width stays whole on
 // its own line.
 func wrap(l string, oneLetter bool) []string {
 	var lines []string
@@ -355,7 +355,7 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 		switch {
 		case i == 0, inside:
 		case r == ' ':
-			if (col <= width || last == 0) && !(oneLetter && word == 1 && unicode.IsLetter(prev)) {
+			if (col <= width || last == 0) && !(oneLetter && word == 1 && unicode.IsLetter(prev)) && !inCommand(l, i) {
 				last, lastSkip = i, 1
 			}
 		case wide(prev) && wide(r) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev),
@@ -373,6 +373,15 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 		}
 	}
 	return last, lastSkip
+}
+
+// inCommand reports whether the space at l[i] is within a command a
+// player is to write, which a break would cut in two: before or after
+// "congo" ("decline congo 42"), or before a placeholder ("challenge
+// congo <handle>").
+func inCommand(l string, i int) bool {
+	next := l[i+1:]
+	return strings.HasSuffix(l[:i], " congo") || strings.HasPrefix(next, "congo ") || strings.HasPrefix(next, "<")
 }
 
 // Japanese line breaking (kinsoku): no line starts with noBreakBefore,

@@ -625,6 +625,11 @@ func TestTidy(t *testing.T) {
 		{"  " + strings.Repeat("word ", 20), "  " + strings.TrimSpace(strings.Repeat("word ", 20)) + "\n"},
 		{"> " + strings.Repeat("word ", 20), "> " + strings.TrimSpace(strings.Repeat("word ", 20)) + "\n"},
 		{strings.Repeat("x", 80) + " y", strings.Repeat("x", 80) + "\ny\n"},
+		// A command the reader is to write stays on one line.
+		{"You cannot challenge yourself. Name another player: challenge congo <handle>",
+			"You cannot challenge yourself. Name another player:\nchallenge congo <handle>\n"},
+		{strings.Repeat("w ", 30) + "decline congo 42 now",
+			strings.TrimSpace(strings.Repeat("w ", 30)) + "\ndecline congo 42 now\n"},
 	}
 	for _, tt := range tests {
 		if got := tidy(tt.in); got != tt.want {
