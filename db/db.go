@@ -8,13 +8,8 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,9 +24,6 @@ var ErrNotFound = errors.New("not found")
 // memory, an I/O error): nothing of the transaction is left, and it can
 // go no further.
 var ErrTxAborted = errors.New("the transaction was rolled back")
-
-//go:embed migrations/*.sql migrations/postgres/*.sql
-var migrationFiles embed.FS
 
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
@@ -385,88 +377,6 @@ func (d *DB) run(t *sql.Tx, fn func(tx *Tx) error) error {
 	}
 	committed = true
 	return nil
-}
-
-// migration is one schema step: the file that brings the schema to version.
-type migration struct {
-	version int
-	name    string
-}
-
-// migrations lists the embedded migration files of a backend (in dir:
-// "migrations" for SQLite, "migrations/postgres"), which are named
-// NNN_what.sql and must be numbered 1, 2, 3, ... without gaps.
-func migrations(dir string) ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, dir+"/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	var ms []migration
-	for i, name := range names {
-		prefix, _, _ := strings.Cut(path.Base(name), "_")
-		v, err := strconv.Atoi(prefix)
-		if err != nil || v != i+1 {
-			return nil, fmt.Errorf("migration %s is out of sequence, want number %d", name, i+1)
-		}
-		ms = append(ms, migration{version: v, name: name})
-	}
-	return ms, nil
-}
-
-// migrate applies the migrations newer than the database's schema
-// version, each in its own transaction together with the new version.
-func (d *DB) migrate(ctx context.Context) error {
-	dir := "migrations"
-	if d.pg {
-		dir = "migrations/postgres"
-	}
-	ms, err := migrations(dir)
-	if err != nil {
-		return err
-	}
-	for {
-		current, err := d.SchemaVersion(ctx)
-		if err != nil {
-			return err
-		}
-		if current > len(ms) {
-			return fmt.Errorf("schema version %d is newer than this program knows (%d)", current, len(ms))
-		}
-		if current == len(ms) {
-			return nil
-		}
-		m := ms[current]
-		script, err := migrationFiles.ReadFile(m.name)
-		if err != nil {
-			return err
-		}
-		err = d.Tx(ctx, func(tx *Tx) error {
-			// Another process may have migrated meanwhile: the version is
-			// read again under the lock.
-			if v, err := tx.schemaVersion(ctx); err != nil || v != current {
-				return err
-			}
-			if _, err := tx.tx.ExecContext(ctx, string(script)); err != nil {
-				return err
-			}
-			return tx.setSchemaVersion(ctx, m.version)
-		})
-		if err != nil {
-			return fmt.Errorf("migrate to schema version %d: %w", m.version, err)
-		}
-	}
-}
-
-// SchemaVersion is the schema version of the database: the number of
-// the last migration applied.
-func (d *DB) SchemaVersion(ctx context.Context) (int, error) {
-	var v int
-	err := d.Read(ctx, func(tx *Tx) (err error) {
-		v, err = tx.schemaVersion(ctx)
-		return err
-	})
-	return v, err
 }
 
 // timeLayout is how times are stored: UTC with a fixed width, so that the

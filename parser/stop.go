@@ -272,7 +272,8 @@ var ownPrefixes = [...]string{
 // varies, in each of their languages: the first line of a challenge
 // ("alice challenges you to a game of Congo: game 42."), of a digest in
 // Japanese and Czech, of the conditional moves and a vacation in
-// Japanese, and of the answer to join tournament in Japanese.
+// Japanese, of the answer to join tournament in Japanese, and of the
+// answer to games.
 var ownParts = [...]string{
 	" challenges you to a game of Congo: game ",
 	"からコンゴの対局の申し込みがありました:対局 ",
@@ -282,6 +283,10 @@ var ownParts = [...]string{
 	" でのあなたの条件付きの手です。",
 	" UTC まで休暇です。",
 	")に参加しました:",
+	// The first line of the answer to games, which names commands.
+	"games, the most urgent first",
+	"の対局です(急ぐものから)。", // as NFKC writes it
+	", od nejnaléhavějších",
 }
 
 // isOwnLine reports whether line repeats a fixed line of one of the
