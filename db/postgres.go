@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -209,4 +210,12 @@ func backupPostgres(ctx context.Context, dsn, dest string) error {
 // backupName is the name of a backup's file while it is written.
 func backupName(dest string) string {
 	return filepath.Join(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp")
+}
+
+// IsLoginRefused reports whether err, from Open, says that PostgreSQL
+// refused the user or the password (SQLSTATE class 28, invalid
+// authorization), not that it could not be reached.
+func IsLoginRefused(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && strings.HasPrefix(pe.Code, "28")
 }

@@ -256,7 +256,10 @@ func checkDatabase(ctx context.Context, cfg *config, _ *tls.Config) checkResult 
 		store, err := db.Open(ctx, cfg.dbPath)
 		if err != nil {
 			r.problem, r.err = unreachable, err
-			r.hint = "no session with PostgreSQL: check the host, the port, the user, the password and sslmode in the URL, and that the database exists"
+			r.hint = "no session with PostgreSQL: check the host, the port and sslmode in the URL, and that the database exists"
+			if db.IsLoginRefused(err) {
+				r.problem, r.hint = loginRefused, "PostgreSQL refused the user or the password in the URL"
+			}
 			return r
 		}
 		defer store.Close()

@@ -127,9 +127,13 @@ func TestCheckConfigPostgres(t *testing.T) {
 	}
 	u, _ := url.Parse(live)
 	u.User = url.UserPassword(u.User.Username(), "wrong-password")
-	if r := checkDatabase(ctx, &config{dbPath: u.String()}, nil); r.problem != unreachable || strings.Contains(r.String(), "wrong-password") {
-		t.Errorf("checkDatabase(a wrong password) = %s, want unreachable without the password", r)
+	if r := checkDatabase(ctx, &config{dbPath: u.String()}, nil); r.problem != loginRefused || strings.Contains(r.String(), "wrong-password") {
+		t.Errorf("checkDatabase(a wrong password) = %s, want login refused without the password", r)
 	} else {
 		t.Logf("a wrong password: %s", r)
+	}
+	u.Host = "127.0.0.1:1" // nothing listens there
+	if r := checkDatabase(ctx, &config{dbPath: u.String()}, nil); r.problem != unreachable {
+		t.Errorf("checkDatabase(no server) = %s, want unreachable", r)
 	}
 }
