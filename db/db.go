@@ -68,7 +68,7 @@ type queries struct {
 	ratedProfiles   string // Tx.RatedProfiles
 	gameOfMessages  string // the game of the first of a JSON array of Message-IDs that names one
 	due             string // Tx.Due
-	nextDue         string // Tx.NextDue
+	nextRetry       string // Tx.NextDue: the earliest mail waiting to be tried again
 }
 
 // Tx is a transaction opened by DB.Tx or DB.ReadTx. Its queries must

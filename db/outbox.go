@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -64,7 +65,7 @@ func (tx *Tx) Due(ctx context.Context, now time.Time, limit int, sent ...int64) 
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
 	at := formatTime(now)
-	rows, err := tx.query(ctx, tx.db.q.due, at, ids, at, limit)
+	rows, err := tx.query(ctx, tx.db.q.due, at, ids, at, ids, limit)
 	if err != nil {
 		return nil, fmt.Errorf("due mail: %w", err)
 	}
@@ -105,16 +106,25 @@ func jsonIDs(ids []int64) (string, error) {
 	return string(b), err
 }
 
-// NextDue returns when the earliest mail waiting to be sent is due; ok is
-// false when no mail is waiting. The mails with the ids sent are taken as
-// sent.
-func (tx *Tx) NextDue(ctx context.Context, sent ...int64) (next time.Time, ok bool, err error) {
+// NextDue returns when Due next has a mail to give, at now or later: now
+// when one is due (and not held back behind another of its recipient's),
+// else the earliest time a mail waiting to be tried again is due, which
+// also frees the mails queued after it. ok is false when no mail waits.
+// The mails with the ids sent are taken as sent.
+func (tx *Tx) NextDue(ctx context.Context, now time.Time, sent ...int64) (next time.Time, ok bool, err error) {
+	due, err := tx.Due(ctx, now, 1, sent...)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
+	}
+	if len(due) > 0 {
+		return now, true, nil
+	}
 	ids, err := jsonIDs(sent)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
 	}
 	var s sql.NullString
-	err = tx.queryRow(ctx, tx.db.q.nextDue, ids).Scan(&s)
+	err = tx.queryRow(ctx, tx.db.q.nextRetry, formatTime(now), ids).Scan(&s)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next due mail: %w", err)
 	}
@@ -143,6 +153,21 @@ func (tx *Tx) Mail(ctx context.Context, id int64) (Mail, error) {
 		return Mail{}, notFound(err, fmt.Sprintf("outbox mail %d", id))
 	}
 	return m, nil
+}
+
+// WaitingMail returns the mail with the Message-ID id (without brackets)
+// if it waits to be sent; ok is false when none does. It reads the
+// waiting mails alone, and the text of that one.
+func (tx *Tx) WaitingMail(ctx context.Context, id string) (m Mail, ok bool, err error) {
+	m, err = scanMail(tx.queryRow(ctx, "SELECT "+mailColumns+mailFrom+
+		" WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.message_id = ? ORDER BY m.id LIMIT 1", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Mail{}, false, nil
+	}
+	if err != nil {
+		return Mail{}, false, fmt.Errorf("waiting mail %q: %w", id, err)
+	}
+	return m, true, nil
 }
 
 // MarkSent records that a mail was sent.

@@ -11,7 +11,7 @@ func TestOutbox(t *testing.T) {
 	d := openTest(t)
 	var ids []int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		if _, ok, err := tx.NextDue(ctx); err != nil || ok {
+		if _, ok, err := tx.NextDue(ctx, t0); err != nil || ok {
 			t.Errorf("NextDue() on an empty outbox = _, %v, %v, want false, nil", ok, err)
 		}
 		for i, to := range []string{"a@x", "b@x", "c@x"} {
@@ -73,7 +73,7 @@ func TestOutbox(t *testing.T) {
 		if n, err := tx.Pending(ctx); err != nil || n != 1 {
 			t.Errorf("Pending() = %d, %v, want 1", n, err)
 		}
-		if next, ok, err := tx.NextDue(ctx); err != nil || !ok || !next.Equal(retry) {
+		if next, ok, err := tx.NextDue(ctx, t0.Add(time.Minute)); err != nil || !ok || !next.Equal(retry) {
 			t.Errorf("NextDue() = %v, %v, %v, want %v, true", next, ok, err, retry)
 		}
 		a, err := tx.Mail(ctx, ids[0])
@@ -194,6 +194,27 @@ func TestDueKeepsEachRecipientsOrder(t *testing.T) {
 	later := now.Add(time.Hour)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.MarkRetry(ctx, ids["a2"], later, "421 later") })
 	check("a2 waits to be tried again", now, nil, "a1", "b1")
+	nextDue := func(now time.Time, sent ...int64) time.Time {
+		t.Helper()
+		var next time.Time
+		inTx(t, d, func(ctx context.Context, tx *Tx) error {
+			var ok bool
+			var err error
+			if next, ok, err = tx.NextDue(ctx, now, sent...); err == nil && !ok {
+				t.Errorf("NextDue(%v) found nothing waiting", now)
+			}
+			return err
+		})
+		return next
+	}
+	if got := nextDue(now); !got.Equal(now) {
+		t.Errorf("NextDue with a1 and b1 due = %v, want now %v", got, now)
+	}
+	// a1 and b1 sent: a3, queued long ago, waits behind a2, so nothing is
+	// due before a2's retry (a loop that took a3's time would spin).
+	if got := nextDue(now, ids["a1"], ids["b1"]); !got.Equal(later) {
+		t.Errorf("NextDue with a3 held behind a2 = %v, want a2's retry %v", got, later)
+	}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		if err := tx.MarkSent(ctx, ids["a1"], now); err != nil {
 			return err
@@ -203,4 +224,38 @@ func TestDueKeepsEachRecipientsOrder(t *testing.T) {
 	})
 	check("a2 due again, before a3", now.Add(time.Second), nil, "a2", "b1", "a3")
 	check("a2 in the sent log", now.Add(time.Second), []int64{ids["a2"]}, "b1", "a3")
+}
+
+// TestWaitingMail finds a waiting mail by its Message-ID, and not one
+// sent or given up.
+func TestWaitingMail(t *testing.T) {
+	d := openTest(t)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		for i, name := range []string{"sent", "failed", "waiting"} {
+			id, err := tx.Enqueue(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x",
+				To: "a@x", MessageID: name + "@congo", Raw: []byte("mail " + name)})
+			if err != nil {
+				return err
+			}
+			switch name {
+			case "sent":
+				err = tx.MarkSent(ctx, id, t0)
+			case "failed":
+				err = tx.MarkFailed(ctx, id, t0, "550")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		for _, tt := range []struct {
+			id string
+			ok bool
+		}{{"waiting@congo", true}, {"sent@congo", false}, {"failed@congo", false}, {"none@congo", false}} {
+			m, ok, err := tx.WaitingMail(ctx, tt.id)
+			if err != nil || ok != tt.ok || ok && (m.MessageID != tt.id || string(m.Raw) != "mail waiting") {
+				t.Errorf("WaitingMail(%q) = %q %q, %v, %v, want ok %v", tt.id, m.MessageID, m.Raw, ok, err, tt.ok)
+			}
+		}
+		return nil
+	})
 }

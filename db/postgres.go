@@ -74,9 +74,10 @@ var postgresQueries = queries{
 	due: "SELECT " + mailColumns + mailFrom + " WHERE m.sent_at IS NULL AND m.failed_at IS NULL AND m.next_attempt <= ?" +
 		" AND m.id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json))" +
 		" AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.rcpt_to = m.rcpt_to AND o.next_attempt > ? AND o.id < m.id" +
-		" AND o.sent_at IS NULL AND o.failed_at IS NULL)" +
+		" AND o.sent_at IS NULL AND o.failed_at IS NULL" +
+		" AND o.id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json)))" +
 		" ORDER BY m.id LIMIT ?",
-	nextDue: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL" +
+	nextRetry: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt > ?" +
 		" AND id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json))",
 }
 

@@ -59,6 +59,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestWebQueries":                  TestWebQueries,
 	"TestLanguages":                   TestLanguages,
 	"TestDueKeepsEachRecipientsOrder": TestDueKeepsEachRecipientsOrder,
+	"TestWaitingMail":                 TestWaitingMail,
 }
 
 // sqliteOnly are the tests that are about SQLite alone, and why.

@@ -48,9 +48,9 @@ var sqliteQueries = queries{
 		// range holds each mail sent that the sent log has not carried in.
 		" AND NOT EXISTS (SELECT 1 FROM outbox AS o INDEXED BY outbox_pending_retry" +
 		" WHERE o.rcpt_to = m.rcpt_to AND o.next_attempt > ? AND o.id < m.id" +
-		" AND o.sent_at IS NULL AND o.failed_at IS NULL)" +
+		" AND o.sent_at IS NULL AND o.failed_at IS NULL AND o.id NOT IN (SELECT value FROM json_each(?)))" +
 		" ORDER BY m.id LIMIT ?",
-	nextDue: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL" +
+	nextRetry: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt > ?" +
 		" AND id NOT IN (SELECT value FROM json_each(?))",
 }
 

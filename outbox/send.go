@@ -241,7 +241,7 @@ func (o *Outbox) sendRound(ctx context.Context, send Sender) (time.Duration, err
 	)
 	err := o.db.Read(ctx, func(tx *db.Tx) error {
 		var err error
-		next, ok, err = tx.NextDue(ctx, o.unapplied()...)
+		next, ok, err = tx.NextDue(ctx, o.now(), o.unapplied()...)
 		return err
 	})
 	if err != nil || !ok {

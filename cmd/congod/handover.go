@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	netmail "net/mail"
 	"os"
 	"strings"
@@ -146,14 +145,9 @@ func (h *handOver) settle(ctx context.Context, store *db.DB, sentLog *db.SentLog
 	}
 	var found *db.Mail
 	err = store.Tx(ctx, func(tx *db.Tx) error {
-		// The outbox sends each recipient's mails in order (db.Due), so
-		// the mail handed over was the oldest waiting for its recipient:
-		// it is among the mails due at the end of time.
-		due, err := tx.Due(ctx, now.AddDate(100, 0, 0), math.MaxInt32)
-		for i := range due {
-			if due[i].MessageID == id {
-				found = &due[i]
-			}
+		m, ok, err := tx.WaitingMail(ctx, id)
+		if ok {
+			found = &m
 		}
 		return err
 	})
