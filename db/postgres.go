@@ -129,19 +129,45 @@ func RedactURL(dsn string) string {
 	if err != nil {
 		return "postgres://(unreadable URL)"
 	}
+	// A password may come as a parameter too (?password=...).
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
 	return u.Redacted()
 }
 
-// redactErr removes the URL's password from an error's text.
+// redactErr removes the URL's password (in its user part or as a
+// parameter) from an error's text; when the URL does not parse, the
+// error is not shown, as it may hold all of it.
 func redactErr(err error, dsn string) error {
 	u, perr := url.Parse(dsn)
-	if perr != nil || u.User == nil {
-		return err
+	if perr != nil {
+		return errors.New("the database URL is not a valid URL (its text is not shown: it may hold a password)")
 	}
-	if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(err.Error(), pw) {
-		return errors.New(strings.ReplaceAll(err.Error(), pw, "xxxxx"))
+	text := err.Error()
+	for _, pw := range urlPasswords(u) {
+		text = strings.ReplaceAll(text, pw, "xxxxx")
+	}
+	if text != err.Error() {
+		return errors.New(text)
 	}
 	return err
+}
+
+// urlPasswords are the passwords u holds: in its user part, and as a
+// password parameter.
+func urlPasswords(u *url.URL) []string {
+	var pws []string
+	if u.User != nil {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			pws = append(pws, pw)
+		}
+	}
+	if pw := u.Query().Get("password"); pw != "" {
+		pws = append(pws, pw)
+	}
+	return pws
 }
 
 // CheckURL checks that dsn is a PostgreSQL URL this package can use,
@@ -171,11 +197,16 @@ func backupPostgres(ctx context.Context, dsn, dest string) error {
 			u.User = url.User(u.User.Username())
 		}
 	}
+	q := u.Query()
+	if q.Has("password") { // libpq reads it too, but not from ps's view
+		env = append(env, "PGPASSWORD="+q.Get("password"))
+		q.Del("password")
+		u.RawQuery = q.Encode()
+	}
 	// The lease (M48) is the running daemon's, not data: restored, it
 	// would keep the first daemon started on the copy waiting until it
 	// lapsed. Its table is dumped, its row not.
 	args := []string{"--format=custom", "--no-password", "--exclude-table-data=*.lease"}
-	q := u.Query()
 	if sp := q.Get("search_path"); sp != "" {
 		for _, schema := range strings.Split(sp, ",") {
 			args = append(args, "--schema="+strings.TrimSpace(schema))

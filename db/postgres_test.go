@@ -81,6 +81,7 @@ var sqliteOnly = map[string]string{
 	"TestPostgres":                     "runs the others",
 	"TestRebind":                       "no database",
 	"TestGameColumnsG":                 "no database",
+	"TestRedactURL":                    "no database",
 }
 
 // TestPostgres runs the tests of onPostgres on PostgreSQL, each in a
@@ -360,4 +361,30 @@ func TestPostgresTxAcrossProcesses(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestRedactURL: no password of a database URL reaches a log or an
+// error, whether in its user part or as a parameter, nor the text of a
+// URL that does not parse.
+func TestRedactURL(t *testing.T) {
+	for _, dsn := range []string{
+		"postgres://congo:s3cret@db.example.org/congo",
+		"postgres://db.example.org/congo?user=congo&password=s3cret&sslmode=require",
+		"postgresql://congo:s3cret@db.example.org/congo?password=s3cret",
+	} {
+		if got := RedactURL(dsn); strings.Contains(got, "s3cret") || !strings.Contains(got, "db.example.org") {
+			t.Errorf("RedactURL(%q) = %q", dsn, got)
+		}
+		err := redactErr(errors.New("connect to "+dsn+" failed"), dsn)
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("redactErr for %q = %q", dsn, err)
+		}
+	}
+	bad := "postgres://congo:s3cr%zzet@db.example.org/congo"
+	if err := redactErr(errors.New("parse "+bad+": invalid URL escape"), bad); strings.Contains(err.Error(), "s3cr") {
+		t.Errorf("redactErr for an unparsable URL = %q", err)
+	}
+	if got := RedactURL("congo.db"); got != "congo.db" {
+		t.Errorf("RedactURL(a path) = %q", got)
+	}
 }
