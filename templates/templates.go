@@ -348,7 +348,7 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 		}
 		switch r {
 		case '<', '„', '「':
-			inside = true
+			inside = closes(l[i:])
 		case '>', '“', '」':
 			inside = false
 		}
@@ -376,12 +376,40 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 }
 
 // inCommand reports whether the space at l[i] is within a command a
-// player is to write, which a break would cut in two: before or after
-// "congo" ("decline congo 42"), or before a placeholder ("challenge
-// congo <handle>").
+// player is to write, which a break would cut in two: between a command
+// word and "congo" ("decline congo 42"), after "congo", or before a
+// placeholder ("challenge congo <handle>"). After a command's argument a
+// line may break ("congo 12, congo 15").
 func inCommand(l string, i int) bool {
-	next := l[i+1:]
-	return strings.HasSuffix(l[:i], " congo") || strings.HasPrefix(next, "congo ") || strings.HasPrefix(next, "<")
+	before, next := l[:i], l[i+1:]
+	if strings.HasSuffix(before, " congo") || strings.HasPrefix(next, "<") {
+		return true
+	}
+	if !strings.HasPrefix(next, "congo ") {
+		return false
+	}
+	word := before[strings.LastIndexByte(before, ' ')+1:]
+	return word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// closes reports whether the opening mark that starts s ("<", "„" or
+// "「") is closed within a short span, as a placeholder or a quoted
+// command is; a stray one (a "<" in a player's words) holds no line
+// together. A placeholder holds no space.
+func closes(s string) bool {
+	open, size := utf8.DecodeRuneInString(s)
+	want := map[rune]rune{'<': '>', '„': '“', '「': '」'}[open]
+	n := 0
+	for _, r := range s[size:] {
+		switch {
+		case r == want:
+			return true
+		case open == '<' && r == ' ', n == 60:
+			return false
+		}
+		n++
+	}
+	return false
 }
 
 // Japanese line breaking (kinsoku): no line starts with noBreakBefore,

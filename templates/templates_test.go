@@ -636,6 +636,19 @@ func TestTidy(t *testing.T) {
 			t.Errorf("tidy(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+	// A list of games, and a stray "<" in a player's words, still wrap.
+	for _, in := range []string{
+		"Your games waiting for you: congo 12, congo 15, congo 18, congo 21, congo 24, congo 27, congo 30, congo 33 and more.",
+		"alice says x <= 3 is " + strings.Repeat("true and ", 12) + "that is all",
+		"「" + strings.Repeat("word ", 20),
+	} {
+		lines := strings.Split(strings.TrimSuffix(tidy(in), "\n"), "\n")
+		for i, l := range lines {
+			if columns(l) > width || i < len(lines)-1 && columns(l) < 40 {
+				t.Errorf("tidy(%q) has the line %q of %d columns", in, l, columns(l))
+			}
+		}
+	}
 }
 
 // TestAdminGolden renders the operator's notices to a player and the
