@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/internal/pgtest"
 )
 
 // openTest opens a fresh database: a SQLite file in a temporary
@@ -20,7 +22,7 @@ import (
 // own on the PostgreSQL test server.
 func openTest(t *testing.T) *DB {
 	t.Helper()
-	d, err := Open(context.Background(), testDSN(t))
+	d, err := Open(context.Background(), pgtest.DSN(t))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

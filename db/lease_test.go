@@ -5,14 +5,16 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/internal/pgtest"
 )
 
 // TestLease: one holder at a time; the holder renews; another takes the
 // lease once it lapsed or was released, and the old holder's renewal
 // then fails.
 func TestLease(t *testing.T) {
-	needPG(t)
-	dsn := testDSN(t)
+	pgtest.Need(t)
+	dsn := pgtest.DSN(t)
 	ctx := context.Background()
 	a, err := Open(ctx, dsn)
 	if err != nil {
@@ -61,8 +63,8 @@ func TestLease(t *testing.T) {
 // TestFence: a fenced DB's transactions fail with ErrLeaseLost once
 // another holds the lease, and commit nothing; the holder's go on.
 func TestFence(t *testing.T) {
-	needPG(t)
-	dsn := testDSN(t)
+	pgtest.Need(t)
+	dsn := pgtest.DSN(t)
 	ctx := context.Background()
 	a, err := Open(ctx, dsn)
 	if err != nil {
@@ -123,7 +125,7 @@ func TestFence(t *testing.T) {
 // TestSentLogDirect: on PostgreSQL the sent log records in the database
 // at once, and has nothing to apply.
 func TestSentLogDirect(t *testing.T) {
-	needPG(t)
+	pgtest.Need(t)
 	d := openTest(t)
 	ctx := context.Background()
 	var id int64

@@ -3,9 +3,6 @@ package db
 import (
 	"context"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path"
@@ -86,64 +83,16 @@ var sqliteOnly = map[string]string{
 
 // TestPostgres runs the tests of onPostgres on PostgreSQL, each in a
 // schema of its own (skipped, or under CI failed, without a server).
-func TestPostgres(t *testing.T) {
-	pgtest.Skip(t)
-	names := make([]string, 0, len(onPostgres))
-	for name := range onPostgres {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		t.Run(name, onPostgres[name])
-	}
-}
-
-// onPG reports whether t runs under TestPostgres.
-func onPG(t *testing.T) bool { return strings.HasPrefix(t.Name(), "TestPostgres/") }
-
-// testDSN is a database for t alone: a SQLite file in a temporary
-// directory, or under TestPostgres a PostgreSQL schema.
-func testDSN(t *testing.T) string {
-	t.Helper()
-	if onPG(t) {
-		return pgtest.URL(t)
-	}
-	return filepath.Join(t.TempDir(), "congo.db")
-}
-
-// needPG skips a PostgreSQL test run on its own, outside TestPostgres.
-func needPG(t *testing.T) {
-	t.Helper()
-	if !onPG(t) {
-		t.Skip("runs under TestPostgres")
-	}
-}
+func TestPostgres(t *testing.T) { pgtest.Run(t, onPostgres) }
 
 // TestEveryTestOnPostgres: every test of the package runs on PostgreSQL
 // too, or says why not.
 func TestEveryTestOnPostgres(t *testing.T) {
-	files, err := filepath.Glob("*_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
-				continue
-			}
-			_, pg := onPostgres[fn.Name.Name]
-			_, lite := sqliteOnly[fn.Name.Name]
-			if pg == lite {
-				t.Errorf("%s: %s is in neither onPostgres nor sqliteOnly (or in both)", fset.Position(fn.Pos()), fn.Name.Name)
-			}
-		}
-	}
+	pgtest.Placed(t, func(name string) bool {
+		_, pg := onPostgres[name]
+		_, lite := sqliteOnly[name]
+		return pg != lite
+	}, "is in neither onPostgres nor sqliteOnly (or in both)")
 }
 
 // TestMigrationsOfBothBackends: every migration of SQLite has its
@@ -186,9 +135,9 @@ func TestRebind(t *testing.T) {
 // version; opened again it stays there; a newer version is refused; two
 // processes opening a new database at once migrate it once.
 func TestPostgresOpenAndMigrate(t *testing.T) {
-	needPG(t)
+	pgtest.Need(t)
 	ctx := context.Background()
-	dsn := testDSN(t)
+	dsn := pgtest.DSN(t)
 	ms, err := migrations("migrations/postgres")
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +195,7 @@ func TestPostgresOpenAndMigrate(t *testing.T) {
 // TestPostgresTxNoSync: TxNoSync's commit does not wait for the disk,
 // Tx's does.
 func TestPostgresTxNoSync(t *testing.T) {
-	needPG(t)
+	pgtest.Need(t)
 	d := openTest(t)
 	ctx := context.Background()
 	setting := func(tx *Tx) string {
@@ -277,11 +226,11 @@ func TestPostgresTxNoSync(t *testing.T) {
 // TestPostgresBackup dumps a database with pg_dump while it is written,
 // refuses to overwrite a file, and leaves no temporary file.
 func TestPostgresBackup(t *testing.T) {
-	needPG(t)
+	pgtest.Need(t)
 	if _, err := exec.LookPath("pg_dump"); err != nil {
 		t.Skipf("SKIPPED: no pg_dump: %v", err)
 	}
-	dsn := testDSN(t)
+	dsn := pgtest.DSN(t)
 	ctx := context.Background()
 	d, err := Open(ctx, dsn)
 	if err != nil {
@@ -314,8 +263,8 @@ func TestPostgresBackup(t *testing.T) {
 // (as of two processes) run one at a time: a read-then-write of each
 // sees the other's write.
 func TestPostgresTxAcrossProcesses(t *testing.T) {
-	needPG(t)
-	dsn := testDSN(t)
+	pgtest.Need(t)
+	dsn := pgtest.DSN(t)
 	ctx := context.Background()
 	var ds [2]*DB
 	for i := range ds {

@@ -1,17 +1,12 @@
 package templates
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	htmltemplate "html/template"
 	"image"
 	"image/color"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -230,43 +225,5 @@ document.getElementById("mail").addEventListener("load", function () {
 // widths alone.
 func browsePage(t *testing.T, chromium, name, page string, width, height int, flags ...string) (image.Image, layout) {
 	t.Helper()
-	dir := t.TempDir()
-	file, shot := filepath.Join(dir, name+".html"), filepath.Join(dir, name+".png")
-	doc := fmt.Sprintf(pageHarness, width, height, htmltemplate.HTMLEscapeString(page))
-	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--user-data-dir=" + filepath.Join(dir, "profile"), fmt.Sprintf("--window-size=%d,%d", max(width, 600), height),
-		"--screenshot=" + shot, "--dump-dom"}, flags...)
-	cmd := exec.CommandContext(ctx, chromium, append(args, "file://"+file)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	_, js, ok := strings.Cut(string(dom), `<pre id="cg-layout">`)
-	js, _, _ = strings.Cut(js, "</pre>")
-	var l layout
-	if err := json.Unmarshal([]byte(js), &l); !ok || err != nil {
-		t.Fatalf("no layout in Chromium's DOM (%v):\n%s", err, dom)
-	}
-	data, err := os.ReadFile(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", shot)
-	if *shots != "" {
-		if err := os.WriteFile(filepath.Join(*shots, strings.ReplaceAll(t.Name(), "/", "_")+".png"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img, l
+	return shoot(t, chromium, name, fmt.Sprintf(pageHarness, width, height, htmltemplate.HTMLEscapeString(page)), width, height, flags...)
 }

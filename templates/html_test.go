@@ -436,12 +436,21 @@ document.getElementById("mail").addEventListener("load", function () {
 // in -shots.
 func browse(t *testing.T, chromium, name, page string, width, height int, filter string, flags ...string) (image.Image, layout) {
 	t.Helper()
-	dir := t.TempDir()
-	file, shot := filepath.Join(dir, name+".html"), filepath.Join(dir, name+".png")
 	if filter != "" {
 		filter = "filter:" + filter
 	}
-	doc := fmt.Sprintf(harness, width, height, filter, htmltemplate.HTMLEscapeString(page))
+	return shoot(t, chromium, name, fmt.Sprintf(harness, width, height, filter, htmltemplate.HTMLEscapeString(page)), width, height, flags...)
+}
+
+// shoot opens doc, a harness holding a page, in headless Chromium with
+// the flags, in a window of height and at least 600 pixels wide, and
+// returns the screenshot and the layout the harness wrote into the DOM.
+// The screenshot is kept as name.png in the test's temporary directory,
+// and in -shots.
+func shoot(t *testing.T, chromium, name, doc string, width, height int, flags ...string) (image.Image, layout) {
+	t.Helper()
+	dir := t.TempDir()
+	file, shot := filepath.Join(dir, name+".html"), filepath.Join(dir, name+".png")
 	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}

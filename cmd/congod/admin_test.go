@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/congobymail/congo/internal/pgtest"
 )
 
 // TestAdmin has the operator adjourn, resume, ban by mail, and adjudicate
@@ -13,7 +15,7 @@ import (
 // told each time, and a forged operator's mail does nothing.
 func TestAdmin(t *testing.T) {
 	sys := startSystem(t)
-	dbPath := testDB(t)
+	dbPath := pgtest.DSN(t)
 	const server = "congo@example.org"
 	carol := "carol@example.org"
 	d := startDaemon(t, sys, dbPath, func(c *config) { c.operator = carol })

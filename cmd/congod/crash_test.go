@@ -413,68 +413,19 @@ func crashTest(t *testing.T, sys mailSystem, args []string, games, plies, kills 
 	}
 
 	// Every game holds the moves sent, each once.
-	for _, g := range gs {
-		var moves []db.Move
-		err := store.Tx(context.Background(), func(tx *db.Tx) (err error) {
-			moves, err = tx.Moves(context.Background(), g.id)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, m := range moves {
-			got = append(got, m.Move)
-		}
-		if !slices.Equal(got, g.moves) {
-			t.Errorf("game %d moves = %q, want %q", g.id, got, g.moves)
-		}
-	}
+	wantMovesSent(t, store, gs)
 
 	// Every mail queued was delivered, at least once: at once in process,
 	// within seconds through a real MTA, which delivers on its own time.
-	ids, err := outboxIDs(store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var delivered map[string]int
-	var msgs [][]byte
-	missing := 0
-	deadline = time.Now().Add(20 * time.Second)
-	for {
-		delivered = map[string]int{}
-		msgs, err = sys.Messages("players", "INBOX")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, raw := range msgs {
-			m, _ := mailmsg.Parse(raw)
-			delivered[m.MessageID]++
-		}
-		missing = 0
-		for _, id := range ids {
-			if delivered[id] == 0 {
-				missing++
-			}
-		}
-		if missing == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	for _, id := range ids {
-		if n := delivered[id]; n > 1 {
-			dups += n - 1
-		}
-	}
+	queued, got, missing, dups := deliveries(t, sys, store, 20*time.Second)
 	if missing > 0 {
-		t.Errorf("%d of %d mails queued were never delivered", missing, len(ids))
+		t.Errorf("%d of %d mails queued were never delivered", missing, queued)
 	}
 	t.Logf("%d moves in %d games, %d SIGKILLs and %d SIGTERMs: %d mails queued, %d delivered, %d duplicate deliveries; "+
 		"%d mails left in the SMTP server's hands by a death recorded as sent at the next start",
-		total, games, kills+kills/3-terms, terms+1, len(ids), len(msgs), dups,
+		total, games, kills+kills/3-terms, terms+1, queued, got, dups,
 		strings.Count(d.log(), "the daemon died while the SMTP server took this mail"))
-	return len(ids), dups
+	return queued, dups
 }
 
 // crashDone reports whether every game has all its moves and the outbox
@@ -500,21 +451,73 @@ func crashDone(store *db.DB, gs []*crashGame, plies int) (bool, error) {
 	return done, err
 }
 
-// outboxIDs returns the Message-IDs of every mail in the outbox.
-func outboxIDs(store *db.DB) ([]string, error) {
-	ctx := context.Background()
+// outboxIDs returns the Message-IDs of the outbox's mails, oldest first.
+func outboxIDs(t *testing.T, store *db.DB) []string {
+	t.Helper()
 	var ids []string
-	err := store.Tx(ctx, func(tx *db.Tx) error {
-		for id := int64(1); ; id++ {
-			m, err := tx.Mail(ctx, id)
-			if errors.Is(err, db.ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			ids = append(ids, m.MessageID)
+	for _, m := range outboxMails(t, store) {
+		ids = append(ids, m.MessageID)
+	}
+	return ids
+}
+
+// wantMovesSent fails t for each game of gs whose moves in store are not
+// exactly the moves sent.
+func wantMovesSent(t *testing.T, store *db.DB, gs []*crashGame) {
+	t.Helper()
+	for _, g := range gs {
+		var moves []db.Move
+		err := store.Tx(context.Background(), func(tx *db.Tx) (err error) {
+			moves, err = tx.Moves(context.Background(), g.id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
-	return ids, err
+		var got []string
+		for _, m := range moves {
+			got = append(got, m.Move)
+		}
+		if !slices.Equal(got, g.moves) {
+			t.Errorf("game %d moves = %q, want %q", g.id, got, g.moves)
+		}
+	}
+}
+
+// deliveries waits up to wait (once at least) for every mail of store's
+// outbox to be in the players' INBOX of sys, and returns how many mails
+// were queued, how many are in the INBOX, how many queued are missing
+// there, and how many deliveries were copies of one before.
+func deliveries(t *testing.T, sys mailSystem, store *db.DB, wait time.Duration) (queued, got, missing, dups int) {
+	t.Helper()
+	ids := outboxIDs(t, store)
+	var delivered map[string]int
+	deadline := time.Now().Add(wait)
+	for {
+		msgs, err := sys.Messages("players", "INBOX")
+		if err != nil {
+			t.Fatal(err)
+		}
+		delivered, got = map[string]int{}, len(msgs)
+		for _, raw := range msgs {
+			m, _ := mailmsg.Parse(raw)
+			delivered[m.MessageID]++
+		}
+		missing = 0
+		for _, id := range ids {
+			if delivered[id] == 0 {
+				missing++
+			}
+		}
+		if missing == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, id := range ids {
+		if n := delivered[id]; n > 1 {
+			dups += n - 1
+		}
+	}
+	return len(ids), got, missing, dups
 }

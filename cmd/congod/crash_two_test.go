@@ -14,7 +14,6 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
-	"github.com/congobymail/congo/mailmsg"
 )
 
 // TestCrashTwoDaemons runs two daemons, child processes, on one
@@ -209,49 +208,12 @@ func TestCrashTwoDaemons(t *testing.T) {
 		}
 	}
 
-	for _, g := range gs {
-		var moves []db.Move
-		err := store.Tx(context.Background(), func(tx *db.Tx) (err error) {
-			moves, err = tx.Moves(context.Background(), g.id)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, m := range moves {
-			got = append(got, m.Move)
-		}
-		if !slices.Equal(got, g.moves) {
-			t.Errorf("game %d moves = %q, want %q", g.id, got, g.moves)
-		}
-	}
-	delivered := map[string]int{}
-	msgs, err := sys.Messages("players", "INBOX")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range msgs {
-		m, _ := mailmsg.Parse(raw)
-		delivered[m.MessageID]++
-	}
-	queued, err := outboxIDs(store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	missing, dups := 0, 0
-	for _, id := range queued {
-		switch n := delivered[id]; {
-		case n == 0:
-			missing++
-		case n > 1:
-			dups += n - 1
-		}
-	}
+	wantMovesSent(t, store, gs)
+	queued, got, missing, dups := deliveries(t, sys, store, 0)
 	if missing > 0 {
-		t.Errorf("%d of %d mails queued were never delivered", missing, len(queued))
+		t.Errorf("%d of %d mails queued were never delivered", missing, queued)
 	}
 	slices.Sort(takeovers)
 	t.Logf("%d moves in %d games, %d SIGKILLs and a SIGSTOP of the holder: taken over after %v; %d mails queued, %d delivered, %d duplicate deliveries",
-		total, games, kills, takeovers, len(queued), len(msgs), dups)
+		total, games, kills, takeovers, queued, got, dups)
 }

@@ -9,6 +9,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailmsg"
 )
 
@@ -103,7 +104,7 @@ func TestEndToEndAnalysis(t *testing.T) {
 // once.
 func TestEndToEndAnalysisRestart(t *testing.T) {
 	sys := startSystem(t)
-	dbPath := testDB(t)
+	dbPath := pgtest.DSN(t)
 	// First an analysis that would take for ever: it is under way when
 	// the daemon stops.
 	d := startDaemon(t, sys, dbPath, func(c *config) { c.analysisNodes = 1 << 40 })
@@ -136,7 +137,7 @@ func TestEndToEndAnalysisRestart(t *testing.T) {
 // waiting for one, the robot's moves and those the time cap stopped.
 func TestMetricsAnalysisAndRobot(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, testDB(t), func(c *config) {
+	d := startDaemon(t, sys, pgtest.DSN(t), func(c *config) {
 		c.robot, c.analysisNodes = "robot", 5000
 	})
 	w := newWorld(t, sys)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
 )
@@ -63,7 +64,7 @@ func startWorldTuned(t *testing.T, tune func(*config), users ...string) *world {
 		imapURL:   sys.IMAPURL("congo"),
 		smtpURL:   sys.SMTPURL(),
 		address:   "congo@example.org",
-		dbPath:    testDB(t),
+		dbPath:    pgtest.DSN(t),
 		poll:      100 * time.Millisecond,
 		processed: "Processed",
 		logLevel:  "info",

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
@@ -34,7 +35,7 @@ type hostile struct {
 func newHostile(t *testing.T, maxReplies int) *hostile {
 	t.Helper()
 	ctx := context.Background()
-	store, err := db.Open(ctx, testDB(t))
+	store, err := db.Open(ctx, pgtest.DSN(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +54,7 @@ func newHostile(t *testing.T, maxReplies int) *hostile {
 	h := &hostile{t: t, store: store, srv: srv, clock: clock}
 	gs := seedGames(t, store, 1)
 	h.alice, h.alicePA, h.bob = gs[0].white, gs[0].whitePA, gs[0].black
-	ids, err := outboxIDs(store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.last = int64(len(ids))
+	h.last = int64(len(outboxIDs(t, store)))
 	return h
 }
 

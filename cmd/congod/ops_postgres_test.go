@@ -20,14 +20,14 @@ import (
 // pg_restore (its schema dropped first, as after a loss) carries the
 // game on.
 func TestBackupPostgres(t *testing.T) {
-	needPG(t)
+	pgtest.Need(t)
 	for _, tool := range []string{"pg_dump", "pg_restore"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("SKIPPED: no %s: %v", tool, err)
 		}
 	}
 	sys := startSystem(t)
-	live := testDB(t)
+	live := pgtest.DSN(t)
 	d := startDaemon(t, sys, live, nil)
 	w := newWorld(t, sys)
 	board, bobPA, alicePA := playOpening(t, w)
@@ -86,10 +86,10 @@ func passwordOf(t *testing.T, raw string) string {
 // (without -insecure); it connects to the database and writes to it, and
 // a refused login is named without the password.
 func TestCheckConfigPostgres(t *testing.T) {
-	needPG(t)
+	pgtest.Need(t)
 	base := []string{"-imap", "imaps://congo:pw@imap.example.org/INBOX", "-smtp", "smtps://smtp.example.org",
 		"-address", "congo@example.org", "-check-config"}
-	live := testDB(t)
+	live := pgtest.DSN(t)
 	for _, tt := range []struct {
 		db    string
 		extra []string

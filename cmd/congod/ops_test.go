@@ -19,9 +19,9 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/congobymail/congo/mailmsg"
-
+	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
+	"github.com/congobymail/congo/mailmsg"
 )
 
 // The password of the server's mailbox in these tests: it must never be
@@ -286,7 +286,7 @@ func playOpening(t *testing.T, w *world) (board *mailmsg.Incoming, bobPA, aliceP
 // body.
 func TestLogLines(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, testDB(t), nil)
+	d := startDaemon(t, sys, pgtest.DSN(t), nil)
 	w := newWorld(t, sys)
 	playOpening(t, w)
 	// A mail with an unknown command from a stranger is refused.
@@ -346,7 +346,7 @@ func TestLogLines(t *testing.T) {
 // text parser.
 func TestMetrics(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, testDB(t), nil)
+	d := startDaemon(t, sys, pgtest.DSN(t), nil)
 	w := newWorld(t, sys)
 	playOpening(t, w)
 	w.send("carol@example.org", "congo@example.org", "", "frobnicate", "")
@@ -395,7 +395,7 @@ func TestMetrics(t *testing.T) {
 // the retry is logged and counted, and the outbox shows the waiting mail.
 func TestSMTPFailures(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, testDB(t), func(c *config) {
+	d := startDaemon(t, sys, pgtest.DSN(t), func(c *config) {
 		c.smtpURL = "smtp://127.0.0.1:1" // nothing listens there
 	})
 	w := newWorld(t, sys)
@@ -484,7 +484,7 @@ func TestBackupRestore(t *testing.T) {
 // up, then with the IMAP server gone.
 func TestHealthz(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, testDB(t), nil)
+	d := startDaemon(t, sys, pgtest.DSN(t), nil)
 	start := time.Now()
 	eventually(t, "healthy", func() string {
 		if code, h := d.healthz(t); code != http.StatusOK || !h.OK || !h.IMAPConnected || h.LastPoll == nil {

@@ -105,8 +105,11 @@ func outboxMails(t *testing.T, store *db.DB) []db.Mail {
 	err := store.Tx(ctx, func(tx *db.Tx) error {
 		for id := int64(1); ; id++ {
 			m, err := tx.Mail(ctx, id)
-			if err != nil {
+			if errors.Is(err, db.ErrNotFound) {
 				return nil
+			}
+			if err != nil {
+				return err
 			}
 			mails = append(mails, m)
 		}

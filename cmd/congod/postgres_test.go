@@ -1,12 +1,7 @@
 package main
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/congobymail/congo/internal/pgtest"
@@ -54,61 +49,13 @@ var notOnPostgres = []string{
 
 // TestPostgres runs the tests of onPostgres on PostgreSQL (skipped, or
 // under CI failed, without a server).
-func TestPostgres(t *testing.T) {
-	pgtest.Skip(t)
-	names := make([]string, 0, len(onPostgres))
-	for name := range onPostgres {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		t.Run(name, onPostgres[name])
-	}
-}
-
-// onPG reports whether t runs under TestPostgres.
-func onPG(t testing.TB) bool { return strings.HasPrefix(t.Name(), "TestPostgres/") }
-
-// testDB is the -db of a test's daemon: a SQLite file in a temporary
-// directory, or under TestPostgres a PostgreSQL schema of its own.
-func testDB(t testing.TB) string {
-	t.Helper()
-	if onPG(t) {
-		return pgtest.URL(t)
-	}
-	return filepath.Join(t.TempDir(), "congo.db")
-}
-
-// needPG skips a PostgreSQL test run on its own, outside TestPostgres.
-func needPG(t *testing.T) {
-	t.Helper()
-	if !onPG(t) {
-		t.Skip("runs under TestPostgres")
-	}
-}
+func TestPostgres(t *testing.T) { pgtest.Run(t, onPostgres) }
 
 // TestEveryTestPlaced: every test of the package runs on PostgreSQL too,
 // or is named in notOnPostgres.
 func TestEveryTestPlaced(t *testing.T) {
-	files, err := filepath.Glob("*_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") || fn.Name.Name == "TestMain" {
-				continue
-			}
-			_, pg := onPostgres[fn.Name.Name]
-			if other := slices.Contains(notOnPostgres, fn.Name.Name); pg == other {
-				t.Errorf("%s: %s is in neither onPostgres nor notOnPostgres (or in both)", fset.Position(fn.Pos()), fn.Name.Name)
-			}
-		}
-	}
+	pgtest.Placed(t, func(name string) bool {
+		_, pg := onPostgres[name]
+		return pg != slices.Contains(notOnPostgres, name)
+	}, "is in neither onPostgres nor notOnPostgres (or in both)")
 }

@@ -104,15 +104,16 @@ func Skip(t testing.TB) string {
 	bin, err := exec.LookPath("dovecot")
 	switch {
 	case err != nil:
-		skip(t, "dovecot is not installed (apt-get install dovecot-imapd)")
+		SkipFor(t, "dovecot is not installed (apt-get install dovecot-imapd)")
 	case os.Geteuid() != 0:
-		skip(t, "running Dovecot needs root")
+		SkipFor(t, "running Dovecot needs root")
 	}
 	return bin
 }
 
-// skip skips t for the reason why, or fails it under CI=true.
-func skip(t testing.TB, why string) {
+// SkipFor skips t for the reason why, or fails it under CI=true, where
+// every server the tests need is installed.
+func SkipFor(t testing.TB, why string) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("CI=true but %s", why)
@@ -174,12 +175,12 @@ func Start(t testing.TB, cfg Config) *Server {
 		t.Fatal(err)
 	}
 
-	port := freePort(t)
+	port := FreePort(t)
 	ssl := "ssl = no"
 	tlsPort := 0
 	imapsSSL := ""
 	if cfg.TLS {
-		tlsPort = freePort(t)
+		tlsPort = FreePort(t)
 		s.TLSAddr = fmt.Sprintf("127.0.0.1:%d", tlsPort)
 		certPEM, keyPEM, caPEM := s.makeCert(t, cfg.CertNames)
 		for name, b := range map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "ca.pem": caPEM} {
@@ -196,7 +197,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	protocols, lmtp, location := "imap", "", "maildir:~/Maildir"
 	if cfg.LMTP {
 		if _, err := os.Stat(filepath.Join(libexecDir(bin), "lmtp")); err != nil {
-			skip(t, "dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)")
+			SkipFor(t, "dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)")
 		}
 		protocols, location = "imap lmtp", "sdbox:~/sdbox"
 		s.LMTPSocket, s.AuthSocket = filepath.Join(dir, "lmtp"), filepath.Join(dir, "auth-mta")
@@ -275,25 +276,7 @@ func (s *Server) run(t testing.TB) {
 	exited := make(chan struct{})
 	s.exited = exited
 	go func(cmd *exec.Cmd) { cmd.Wait(); close(exited) }(s.cmd)
-	deadline := time.Now().Add(10 * time.Second)
-	for _, addr := range []string{s.Addr, s.TLSAddr} {
-		for addr != "" {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				c.Close()
-				break
-			}
-			select {
-			case <-exited:
-				t.Fatalf("dovecot exited: %s\n%s", s.stderr.String(), s.Log())
-			default:
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("dovecot not listening on %s within 10 s:\n%s", addr, s.Log())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	WaitListening(t, "dovecot", exited, func() string { return s.stderr.String() + "\n" + s.Log() }, s.Addr, s.TLSAddr)
 }
 
 // stop stops the daemon by its PID: SIGTERM, and SIGKILL after 5 s.
@@ -352,7 +335,8 @@ func (s *Server) Log() string {
 	return string(b)
 }
 
-func freePort(t testing.TB) int {
+// FreePort returns a TCP port of loopback that nothing listens on now.
+func FreePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -458,4 +442,30 @@ func (s *Server) Messages(name, mailbox string) ([][]byte, error) {
 		raws[i] = m.Raw
 	}
 	return raws, err
+}
+
+// WaitListening waits up to 10 s until each of addrs (those not "") takes
+// TCP connections, and fails t if the server named name exits first
+// (exited is closed) or does not listen in time, with what log says.
+func WaitListening(t testing.TB, name string, exited <-chan struct{}, log func() string, addrs ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, addr := range addrs {
+		for addr != "" {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+				break
+			}
+			select {
+			case <-exited:
+				t.Fatalf("%s exited:\n%s", name, log())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s not listening on %s within 10 s:\n%s", name, addr, log())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }

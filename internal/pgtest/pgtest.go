@@ -7,8 +7,13 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,4 +80,68 @@ func Name(dsn string) string {
 		return "PostgreSQL"
 	}
 	return fmt.Sprintf("SQLite (%s)", dsn)
+}
+
+// Run runs tests on PostgreSQL, as subtests of t in the order of their
+// names: a package's TestPostgres, which skips (or under CI fails)
+// without a server. Their DSN is then a schema of their own.
+func Run(t *testing.T, tests map[string]func(*testing.T)) {
+	Skip(t)
+	names := make([]string, 0, len(tests))
+	for name := range tests {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		t.Run(name, tests[name])
+	}
+}
+
+// On reports whether t runs under a package's TestPostgres (Run).
+func On(t testing.TB) bool { return strings.HasPrefix(t.Name(), "TestPostgres/") }
+
+// Need skips a PostgreSQL test run on its own, outside TestPostgres.
+func Need(t *testing.T) {
+	t.Helper()
+	if !On(t) {
+		t.Skip("runs under TestPostgres")
+	}
+}
+
+// DSN is a database for t alone: under TestPostgres a schema of its own
+// on the test server (URL), else a SQLite file in a temporary directory.
+func DSN(t testing.TB) string {
+	t.Helper()
+	if On(t) {
+		return URL(t)
+	}
+	return filepath.Join(t.TempDir(), "congo.db")
+}
+
+// Placed fails t for each test function of the package's *_test.go
+// files (TestMain aside) for which placed is false, naming where it is:
+// a package's check that each of its tests runs on PostgreSQL too or is
+// set apart, with the reason in why.
+func Placed(t *testing.T, placed func(name string) bool, why string) {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") || fn.Name.Name == "TestMain" {
+				continue
+			}
+			if !placed(fn.Name.Name) {
+				t.Errorf("%s: %s %s", fset.Position(fn.Pos()), fn.Name.Name, why)
+			}
+		}
+	}
 }

@@ -101,10 +101,7 @@ func Skip(t testing.TB) string {
 	if why == "" {
 		return masterBin
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %s", why)
-	}
-	t.Skip(why)
+	dovecottest.SkipFor(t, why)
 	return ""
 }
 
@@ -146,7 +143,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		"main.cf":   mainCF(dir, s.domain, d) + cfg.Extra + "\n",
 		"master.cf": "",
 	}
-	ports := [3]int{freePort(t), freePort(t), freePort(t)}
+	ports := [3]int{dovecottest.FreePort(t), dovecottest.FreePort(t), dovecottest.FreePort(t)}
 	s.Addr = fmt.Sprintf("127.0.0.1:%d", ports[0])
 	s.SubmissionAddr = fmt.Sprintf("127.0.0.1:%d", ports[1])
 	s.SubmissionsAddr = fmt.Sprintf("127.0.0.1:%d", ports[2])
@@ -321,25 +318,8 @@ func (s *Server) Start(t testing.TB) {
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
 	s.cmd, s.exited = cmd, exited
-	deadline := time.Now().Add(10 * time.Second)
-	for _, addr := range []string{s.Addr, s.SubmissionAddr, s.SubmissionsAddr} {
-		for {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				c.Close()
-				break
-			}
-			select {
-			case <-exited:
-				t.Fatalf("postfix exited: %s\n%s", s.stderr.String(), s.Log())
-			default:
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("postfix not listening on %s within 10 s:\n%s", addr, s.Log())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	dovecottest.WaitListening(t, "postfix", exited, func() string { return s.stderr.String() + "\n" + s.Log() },
+		s.Addr, s.SubmissionAddr, s.SubmissionsAddr)
 }
 
 // Stop stops Postfix, as an operator's systemctl stop postfix would: its
@@ -424,14 +404,4 @@ func (s *Server) Deliver(ctx context.Context, from string, to []string, raw []by
 		return fmt.Errorf("postfix: %w", err)
 	}
 	return c.Quit()
-}
-
-func freePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
