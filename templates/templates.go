@@ -398,7 +398,13 @@ func inCommand(l string, i int) bool {
 // together. A placeholder holds no space.
 func closes(s string) bool {
 	open, size := utf8.DecodeRuneInString(s)
-	want := map[rune]rune{'<': '>', '„': '“', '「': '」'}[open]
+	want := '>'
+	switch open {
+	case '„':
+		want = '“'
+	case '「':
+		want = '」'
+	}
 	n := 0
 	for _, r := range s[size:] {
 		switch {
