@@ -78,6 +78,8 @@ type Tx struct {
 	db       *DB
 	aborted  bool // SQLite rolled the transaction back: see ErrTxAborted
 	readOnly bool // opened by ReadTx: see ErrReadOnly
+
+	fin finishState // BeforeCommit's
 }
 
 // Open opens the database that dsn names, creating it when missing (a
@@ -182,8 +184,9 @@ func (t *Tx) Savepoint(ctx context.Context, fn func() error) (err error) {
 	if _, err := t.tx.ExecContext(ctx, "SAVEPOINT sp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
-	done := false
+	done, mark := false, t.fin.enterSavepoint()
 	defer func() {
+		t.fin.leaveSavepoint(mark, !done)
 		if done {
 			return
 		}
@@ -225,7 +228,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.run(t, fn)
+	return d.run(ctx, t, fn)
 }
 
 // begin begins a transaction that writes on the writer connection, which
@@ -321,7 +324,7 @@ func (d *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 			return err
 		}
 	}
-	return d.run(t, fn)
+	return d.run(ctx, t, fn)
 }
 
 func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
@@ -334,7 +337,7 @@ func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 			t.Rollback()
 			return fmt.Errorf("begin transaction: %w", err)
 		}
-		return d.run(t, fn)
+		return d.run(ctx, t, fn)
 	}
 	// SQLite's setting is the connection's, and cannot change inside a
 	// transaction: set before, and back to FULL after, or the connection
@@ -358,18 +361,22 @@ func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.run(t, fn)
+	return d.run(ctx, t, fn)
 }
 
 // run runs fn in the transaction t, and commits or rolls back.
-func (d *DB) run(t *sql.Tx, fn func(tx *Tx) error) error {
+func (d *DB) run(ctx context.Context, t *sql.Tx, fn func(tx *Tx) error) error {
 	committed := false
 	defer func() {
 		if !committed {
 			t.Rollback()
 		}
 	}()
-	if err := fn(&Tx{tx: t, db: d}); err != nil {
+	tx := &Tx{tx: t, db: d}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Finish(ctx); err != nil {
 		return err
 	}
 	if err := t.Commit(); err != nil {

@@ -25,6 +25,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestOutboxStats":                 TestOutboxStats,
 	"TestTxRollsBack":                 TestTxRollsBack,
 	"TestSavepoint":                   TestSavepoint,
+	"TestBeforeCommit":                TestBeforeCommit,
 	"TestConcurrentTx":                TestConcurrentTx,
 	"TestGameLifeCycle":               TestGameLifeCycle,
 	"TestCreateGameChecks":            TestCreateGameChecks,

@@ -21,7 +21,8 @@ const maxLine = 998
 // The body is text/plain in UTF-8: 7bit when it is ASCII with short lines,
 // so that boards read the same in the raw mail, quoted-printable otherwise.
 // When o.HTML is set, the mail is multipart/alternative: that text/plain
-// part first, then o.HTML as text/html in quoted-printable (M12).
+// part first, then o.HTML as text/html (M12), its characters that are
+// not ASCII as character references (htmlTransferEncoding).
 // From carries o.FromName as its display name (M26), and To o.ToName;
 // a name or Subject that is not ASCII is written as RFC 2047 encoded
 // words in UTF-8 (M42).
@@ -29,19 +30,12 @@ const maxLine = 998
 // a mail (o.InReplyTo is set) and auto-generated otherwise, so that other
 // robots do not answer it.
 func Compose(o Outgoing, hostname string) ([]byte, string, error) {
-	from, err := mail.ParseAddress(o.From)
-	if err != nil {
-		return nil, "", fmt.Errorf("compose: from address %q: %w", o.From, err)
+	if err := Check(o); err != nil {
+		return nil, "", err
 	}
-	to, err := mail.ParseAddress(o.To)
-	if err != nil {
-		return nil, "", fmt.Errorf("compose: to address %q: %w", o.To, err)
-	}
-	for _, id := range append(append([]string{o.MessageID}, o.InReplyTo...), o.References...) {
-		if id != "" && !ValidID(id) {
-			return nil, "", fmt.Errorf("compose: invalid message id %q", id)
-		}
-	}
+	// Check parsed them.
+	from, _ := mail.ParseAddress(o.From)
+	to, _ := mail.ParseAddress(o.To)
 	if hostname == "" {
 		_, hostname, _ = strings.Cut(from.Address, "@")
 	}
@@ -67,10 +61,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
 	}
 	if l := cleanLine(o.Language); l != "" {
-		if !validLanguage(l) {
-			return nil, "", fmt.Errorf("compose: language %q is no language tag", o.Language)
-		}
-		h.Set("Content-Language", l)
+		h.Set("Content-Language", l) // Check found it a tag
 	}
 	h.Set("MIME-Version", "1.0")
 	// Asks Exchange not to send out-of-office replies to us.
@@ -85,10 +76,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	}
 	h.Set("Subject", encodeText(cleanLine(o.Subject)))
 	if o.ReplyTo != "" {
-		replyTo, err := mail.ParseAddress(o.ReplyTo)
-		if err != nil {
-			return nil, "", fmt.Errorf("compose: reply-to address %q: %w", o.ReplyTo, err)
-		}
+		replyTo, _ := mail.ParseAddress(o.ReplyTo) // Check parsed it
 		h.SetAddressList("Reply-To", []*mail.Address{{Address: replyTo.Address}})
 	}
 	h.Set("To", formatAddress(o.ToName, to.Address))
@@ -103,13 +91,50 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	if o.HTML == "" {
 		err = writeSingle(&buf, h, text)
 	} else {
-		html, htmlCTE := transferEncoding(normalizeText(o.HTML))
+		html, htmlCTE := htmlTransferEncoding(normalizeText(o.HTML))
 		err = writeAlternative(&buf, h, text, cte, html, htmlCTE)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("compose: %w", err)
 	}
 	return buf.Bytes(), id, nil
+}
+
+// Check reports what in o would keep Compose from composing it: an
+// address that is none, a Message-ID (its own or one it answers) that
+// is invalid, a Content-Language that is no language tag. Its words and
+// date do not matter.
+func Check(o Outgoing) error {
+	if _, err := mail.ParseAddress(o.From); err != nil {
+		return fmt.Errorf("compose: from address %q: %w", o.From, err)
+	}
+	if _, err := mail.ParseAddress(o.To); err != nil {
+		return fmt.Errorf("compose: to address %q: %w", o.To, err)
+	}
+	for _, id := range append(append([]string{o.MessageID}, o.InReplyTo...), o.References...) {
+		if id != "" && !ValidID(id) {
+			return fmt.Errorf("compose: invalid message id %q", id)
+		}
+	}
+	if l := cleanLine(o.Language); l != "" && !validLanguage(l) {
+		return fmt.Errorf("compose: language %q is no language tag", o.Language)
+	}
+	if o.ReplyTo != "" {
+		if _, err := mail.ParseAddress(o.ReplyTo); err != nil {
+			return fmt.Errorf("compose: reply-to address %q: %w", o.ReplyTo, err)
+		}
+	}
+	return nil
+}
+
+// NewMessageID returns a Message-ID (without brackets) no other mail has,
+// with hostname on its right side, as Compose makes one.
+func NewMessageID(hostname string) (string, error) {
+	var h mail.Header
+	if err := h.GenerateMessageIDWithHostname(hostname); err != nil {
+		return "", fmt.Errorf("message id: %w", err)
+	}
+	return h.MessageID()
 }
 
 // validLanguage reports whether l looks like a language tag (RFC 5646):

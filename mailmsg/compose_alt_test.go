@@ -83,3 +83,57 @@ func TestComposeAlternative(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeHTMLReferences: an HTML part of short lines whose characters
+// are not all ASCII goes 7bit, each such character a numeric character
+// reference that reads as the character in HTML; one with such a
+// character inside <style>, where references are not read, or with a line
+// too long for 7bit, goes quoted-printable as it was.
+func TestComposeHTMLReferences(t *testing.T) {
+	for _, tc := range []struct {
+		name, html, cte, body string
+	}{
+		{"references", "<title>対局 42</title>\n<p>alice: c3xe5xc7 — the monkey captured, Kč 1½</p>\n",
+			"7bit", "<title>&#23550;&#23616; 42</title>\n<p>alice: c3xe5xc7 &#8212; the monkey captured, K&#269; 1&#189;</p>\n"},
+		{"ascii", "<p>alice: b2-b3</p>\n", "7bit", "<p>alice: b2-b3</p>\n"},
+		{"style", "<style>.x::before { content: \"—\" }</style>\n<p>é</p>\n", "quoted-printable",
+			"<style>.x::before { content: \"—\" }</style>\n<p>é</p>\n"},
+		{"long line", "<p>" + strings.Repeat("é", 500) + "</p>\n", "quoted-printable", "<p>" + strings.Repeat("é", 500) + "</p>\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, _, err := mailmsg.Compose(mailmsg.Outgoing{From: "congo@example.net", To: "alice@example.org",
+				Subject: "s", Text: "t\n", HTML: tc.html}, "example.net")
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkWireFormat(t, raw)
+			msg, err := mail.ReadMessage(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+			r := multipart.NewReader(msg.Body, params["boundary"])
+			if _, err := r.NextRawPart(); err != nil {
+				t.Fatal(err)
+			}
+			p, err := r.NextRawPart()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Header.Get("Content-Transfer-Encoding"); got != tc.cte {
+				t.Errorf("Content-Transfer-Encoding = %q, want %q", got, tc.cte)
+			}
+			var body io.Reader = p
+			if tc.cte == "quoted-printable" {
+				body = quotedprintable.NewReader(p)
+			}
+			got, err := io.ReadAll(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := strings.ReplaceAll(string(got), "\r\n", "\n"); s != tc.body {
+				t.Errorf("HTML part = %q, want %q", s, tc.body)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package mailmsg
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -99,6 +100,69 @@ func qSafe(c byte) bool {
 func ascii(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// htmlTransferEncoding is transferEncoding for an HTML part. A character
+// that is not ASCII is first written as a numeric character reference
+// (&#8212; for an em dash): every HTML reader shows it the same, and it
+// takes no more bytes than quoted-printable's =E2=80=94, so that a part
+// with short lines goes as it is (7bit), cheaper to write and to read.
+// A part with a line too long for 7bit stays as it was, quoted-printable.
+// Only inside <style> (and <script>), where references are not read, do
+// the characters stay, and the part is then quoted-printable.
+func htmlTransferEncoding(html string) (body, cte string) {
+	if !onlyASCII(html) && !rawTextNonASCII(html) {
+		var b strings.Builder
+		b.Grow(len(html) + len(html)/8)
+		for _, r := range html {
+			if r < utf8.RuneSelf {
+				b.WriteByte(byte(r))
+				continue
+			}
+			b.WriteString("&#")
+			b.WriteString(strconv.Itoa(int(r)))
+			b.WriteByte(';')
+		}
+		if refs := b.String(); plain7bit(refs) {
+			return transferEncoding(refs)
+		}
+	}
+	return transferEncoding(html)
+}
+
+// rawTextNonASCII reports whether html has a character that is not ASCII
+// inside a <style> or <script> element, whose text character references
+// do not stand for.
+func rawTextNonASCII(html string) bool {
+	lower := strings.ToLower(html)
+	for _, tag := range []string{"style", "script"} {
+		for rest := lower; ; {
+			i := strings.Index(rest, "<"+tag)
+			if i < 0 {
+				break
+			}
+			rest = rest[i:]
+			j := strings.Index(rest, "</"+tag)
+			if j < 0 {
+				j = len(rest)
+			}
+			if !onlyASCII(rest[:j]) {
+				return true
+			}
+			rest = rest[j:]
+		}
+	}
+	return false
+}
+
+// onlyASCII reports whether s has only ASCII bytes.
+func onlyASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -85,6 +86,9 @@ type Outbox struct {
 	log *slog.Logger
 	// wake tells the send loop that mail was queued.
 	wake chan struct{}
+	// composers bounds the mails composed at once (Queue): one token a
+	// processor.
+	composers chan struct{}
 }
 
 // New returns the Outbox of cfg.
@@ -103,7 +107,8 @@ func New(cfg Config) (*Outbox, error) {
 		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),
 		onCapped:        cfg.OnCapped,
 		maySend:         cfg.MaySend,
-		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1)}
+		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1),
+		composers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	if o.now == nil {
 		o.now = time.Now
 	}

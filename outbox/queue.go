@@ -39,6 +39,11 @@ type Mail struct {
 	// is counted but not held back by the recipient's or the sender's
 	// cap, which forged mail in their name may have filled.
 	Asked bool
+	// Render, when set, writes the mail's Subject, Text and HTML into
+	// its Out when the mail is composed: after Queue has returned, in
+	// another goroutine (see Queue), so it must use nothing that changes
+	// after Queue is called.
+	Render func(out *mailmsg.Outgoing) error
 }
 
 // Player is the Cause of the mails a registered player's mail causes.
@@ -81,14 +86,21 @@ func Recipient(addr string) string {
 	return local + domain
 }
 
-// Queue composes m and queues it, in tx, from the server's address,
-// recording its Message-ID with the game it is about, so that every retry
-// sends the same bytes and replies to it are known. Every address of ours
-// with a +tag (a player's personal address) but the recipient's own is
-// first replaced in its text by "[address removed]" (M30). It returns the
+// Queue queues m, in tx, from the server's address, recording its
+// Message-ID with the game it is about, so that every retry sends the
+// same bytes and replies to it are known. Every address of ours with a
+// +tag (a player's personal address) but the recipient's own is first
+// replaced in its text by "[address removed]" (M30). It returns the
 // Message-ID; "" for mail to an address never mailed (the robot's), which
 // is not queued. Past a cap (M29) nothing is queued and the error is a
 // *CapError.
+//
+// The mail is rendered (m.Render) and composed in another goroutine,
+// while tx goes on, and written into the outbox before tx commits, in the
+// order Queue was called (db.Tx.BeforeCommit): a transaction that queues
+// mail for many players spends the serialised part of its time on their
+// games, not on their mails' bytes. Should rendering or composing fail,
+// tx fails to commit.
 func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (string, error) {
 	if Undeliverable(m.Out.To) {
 		return "", nil
@@ -120,21 +132,85 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 		}
 	}
 	out := m.Out
-	out.Subject, out.Text, out.HTML = o.scrub(out.Subject, out), o.scrub(out.Text, out), o.scrub(out.HTML, out)
-	raw, id, err := mailmsg.Compose(out, o.hostname)
-	if err != nil {
+	if err := mailmsg.Check(out); err != nil {
 		return "", err
 	}
-	if _, err := tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: out.To, MessageID: id, Raw: raw}); err != nil {
+	if out.MessageID == "" {
+		id, err := mailmsg.NewMessageID(o.hostname)
+		if err != nil {
+			return "", err
+		}
+		out.MessageID = id
+	}
+	c := o.compose(out, m.Render)
+	tx.BeforeCommit(func(ctx context.Context) error {
+		raw, err := c.wait()
+		if err != nil {
+			return fmt.Errorf("mail to %s: %w", out.To, err)
+		}
+		_, err = tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: out.To, MessageID: out.MessageID, Raw: raw})
+		return err
+	})
+	if err := tx.RecordSent(ctx, out.MessageID, m.Game, now); err != nil {
 		return "", err
 	}
-	if err := tx.RecordSent(ctx, id, m.Game, now); err != nil {
+	if err := tx.RecordSentGames(ctx, out.MessageID, m.Games); err != nil {
 		return "", err
 	}
-	if err := tx.RecordSentGames(ctx, id, m.Games); err != nil {
+	if err := tx.CountMail(ctx, now, keys...); err != nil {
 		return "", err
 	}
-	return id, tx.CountMail(ctx, now, keys...)
+	if tx.Finishing() >= maxComposing {
+		// A round of a tournament queues hundreds: their bytes go to
+		// the outbox now, not all held until the commit.
+		if err := tx.Finish(ctx); err != nil {
+			return "", err
+		}
+	}
+	return out.MessageID, nil
+}
+
+// maxComposing is the most mails a transaction holds composed, or being
+// composed, before they are written into the outbox.
+const maxComposing = 64
+
+// A composition is a mail being rendered and composed apart from the
+// transaction that queued it.
+type composition struct {
+	done chan struct{} // closed once raw and err are set
+	raw  []byte
+	err  error
+}
+
+// compose renders (render, when set) and composes out in a goroutine of
+// its own, at most one a processor at a time.
+func (o *Outbox) compose(out mailmsg.Outgoing, render func(*mailmsg.Outgoing) error) *composition {
+	c := &composition{done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		o.composers <- struct{}{}
+		defer func() { <-o.composers }()
+		defer func() {
+			if r := recover(); r != nil {
+				c.err = fmt.Errorf("composing: panic: %v", r)
+			}
+		}()
+		if render != nil {
+			if err := render(&out); err != nil {
+				c.err = err
+				return
+			}
+		}
+		out.Subject, out.Text, out.HTML = o.scrub(out.Subject, out), o.scrub(out.Text, out), o.scrub(out.HTML, out)
+		c.raw, _, c.err = mailmsg.Compose(out, o.hostname)
+	}()
+	return c
+}
+
+// wait waits for the mail composed.
+func (c *composition) wait() ([]byte, error) {
+	<-c.done
+	return c.raw, c.err
 }
 
 // IsCapped reports whether err says that a mail was held back by a cap.

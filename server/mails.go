@@ -20,11 +20,23 @@ import (
 func (w *work) gameMail(ctx context.Context, to db.Player, g db.Game, subject, body, html string) (string, error) {
 	o := w.mailTo(to, subject, body)
 	o.HTML = html
+	return w.threadMail(ctx, g, outbox.Mail{Out: o})
+}
+
+// renderedGameMail is gameMail with the words rendered by render when the
+// mail is composed, apart from the transaction (outbox.Mail.Render).
+func (w *work) renderedGameMail(ctx context.Context, to db.Player, g db.Game, render func(*mailmsg.Outgoing) error) (string, error) {
+	return w.threadMail(ctx, g, outbox.Mail{Out: w.mailTo(to, "", ""), Render: render})
+}
+
+// threadMail queues m about game g, in the game's thread.
+func (w *work) threadMail(ctx context.Context, g db.Game, m outbox.Mail) (string, error) {
 	if g.ThreadRoot != "" {
-		o.InReplyTo = []string{g.ThreadRoot}
-		o.References = []string{g.ThreadRoot}
+		m.Out.InReplyTo = []string{g.ThreadRoot}
+		m.Out.References = []string{g.ThreadRoot}
 	}
-	return w.enqueue(ctx, outbox.Mail{Out: o, Game: g.ID})
+	m.Game = g.ID
+	return w.enqueue(ctx, m)
 }
 
 // mailTo is a mail to a player, whose replies go to the player's personal

@@ -7,6 +7,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/rules"
 	"github.com/congobymail/congo/templates"
 )
@@ -278,11 +279,12 @@ func (w *work) boardMail(ctx context.Context, st *game.State, to db.Player, data
 		return err
 	}
 	data.Page = w.s.gamePage(st.ID())
-	subject, body, html, err := templates.BoardMail(data)
-	if err != nil {
+	// Rendered as the mail is composed, in another goroutine: data is
+	// this mail's own (Board clones what it changes).
+	id, err := w.renderedGameMail(ctx, to, st.Game, func(o *mailmsg.Outgoing) (err error) {
+		o.Subject, o.Text, o.HTML, err = templates.BoardMail(data)
 		return err
-	}
-	id, err := w.gameMail(ctx, to, st.Game, subject, body, html)
+	})
 	if err != nil {
 		return err
 	}
