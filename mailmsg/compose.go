@@ -88,6 +88,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("compose: message id: %w", err)
 	}
 	var buf bytes.Buffer
+	buf.Grow(len(text) + len(o.HTML) + len(o.HTML)/16 + 2048) // the header, boundaries, references
 	if o.HTML == "" {
 		err = writeSingle(&buf, h, text)
 	} else {

@@ -118,17 +118,21 @@ func htmlTransferEncoding(html string) (body, cte string) {
 	if !onlyASCII(html) && !rawTextNonASCII(html) {
 		var b strings.Builder
 		b.Grow(len(html) + len(html)/8)
-		for _, r := range html {
-			if r < utf8.RuneSelf {
-				b.WriteByte(byte(r))
-				continue
+		for rest := html; rest != ""; {
+			i := indexNonASCII(rest)
+			if i < 0 {
+				b.WriteString(rest)
+				break
 			}
+			b.WriteString(rest[:i])
+			r, n := utf8.DecodeRuneInString(rest[i:])
 			b.WriteString("&#")
 			b.WriteString(strconv.Itoa(int(r)))
 			b.WriteByte(';')
+			rest = rest[i+n:]
 		}
 		if refs := b.String(); plain7bit(refs) {
-			return transferEncoding(refs)
+			return strings.ReplaceAll(refs, "\n", "\r\n"), "7bit"
 		}
 	}
 	return transferEncoding(html)
@@ -138,33 +142,40 @@ func htmlTransferEncoding(html string) (body, cte string) {
 // inside a <style> or <script> element, whose text character references
 // do not stand for.
 func rawTextNonASCII(html string) bool {
-	lower := strings.ToLower(html)
-	for _, tag := range []string{"style", "script"} {
-		for rest := lower; ; {
-			i := strings.Index(rest, "<"+tag)
-			if i < 0 {
-				break
+	end := "" // inside a <style> or <script>: its end tag
+	for i := 0; i < len(html); i++ {
+		switch c := html[i]; {
+		case c >= utf8.RuneSelf && end != "":
+			return true
+		case c != '<':
+		case end == "":
+			for _, tag := range [...]string{"<style", "<script"} {
+				if hasPrefixFold(html[i:], tag) {
+					end = "</" + tag[1:]
+				}
 			}
-			rest = rest[i:]
-			j := strings.Index(rest, "</"+tag)
-			if j < 0 {
-				j = len(rest)
-			}
-			if !onlyASCII(rest[:j]) {
-				return true
-			}
-			rest = rest[j:]
+		case hasPrefixFold(html[i:], end):
+			end = ""
 		}
 	}
 	return false
 }
 
-// onlyASCII reports whether s has only ASCII bytes.
-func onlyASCII(s string) bool {
+// hasPrefixFold reports whether s begins with prefix, ignoring case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexNonASCII is the index of the first byte of s that is not ASCII, or
+// -1.
+func indexNonASCII(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return false
+			return i
 		}
 	}
-	return true
+	return -1
 }
+
+// onlyASCII reports whether s has only ASCII bytes.
+func onlyASCII(s string) bool { return indexNonASCII(s) < 0 }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -57,6 +58,13 @@ type Config struct {
 	// operator's metrics. It must not block.
 	OnCapped func(cap string)
 
+	// Connections is how many mails are sent at once, each over an SMTP
+	// session of its own (the Sender must allow as many Sends at once):
+	// default DefaultConnections; 1 sends one mail after another. The
+	// mails to one recipient go one after another, in order, whatever
+	// it is.
+	Connections int
+
 	// MaySend, when set, is asked before each mail is sent: an error
 	// (this process no longer holds the lease of M48, say) ends the round
 	// with it, the mail left for whoever sends next.
@@ -81,11 +89,14 @@ type Outbox struct {
 	maxPerRecipient, maxPerSender, maxPerHour int
 	onCapped                                  func(string)
 	maySend                                   func() error
+	connections                               int
 
 	now func() time.Time
 	log *slog.Logger
 	// wake tells the send loop that mail was queued.
 	wake chan struct{}
+	// waiting is set while mails may wait out a backoff (retryNow).
+	waiting atomic.Bool
 	// composers bounds the mails composed at once (Queue): one token a
 	// processor.
 	composers chan struct{}
@@ -107,10 +118,15 @@ func New(cfg Config) (*Outbox, error) {
 		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),
 		onCapped:        cfg.OnCapped,
 		maySend:         cfg.MaySend,
+		connections:     max(cfg.Connections, 0),
 		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1),
 		composers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	if o.now == nil {
 		o.now = time.Now
+	}
+	o.waiting.Store(true) // from before this process, maybe
+	if o.connections == 0 {
+		o.connections = DefaultConnections
 	}
 	if o.log == nil {
 		o.log = slog.Default()

@@ -143,12 +143,13 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 		out.MessageID = id
 	}
 	c := o.compose(out, m.Render)
+	to, id := out.To, out.MessageID // not out, whose words may be long
 	tx.BeforeCommit(func(ctx context.Context) error {
 		raw, err := c.wait()
 		if err != nil {
-			return fmt.Errorf("mail to %s: %w", out.To, err)
+			return fmt.Errorf("mail to %s: %w", to, err)
 		}
-		_, err = tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: out.To, MessageID: out.MessageID, Raw: raw})
+		_, err = tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: to, MessageID: id, Raw: raw})
 		return err
 	})
 	if err := tx.RecordSent(ctx, out.MessageID, m.Game, now); err != nil {

@@ -2,8 +2,11 @@ package outbox
 
 import (
 	"context"
+	"errors"
+	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -11,8 +14,12 @@ import (
 )
 
 const (
-	// sendBatch is how many mails one SendDue sends at most.
+	// sendBatch is how many mails one SendDue sends at most over each
+	// connection.
 	sendBatch = 50
+	// DefaultConnections is how many mails are sent at once, each over
+	// an SMTP session of its own, when Config.Connections is 0.
+	DefaultConnections = 4
 	// firstRetry and lastRetry bound the wait after a failed attempt,
 	// which doubles with each attempt.
 	firstRetry = time.Minute
@@ -30,14 +37,16 @@ const (
 )
 
 // SendDue sends the mails of the outbox that are due and returns how many
-// were sent: each recipient's in the order they were queued (db.Due). A
-// mail that fails for a while is tried again later, with exponential
-// backoff; one that fails permanently, or for longer than giveUpAfter, is
-// recorded as failed. When every send of a round works, the mails waiting
-// out a backoff are made due at once: the SMTP server is back. Once ctx is
-// done it sends no other mail, but the one under way is finished
-// (inFlightGrace at most) and recorded. It returns an error when the
-// database fails or ctx is done.
+// were sent: each recipient's in the order they were queued (db.Due), one
+// after another, and the mails of different recipients over up to
+// Config.Connections SMTP sessions at once. A mail that fails for a
+// while is tried again later, with exponential backoff, and the
+// recipient's later mails wait behind it; one that fails permanently, or
+// for longer than giveUpAfter, is recorded as failed. When every send of
+// a round works, the mails waiting out a backoff are made due at once:
+// the SMTP server is back. Once ctx is done it sends no other mail, but
+// those under way are finished (inFlightGrace at most) and recorded. It
+// returns an error when the database fails or ctx is done.
 //
 // The outbox is read without waiting for the database's lock, which mail
 // being handled may hold: the sent log's records not carried into it yet
@@ -49,39 +58,37 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 	var due []db.Mail
 	err := o.db.Read(ctx, func(tx *db.Tx) error {
 		var err error
-		due, err = tx.Due(ctx, o.now(), sendBatch, o.unapplied()...)
+		due, err = tx.Due(ctx, o.now(), o.connections*sendBatch, o.unapplied()...)
 		return err
 	})
 	if err != nil {
 		return 0, err
 	}
-	sent, failed := 0, 0
-	held := map[string]bool{} // recipients whose mail failed this round: the rest waits behind it
+	// Each recipient's mails in one lane, in order; the lanes at once.
+	lanes := make([][]db.Mail, o.connections)
 	for _, m := range due {
-		if ctx.Err() != nil {
-			break
+		i := lane(m.To, len(lanes))
+		lanes[i] = append(lanes[i], m)
+	}
+	results := make([]laneResult, len(lanes))
+	var wg sync.WaitGroup
+	for i, ms := range lanes {
+		if len(ms) > 0 {
+			wg.Go(func() { results[i] = o.sendLane(ctx, send, ms) })
 		}
-		if held[m.To] {
-			continue
+	}
+	wg.Wait()
+	sent, failed := 0, 0
+	var errs []error
+	for _, r := range results {
+		sent += r.sent
+		failed += r.failed
+		if r.err != nil {
+			errs = append(errs, r.err)
 		}
-		if o.maySend != nil {
-			if err := o.maySend(); err != nil {
-				return sent, err
-			}
-		}
-		sendErr := o.sendOne(ctx, send, m)
-		if sendErr != nil && ctx.Err() != nil {
-			break // cut short by shutdown: the mail stays due
-		}
-		if err := o.recordSend(ctx, m, sendErr); err != nil {
-			return sent, err
-		}
-		if sendErr == nil {
-			sent++
-		} else {
-			failed++
-			held[m.To] = !mailer.IsPermanent(sendErr)
-		}
+	}
+	if len(errs) > 0 {
+		return sent, errors.Join(errs...)
 	}
 	if sent > 0 && failed == 0 {
 		if err := o.retryNow(ctx); err != nil {
@@ -95,14 +102,69 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 	return sent, ctx.Err()
 }
 
-// retryNow makes the mails waiting out a backoff due now.
+// lane is the lane, of n, that the mails to the address to go in.
+func lane(to string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(to))
+	return int(h.Sum32() % uint32(n))
+}
+
+// laneResult is what one lane of a round did.
+type laneResult struct {
+	sent, failed int
+	err          error // the database failed, or the lease was lost
+}
+
+// sendLane sends ms, in order: a recipient whose mail fails waits until
+// the next round, its later mails with it.
+func (o *Outbox) sendLane(ctx context.Context, send Sender, ms []db.Mail) (r laneResult) {
+	held := map[string]bool{} // recipients whose mail failed this round: the rest waits behind it
+	for _, m := range ms {
+		if ctx.Err() != nil {
+			break
+		}
+		if held[m.To] {
+			continue
+		}
+		if o.maySend != nil {
+			if r.err = o.maySend(); r.err != nil {
+				return r
+			}
+		}
+		sendErr := o.sendOne(ctx, send, m)
+		if sendErr != nil && ctx.Err() != nil {
+			break // cut short by shutdown: the mail stays due
+		}
+		if r.err = o.recordSend(ctx, m, sendErr); r.err != nil {
+			return r
+		}
+		if sendErr == nil {
+			r.sent++
+		} else {
+			r.failed++
+			held[m.To] = !mailer.IsPermanent(sendErr)
+		}
+	}
+	return r
+}
+
+// retryNow makes the mails waiting out a backoff due now, when there may
+// be some: this process made none wait since it last looked (waiting,
+// set at the start and by every mail it leaves to retry), so that a
+// round of mail sent does not wait for the database's lock to find none.
 func (o *Outbox) retryNow(ctx context.Context) error {
+	if !o.waiting.Swap(false) {
+		return nil
+	}
 	var n int64
 	err := o.db.TxNoSync(ctx, func(tx *db.Tx) error {
 		var err error
 		n, err = tx.Retry(ctx, o.now())
 		return err
 	})
+	if err != nil {
+		o.waiting.Store(true)
+	}
 	if n > 0 {
 		o.log.Info("sending works again: the mails waiting to be tried again are due now", "mails", n)
 	}
@@ -185,6 +247,7 @@ func (o *Outbox) recordAttempt(ctx context.Context, tx *db.Tx, m db.Mail, sendEr
 	}
 	next := now.Add(backoff(m.Attempts + 1))
 	log.Warn("mail not sent; will try again", "err", sendErr, "next", next)
+	o.waiting.Store(true)
 	return tx.MarkRetry(ctx, m.ID, next, sendErr.Error())
 }
 

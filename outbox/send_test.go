@@ -100,6 +100,9 @@ func newHarnessWith(t *testing.T, cfg Config) *harness {
 	t.Cleanup(func() { d.Close() })
 	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	cfg.DB, cfg.From, cfg.Hostname, cfg.Now = d, "congo@example.org", "example.org", c.Now
+	if cfg.Connections == 0 {
+		cfg.Connections = 1 // the sink's errs go to the sends in order
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	o, err := New(cfg)
 	if err != nil {
@@ -112,10 +115,16 @@ func newHarnessWith(t *testing.T, cfg Config) *harness {
 // server queues the answer to "help", and wakes the send loop.
 func (h *harness) queue(handle string) {
 	h.t.Helper()
+	h.queueSubject(handle, "Re: help")
+}
+
+// queueSubject is queue with the given Subject.
+func (h *harness) queueSubject(handle, subject string) {
+	h.t.Helper()
 	now := h.clock.Now()
 	err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
 		_, err := h.o.Queue(context.Background(), tx, Mail{Out: mailmsg.Outgoing{From: "congo@example.org",
-			To: handle + "@players.example", Subject: "Re: help", Text: "The manual.\n", Date: now}}, now)
+			To: handle + "@players.example", Subject: subject, Text: "The manual.\n", Date: now}}, now)
 		return err
 	})
 	if err != nil {

@@ -32,6 +32,7 @@ type config struct {
 	processed        string
 	quarantine       string
 	maxTries         int
+	smtpConns        int
 	maxSize          int64
 	maxPerRecipient  int
 	maxPerSender     int
@@ -87,6 +88,7 @@ func (c *config) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.imapURL, "imap", "", "mailbox to read commands from: imap://user:pass@host:port/MAILBOX, imaps://... (TLS) or imap+starttls://...")
 	fs.StringVar(&c.smtpURL, "smtp", "", "server to send mail through: smtp://[user:pass@]host:port, smtps://... (TLS) or smtp+starttls://...")
 	fs.StringVar(&c.imapPasswordFile, "imap-password-file", "", "file holding the IMAP password (instead of a password in -imap); one trailing newline is dropped")
+	fs.IntVar(&c.smtpConns, "smtp-connections", outbox.DefaultConnections, "how many mails are sent at once, each over an SMTP session of its own; each recipient's mails go one after another, in order")
 	fs.StringVar(&c.smtpPasswordFile, "smtp-password-file", "", "file holding the SMTP password (instead of a password in -smtp); one trailing newline is dropped")
 	fs.StringVar(&c.address, "address", "", "the server's own address, e.g. congo@example.org (From, and the base of personal reply addresses)")
 	fs.StringVar(&c.dbPath, "db", "congo.db", "the database: a SQLite file, or a URL postgres://user:password@host:port/dbname?sslmode=... (M47)")

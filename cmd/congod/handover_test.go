@@ -12,9 +12,10 @@ import (
 )
 
 // TestHandOverSettles plays the death of the daemon between the moment
-// the SMTP server had a whole mail and its answer: at the next start the
-// mail is recorded as sent, not sent again; a mail not handed over, or
-// already recorded, is left alone.
+// the SMTP servers had whole mails, two sent at once, and their answers:
+// at the next start both mails are recorded as sent, not sent again; a
+// mail not handed over (or handed over and then cleared), or already
+// recorded, is left alone.
 func TestHandOverSettles(t *testing.T) {
 	ctx := context.Background()
 	dbPath := filepath.Join(t.TempDir(), "congo.db")
@@ -30,7 +31,7 @@ func TestHandOverSettles(t *testing.T) {
 	defer sentLog.Close()
 	now := time.Now()
 	err = store.Tx(ctx, func(tx *db.Tx) error {
-		for i, to := range []string{"alice@example.org", "alice@example.org", "bob@example.org"} {
+		for i, to := range []string{"alice@example.org", "alice@example.org", "bob@example.org", "carol@example.org"} {
 			id := fmt.Sprintf("m%d@example.org", i+1)
 			_, err := tx.Enqueue(ctx, db.Mail{Created: now, From: "congo@example.org", To: to, MessageID: id,
 				Raw: []byte("Message-ID: <" + id + ">\r\n\r\nboard\r\n")})
@@ -44,15 +45,20 @@ func TestHandOverSettles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The daemon marks m1 handed over, and dies.
-	h, err := openHandOver(dbPath+"-sending", slog.New(slog.DiscardHandler))
+	// The daemon, sending over three connections, marks m1 and m4
+	// handed over, and m2 handed over and answered, and dies.
+	h, err := openHandOver(dbPath+"-sending", 3, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.mark("m1@example.org")
+	h.mark(0, "m2@example.org")
+	h.mark(1, "m1@example.org")
+	h.clear(0)
+	h.mark(2, "m4@example.org")
 	h.Close()
 
-	h, err = openHandOver(dbPath+"-sending", slog.New(slog.DiscardHandler))
+	// Restarted with fewer connections: every record is read.
+	h, err = openHandOver(dbPath+"-sending", 1, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +81,13 @@ func TestHandOverSettles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := []string{"m2@example.org", "m3@example.org"}; fmt.Sprint(due) != fmt.Sprint(want) {
-		t.Errorf("due after the restart: %q, want %q (m1 recorded as sent)", due, want)
+		t.Errorf("due after the restart: %q, want %q (m1 and m4 recorded as sent)", due, want)
 	}
-	if id, err := h.left(); err != nil || id != "" {
-		t.Errorf("hand-over file after settle holds %q (%v), want nothing", id, err)
+	if ids, err := h.left(); err != nil || len(ids) != 0 {
+		t.Errorf("hand-over file after settle holds %q (%v), want nothing", ids, err)
 	}
 	// A second start changes nothing; nor does a mail already sent.
-	h.mark("m1@example.org")
+	h.mark(0, "m1@example.org")
 	if err := h.settle(ctx, store, sentLog, now); err != nil {
 		t.Fatal(err)
 	}
