@@ -81,9 +81,10 @@ type SMTP struct {
 	// it before the first Send.
 	Logger *slog.Logger
 
-	mu    sync.Mutex
-	idle  []*smtpConn // idle connections, the longest idle first
-	timer *time.Timer // closes expired idle connections; stopped when none is idle
+	loginMu sync.Mutex // held by a login under way
+	mu      sync.Mutex
+	idle    []*smtpConn // idle connections, the longest idle first
+	timer   *time.Timer // closes expired idle connections; stopped when none is idle
 	// authErr is the last refused login, and no login is tried again
 	// before authUntil.
 	authErr   *authError
@@ -268,7 +269,7 @@ func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
 	if err != nil {
 		conn.Close()
 		var ae *authError
-		if errors.As(err, &ae) && ctx.Err() == nil {
+		if errors.As(err, &ae) && !ae.recorded && ctx.Err() == nil {
 			s.authRefused(ae)
 		}
 		return nil, err
@@ -298,7 +299,7 @@ func (s *SMTP) authHeld() error {
 	if s.authErr == nil || !time.Now().Before(s.authUntil) {
 		return nil
 	}
-	return &authError{user: s.user, err: s.authErr.err, until: s.authUntil}
+	return &authError{user: s.user, err: s.authErr.err, until: s.authUntil, recorded: true}
 }
 
 // authRefused records a refused login: none is tried again for a while.
@@ -339,6 +340,15 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 		return nil, &connectError{err}
 	}
 	if s.user != "" {
+		// One login at a time: once one is refused, the sessions opened
+		// meanwhile (the outbox sends over several) try none, as a
+		// provider may lock an account after a few refusals.
+		s.loginMu.Lock()
+		defer s.loginMu.Unlock()
+		if err := s.authHeld(); err != nil {
+			c.Close()
+			return nil, err
+		}
 		if err := c.Auth(sasl.NewPlainClient("", s.user, s.password)); err != nil {
 			c.Close()
 			// Refused (5xx): the user and password are wrong, or AUTH is
@@ -348,7 +358,12 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 			if !errors.As(err, &se) || se.Code < 500 {
 				return nil, &connectError{fmt.Errorf("auth as %q: %w", s.user, err)}
 			}
-			return nil, &authError{user: s.user, err: err}
+			ae := &authError{user: s.user, err: err}
+			if ctx.Err() == nil {
+				s.authRefused(ae) // before the next login may look
+				ae.recorded = true
+			}
+			return nil, ae
 		}
 	}
 	return c, nil
@@ -436,9 +451,10 @@ func isASCII(s string) bool {
 // a wrong password is a setting to fix, not a reason to drop the mail.
 // until is set when no login was tried, as the last one was refused.
 type authError struct {
-	user  string
-	err   error
-	until time.Time
+	user     string
+	err      error
+	until    time.Time
+	recorded bool // authRefused has it, or it is the one it has
 }
 
 func (e *authError) Error() string {

@@ -518,6 +518,59 @@ func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
 	}
 }
 
+// TestSMTPLoginRefusedOnceForSendsAtOnce: Sends at once (the outbox's
+// connections) with a wrong password try one login between them, not one
+// each: a provider may lock an account after a few refusals.
+func TestSMTPLoginRefusedOnceForSendsAtOnce(t *testing.T) {
+	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
+	s, err := mailer.NewSMTP("smtp://congo%40pbm.example.net:wrong@"+addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var logs syncBuffer
+	s.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			err := s.Send(context.Background(), "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+			if !mailer.IsAuthFailure(err) || mailer.IsPermanent(err) {
+				t.Errorf("Send %d with a wrong password = %v, want a refused login, temporary", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	logins := 0
+	for _, c := range rec.connections() {
+		sent, _ := c.state()
+		logins += strings.Count(sent, "AUTH ")
+	}
+	if logins != 1 {
+		t.Errorf("4 Sends at once tried %d logins, want 1", logins)
+	}
+	if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
+		t.Errorf("%d errors logged, want 1:\n%s", n, logs.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer that may be written from goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
 // TestSMTPHandOver checks that WithHandOver's function runs once the
 // server has the whole mail and before its answer, and not at all when
 // the mail is refused before its data.

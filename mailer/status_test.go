@@ -23,6 +23,7 @@ func TestInboxStatus(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	start := time.Now() // before Run, whose first poll may come at once
 	go func() { done <- inbox.Run(ctx, func(context.Context, *mailmsg.Incoming) error { return nil }) }()
 	defer func() {
 		cancel()
@@ -33,7 +34,6 @@ func TestInboxStatus(t *testing.T) {
 		}
 	}()
 
-	start := time.Now()
 	waitFor(t, "connection", 5*time.Second, func() bool {
 		s := inbox.Status()
 		return s.Connected && !s.LastPoll.IsZero()

@@ -115,27 +115,57 @@ func ascii(s string) bool {
 // Only inside <style> (and <script>), where references are not read, do
 // the characters stay, and the part is then quoted-printable.
 func htmlTransferEncoding(html string) (body, cte string) {
-	if !onlyASCII(html) && !rawTextNonASCII(html) {
-		var b strings.Builder
-		b.Grow(len(html) + len(html)/8)
-		for rest := html; rest != ""; {
-			i := indexNonASCII(rest)
-			if i < 0 {
-				b.WriteString(rest)
-				break
-			}
-			b.WriteString(rest[:i])
-			r, n := utf8.DecodeRuneInString(rest[i:])
-			b.WriteString("&#")
-			b.WriteString(strconv.Itoa(int(r)))
-			b.WriteByte(';')
-			rest = rest[i+n:]
-		}
-		if refs := b.String(); plain7bit(refs) {
-			return strings.ReplaceAll(refs, "\n", "\r\n"), "7bit"
-		}
+	if b, ok := sevenBitHTML(html); ok {
+		return b, "7bit"
 	}
 	return transferEncoding(html)
+}
+
+// sevenBitHTML is html, with LF line ends, as a 7bit body: CRLF line
+// ends, characters that are not ASCII as character references; ok is
+// false when it cannot be one (a control character, a line too long, a
+// character that is not ASCII inside <style> or <script>). One pass.
+func sevenBitHTML(html string) (body string, ok bool) {
+	var b strings.Builder
+	b.Grow(len(html) + len(html)/16)
+	checked := false // rawTextNonASCII was asked
+	line := 0        // octets in the line written so far
+	var ref [16]byte
+	for i := 0; i < len(html); {
+		switch c := html[i]; {
+		case c == '\n':
+			b.WriteString("\r\n")
+			line = 0
+			i++
+			continue
+		case c >= utf8.RuneSelf:
+			if !checked {
+				if rawTextNonASCII(html) {
+					return "", false
+				}
+				checked = true
+			}
+			r, n := utf8.DecodeRuneInString(html[i:])
+			w := append(strconv.AppendInt(append(ref[:0], "&#"...), int64(r), 10), ';')
+			b.Write(w)
+			line += len(w)
+			i += n
+		case c < 0x20 && c != '\t' || c == 0x7f:
+			return "", false
+		default:
+			j := i + 1
+			for j < len(html) && html[j] != '\n' && html[j] >= 0x20 && html[j] < 0x7f {
+				j++
+			}
+			b.WriteString(html[i:j])
+			line += j - i
+			i = j
+		}
+		if line > maxLine {
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // rawTextNonASCII reports whether html has a character that is not ASCII

@@ -82,7 +82,22 @@ var moveText = regexp.MustCompile(`\b[a-g][1-7](?:[-x][a-g][1-7])+\b`)
 // and "b5" at the start of the next is not a move a reader can copy.
 func prose(line string) htmltemplate.HTML {
 	s := htmltemplate.HTMLEscapeString(line)
+	if !mayHoldMove(s) {
+		return htmltemplate.HTML(s) // most lines: no need of the regexp
+	}
 	return htmltemplate.HTML(moveText.ReplaceAllString(s, `<span style="white-space:nowrap">$0</span>`))
+}
+
+// mayHoldMove reports whether s holds what begins every match of
+// moveText: a square, then - or x, then a file.
+func mayHoldMove(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if 'a' <= s[i] && s[i] <= 'g' && '1' <= s[i+1] && s[i+1] <= '7' &&
+			(s[i+2] == '-' || s[i+2] == 'x') && 'a' <= s[i+3] && s[i+3] <= 'g' {
+			return true
+		}
+	}
+	return false
 }
 
 // fragments holds template outputs by template and data: the few dozen

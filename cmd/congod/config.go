@@ -202,6 +202,15 @@ func (c *config) robotHandle() string {
 }
 
 // hostName is the host name of the Message-IDs and of the SMTP EHLO:
+// connections is how many mails are sent at once (-smtp-connections; 0,
+// as a config made in a test leaves it, for the default).
+func (c *config) connections() int {
+	if c.smtpConns == 0 {
+		return outbox.DefaultConnections
+	}
+	return c.smtpConns
+}
+
 // -hostname, or the domain of -address.
 func (c *config) hostName() string {
 	if c.hostname != "" {

@@ -86,10 +86,10 @@ func (c *config) validate() error {
 	if c.poll <= 0 {
 		return c.bad("poll", errors.New("must be positive"))
 	}
-	if c.smtpConns < 1 {
+	// Zero stands for the default in these four.
+	if c.smtpConns < 0 {
 		return c.bad("smtp-connections", errors.New("must be at least 1"))
 	}
-	// Zero stands for the default in these three.
 	if c.maxTries < 0 {
 		return c.bad("max-tries", errors.New("must be positive"))
 	}

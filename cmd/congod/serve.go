@@ -65,7 +65,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	// and goes without (see handOver).
 	var hand *handOver
 	if !store.Postgres() {
-		if hand, err = openHandOver(cfg.dbPath+"-sending", cfg.smtpConns, logger); err != nil {
+		if hand, err = openHandOver(cfg.dbPath+"-sending", cfg.connections(), logger); err != nil {
 			return err
 		}
 		defer func() {
@@ -116,7 +116,7 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 	mon := newMonitor(store, inbox.Status)
 
 	hostname := cfg.hostName()
-	smtp.LocalName, smtp.Logger, smtp.MaxIdle = hostname, logger, cfg.smtpConns
+	smtp.LocalName, smtp.Logger, smtp.MaxIdle = hostname, logger, cfg.connections()
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
 		From:            strings.ToLower(cfg.address),
@@ -127,7 +127,7 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 		MaxPerHour:      cfg.maxPerHour,
 		OnCapped:        mon.mailCapped,
 		MaySend:         maySend,
-		Connections:     cfg.smtpConns,
+		Connections:     cfg.connections(),
 		Now:             serverClock,
 		Logger:          logger,
 	})
