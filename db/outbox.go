@@ -42,7 +42,7 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
 	}
-	if _, err := tx.exec(ctx, "INSERT INTO outbox_text (id, raw) VALUES (?, ?)", id, m.Raw); err != nil {
+	if _, err := tx.exec(ctx, "INSERT INTO outbox_text (id, raw) VALUES (?, ?)", id, packText(m.Raw)); err != nil {
 		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
 	}
 	return id, nil
@@ -221,6 +221,9 @@ func scanMail(row scanner) (Mail, error) {
 	}
 	if m.FailedAt, err = parseNullTime(failed); err != nil {
 		return Mail{}, err
+	}
+	if m.Raw, err = unpackText(m.Raw); err != nil {
+		return Mail{}, fmt.Errorf("mail %d: %w", m.ID, err)
 	}
 	return m, nil
 }

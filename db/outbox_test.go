@@ -1,6 +1,7 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -255,6 +256,54 @@ func TestWaitingMail(t *testing.T) {
 			if err != nil || ok != tt.ok || ok && (m.MessageID != tt.id || string(m.Raw) != "mail waiting") {
 				t.Errorf("WaitingMail(%q) = %q %q, %v, %v, want ok %v", tt.id, m.MessageID, m.Raw, ok, err, tt.ok)
 			}
+		}
+		return nil
+	})
+}
+
+// TestOutboxTextCompressed: a mail's text is stored compressed, a
+// seventh or so of a board mail's size, and read back whole; a text
+// stored plain (before compression) is read as it is.
+func TestOutboxTextCompressed(t *testing.T) {
+	d := openTest(t)
+	cell := `<td style="width:40px;height:40px;padding:0;text-align:center;vertical-align:middle;border:1px solid #8c8c8c;background:#fbf8ef" class="cg-sq"></td>` + "\r\n"
+	raw := []byte("Message-ID: <big@example.org>\r\n\r\n" + strings.Repeat(cell, 49*3))
+	plain := []byte("Message-ID: <old@example.org>\r\n\r\nstored before\r\n")
+	var big, old int64
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		var err error
+		if big, err = tx.Enqueue(ctx, Mail{Created: t0, From: "congo@example.org", To: "alice@example.org", MessageID: "big@example.org", Raw: raw}); err != nil {
+			return err
+		}
+		if old, err = tx.Enqueue(ctx, Mail{Created: t0, From: "congo@example.org", To: "bob@example.org", MessageID: "old@example.org", Raw: plain}); err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, "UPDATE outbox_text SET raw = ? WHERE id = ?", plain, old)
+		return err
+	})
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		var stored []byte
+		if err := tx.queryRow(ctx, "SELECT raw FROM outbox_text WHERE id = ?", big).Scan(&stored); err != nil {
+			return err
+		}
+		if len(stored)*5 > len(raw) {
+			t.Errorf("a text of %d bytes is stored in %d, want a fifth or less", len(raw), len(stored))
+		}
+		for id, want := range map[int64][]byte{big: raw, old: plain} {
+			m, err := tx.Mail(ctx, id)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(m.Raw, want) {
+				t.Errorf("mail %d reads %d bytes %.40q, want %d bytes %.40q", id, len(m.Raw), m.Raw, len(want), want)
+			}
+		}
+		due, err := tx.Due(ctx, t0, 10)
+		if err != nil {
+			return err
+		}
+		if len(due) != 2 || !bytes.Equal(due[0].Raw, raw) || !bytes.Equal(due[1].Raw, plain) {
+			t.Errorf("Due read %d mails, not the texts queued", len(due))
 		}
 		return nil
 	})

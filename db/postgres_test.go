@@ -35,6 +35,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestRecordProcessedTwice":        TestRecordProcessedTwice,
 	"TestGameOfMessages":              TestGameOfMessages,
 	"TestOutbox":                      TestOutbox,
+	"TestOutboxTextCompressed":        TestOutboxTextCompressed,
 	"TestPruneOutbox":                 TestPruneOutbox,
 	"TestCreatePlayer":                TestCreatePlayer,
 	"TestPlayerLookups":               TestPlayerLookups,

@@ -57,8 +57,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return runBackup(ctx, cfg, rest[1:], stdout, stderr)
 		case "admin":
 			return runAdmin(ctx, cfg, rest[1:], stdout, stderr, logger)
+		case "mail":
+			return runMail(ctx, cfg, rest[1:], stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "congod: unknown command %q (want backup or admin)\n", rest[0])
+		fmt.Fprintf(stderr, "congod: unknown command %q (want backup, admin or mail)\n", rest[0])
 		return errUsage
 	}
 	if cfg.demo && !cfg.checkConfig {
