@@ -172,23 +172,41 @@ func sevenBitHTML(html string) (body string, ok bool) {
 // inside a <style> or <script> element, whose text character references
 // do not stand for.
 func rawTextNonASCII(html string) bool {
-	end := "" // inside a <style> or <script>: its end tag
-	for i := 0; i < len(html); i++ {
-		switch c := html[i]; {
-		case c >= utf8.RuneSelf && end != "":
-			return true
-		case c != '<':
-		case end == "":
-			for _, tag := range [...]string{"<style", "<script"} {
-				if hasPrefixFold(html[i:], tag) {
-					end = "</" + tag[1:]
-				}
-			}
-		case hasPrefixFold(html[i:], end):
-			end = ""
+	for rest := html; ; {
+		i := strings.IndexByte(rest, '<')
+		if i < 0 {
+			return false
 		}
+		rest = rest[i:]
+		end := ""
+		for _, tag := range [...]string{"<style", "<script"} {
+			if hasPrefixFold(rest, tag) {
+				end = "</" + tag[1:]
+			}
+		}
+		if end == "" {
+			rest = rest[1:]
+			continue
+		}
+		// The element's text runs to the first end tag of its name.
+		j := 1
+		for {
+			k := strings.IndexByte(rest[j:], '<')
+			if k < 0 {
+				j = len(rest)
+				break
+			}
+			j += k
+			if hasPrefixFold(rest[j:], end) {
+				break
+			}
+			j++
+		}
+		if indexNonASCII(rest[:j]) >= 0 {
+			return true
+		}
+		rest = rest[j:]
 	}
-	return false
 }
 
 // hasPrefixFold reports whether s begins with prefix, ignoring case.

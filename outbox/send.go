@@ -52,18 +52,32 @@ const (
 // being handled may hold: the sent log's records not carried into it yet
 // are taken as sent.
 func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
+	sent, _, err := o.sendDue(ctx, send)
+	return sent, err
+}
+
+// sendDue is SendDue, and tells whether it took as many mails as a round
+// takes: then more may be due at once.
+func (o *Outbox) sendDue(ctx context.Context, send Sender) (int, bool, error) {
 	if err := o.applySentLog(ctx); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	var due []db.Mail
+	limit := o.connections * sendBatch
 	err := o.db.Read(ctx, func(tx *db.Tx) error {
 		var err error
-		due, err = tx.Due(ctx, o.now(), o.connections*sendBatch, o.unapplied()...)
+		due, err = tx.Due(ctx, o.now(), limit, o.unapplied()...)
 		return err
 	})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
+	sent, err := o.sendLanes(ctx, send, due)
+	return sent, len(due) == limit, err
+}
+
+// sendLanes sends due, the mails of a round.
+func (o *Outbox) sendLanes(ctx context.Context, send Sender, due []db.Mail) (int, error) {
 	// Each recipient's mails in one lane, in order; the lanes at once.
 	lanes := make([][]db.Mail, o.connections)
 	for _, m := range due {
@@ -295,14 +309,21 @@ func (o *Outbox) Run(ctx context.Context, send Sender) error {
 // mail to become due: lastRetry when none is waiting (a wake-up comes
 // sooner when mail is queued).
 func (o *Outbox) sendRound(ctx context.Context, send Sender) (time.Duration, error) {
-	if _, err := o.SendDue(ctx, send); err != nil {
+	_, full, err := o.sendDue(ctx, send)
+	if err != nil {
 		return 0, err
+	}
+	if full {
+		// More may be due: the next round comes at once. (The mails of
+		// this one that failed wait out their backoff, and those behind
+		// them with them: it takes others.)
+		return 0, nil
 	}
 	var (
 		next time.Time
 		ok   bool
 	)
-	err := o.db.Read(ctx, func(tx *db.Tx) error {
+	err = o.db.Read(ctx, func(tx *db.Tx) error {
 		var err error
 		next, ok, err = tx.NextDue(ctx, o.now(), o.unapplied()...)
 		return err

@@ -16,7 +16,7 @@ import (
 var htmlMails *htmltemplate.Template
 
 func init() {
-	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows, "prose": prose, "say": say,
+	htmlMails = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"rows": boardRows, "prose": prose, "lines": lines, "say": say,
 		"rowIn": func(l lang.Code, r AnalysisRow) any {
 			return struct {
 				Lang lang.Code
@@ -51,7 +51,7 @@ func say(l lang.Code, name string, data ...any) (string, error) {
 // each of its 63 cells.
 func boardRows(rows []Row) (htmltemplate.HTML, error) {
 	var b strings.Builder
-	b.Grow(len(rows) * 2048)
+	b.Grow(len(rows) * 3200) // a row of a board with pieces: some 2.9 KB
 	for _, r := range rows {
 		rank, err := fragment("board_rank", r.Rank)
 		if err != nil {
@@ -72,6 +72,20 @@ func boardRows(rows []Row) (htmltemplate.HTML, error) {
 		b.WriteString("\n</tr>\n")
 	}
 	return htmltemplate.HTML(b.String()), nil
+}
+
+// lines is the lines of a paragraph as HTML, each as prose writes it,
+// with <br> and a newline between them: one call for a paragraph, where
+// a range of the template would make one for each line.
+func lines(ls []string) htmltemplate.HTML {
+	var b strings.Builder
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteString("<br>\n")
+		}
+		b.WriteString(string(prose(l)))
+	}
+	return htmltemplate.HTML(b.String())
 }
 
 // moveText is a move in R20 notation, as mails write it.
@@ -271,6 +285,7 @@ func (t *tongue) pageHTMLWith(title, body string, inserts []insert) (string, err
 	}
 	page.Blocks = append(page.Blocks, t.textBlocks(body)...)
 	var b strings.Builder
+	b.Grow(6000 + 2*len(body) + 24000*len(inserts)) // the head, the words, each board
 	if err := htmlMails.ExecuteTemplate(&b, "page_html", page); err != nil {
 		return "", err
 	}
