@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -24,11 +25,23 @@ func packText(raw []byte) []byte {
 	if n < 0 {
 		return raw // too large for a block: stored plain
 	}
-	b := make([]byte, len(textS2)+n)
+	// Encoded into a scratch buffer of the largest size, then copied
+	// into one of its own size, a seventh of that.
+	scratch, _ := packScratch.Get().(*[]byte)
+	if scratch == nil || cap(*scratch) < n {
+		b := make([]byte, n)
+		scratch = &b
+	}
+	enc := s2.Encode((*scratch)[:n], raw)
+	b := make([]byte, len(textS2)+len(enc))
 	copy(b, textS2)
-	enc := s2.Encode(b[len(textS2):], raw) // in b: it is large enough
-	return b[:len(textS2)+len(enc)]
+	copy(b[len(textS2):], enc)
+	packScratch.Put(scratch)
+	return b
 }
+
+// packScratch holds packText's scratch buffers.
+var packScratch sync.Pool // *[]byte
 
 // unpackText is the mail's text stored as b.
 func unpackText(b []byte) ([]byte, error) {

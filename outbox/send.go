@@ -16,7 +16,7 @@ import (
 const (
 	// sendBatch is how many mails one SendDue sends at most over each
 	// connection.
-	sendBatch = 50
+	sendBatch = 25
 	// DefaultConnections is how many mails are sent at once, each over
 	// an SMTP session of its own, when Config.Connections is 0.
 	DefaultConnections = 4
