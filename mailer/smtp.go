@@ -98,16 +98,50 @@ type smtpConn struct {
 	idleSince time.Time
 }
 
-// readHook is a connection that calls a function, once, before its next
-// Read: a client reads the server's answer only once its command is
-// written, so the function runs when the command is in the server's hands
-// and before its answer is known.
+// readHook is a connection that holds what is written until the next
+// Read, and calls a function, once, before that Read. SMTP (and TLS
+// beneath it) reads an answer only once its command is written: so a
+// mail's text, which the client writes in pieces of 4 KB and its final
+// dot apart, goes to the server in one write, not some eight; and the
+// function runs when the command is in the server's hands and before its
+// answer is known.
 type readHook struct {
 	net.Conn
 	before atomic.Pointer[func()]
+	held   []byte // written, not yet sent
+}
+
+// maxHeld bounds what a readHook holds: past it, it sends at once.
+const maxHeld = 256 << 10
+
+func (c *readHook) Write(b []byte) (int, error) {
+	if len(c.held)+len(b) > maxHeld {
+		if err := c.flush(); err != nil {
+			return 0, err
+		}
+		return c.Conn.Write(b)
+	}
+	c.held = append(c.held, b...)
+	return len(b), nil
+}
+
+// flush sends what is held.
+func (c *readHook) flush() error {
+	if len(c.held) == 0 {
+		return nil
+	}
+	_, err := c.Conn.Write(c.held)
+	c.held = c.held[:0]
+	if cap(c.held) > 64<<10 {
+		c.held = nil // a large mail's buffer is not kept idle
+	}
+	return err
 }
 
 func (c *readHook) Read(b []byte) (int, error) {
+	if err := c.flush(); err != nil {
+		return 0, err
+	}
 	if f := c.before.Swap(nil); f != nil {
 		(*f)()
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,22 @@ type child struct {
 	logs   *bytes.Buffer // every run's stderr
 	mu     *sync.Mutex
 	runs   int
+	// logFile, when set, takes the runs' output instead of logs, written
+	// by the daemon itself: the test's process copies nothing (a
+	// benchmark's daemon logs a line for each mail).
+	logFile *os.File
+}
+
+// logToFile has the daemon's output go to a file of the test's
+// directory, not through the test's process.
+func (c *child) logToFile() {
+	c.t.Helper()
+	f, err := os.CreateTemp(c.t.TempDir(), "congod-*.log")
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() { f.Close() })
+	c.logFile = f
 }
 
 func newChild(t testing.TB, bin string, args ...string) *child {
@@ -91,6 +108,10 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 func (c *child) log() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.logFile != nil {
+		b, _ := os.ReadFile(c.logFile.Name())
+		return c.logs.String() + string(b)
+	}
 	return c.logs.String()
 }
 
@@ -102,6 +123,9 @@ func (c *child) start() {
 	c.cmd = exec.Command(c.bin, c.args...)
 	c.cmd.Stderr = lockedWriter{c.mu, c.logs}
 	c.cmd.Stdout = lockedWriter{c.mu, c.logs}
+	if c.logFile != nil {
+		c.cmd.Stderr, c.cmd.Stdout = c.logFile, c.logFile
+	}
 	if err := c.cmd.Start(); err != nil {
 		c.t.Fatalf("start congod: %v", err)
 	}

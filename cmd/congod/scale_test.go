@@ -152,6 +152,7 @@ func benchScale(b *testing.B, games int) {
 		pid, stop = os.Getpid(), func() error { cancel(); return <-done }
 	} else {
 		d := newChild(b, bin, args...)
+		d.logToFile()
 		d.start()
 		defer func() {
 			if d.cmd != nil {
