@@ -92,7 +92,7 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 	if o.HTML == "" {
 		err = writeSingle(&buf, h, text)
 	} else {
-		html, htmlCTE := htmlTransferEncoding(normalizeText(o.HTML))
+		html, htmlCTE := htmlTransferEncoding(o.HTML)
 		err = writeAlternative(&buf, h, text, cte, html, htmlCTE)
 	}
 	if err != nil {
@@ -189,13 +189,16 @@ func writeSingle(w io.Writer, h mail.Header, text string) error {
 
 // writeAlternative writes a multipart/alternative mail: the text part,
 // in transfer encoding cte, then the HTML part in htmlCTE.
-func writeAlternative(w io.Writer, h mail.Header, text, cte, html, htmlCTE string) error {
+func writeAlternative(w io.Writer, h mail.Header, text, cte string, html []byte, htmlCTE string) error {
 	mw, err := mail.CreateInlineWriter(w, h)
 	if err != nil {
 		return err
 	}
-	parts := []struct{ kind, cte, body string }{
-		{"text/plain", cte, text},
+	parts := []struct {
+		kind, cte string
+		body      []byte
+	}{
+		{"text/plain", cte, []byte(text)},
 		{"text/html", htmlCTE, html},
 	}
 	for _, p := range parts {
@@ -206,7 +209,7 @@ func writeAlternative(w io.Writer, h mail.Header, text, cte, html, htmlCTE strin
 		if err != nil {
 			return err
 		}
-		if _, err := io.WriteString(pw, p.body); err != nil {
+		if _, err := pw.Write(p.body); err != nil {
 			return err
 		}
 		if err := pw.Close(); err != nil {

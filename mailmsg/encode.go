@@ -114,58 +114,59 @@ func ascii(s string) bool {
 // A part with a line too long for 7bit stays as it was, quoted-printable.
 // Only inside <style> (and <script>), where references are not read, do
 // the characters stay, and the part is then quoted-printable.
-func htmlTransferEncoding(html string) (body, cte string) {
+func htmlTransferEncoding(html string) (body []byte, cte string) {
 	if b, ok := sevenBitHTML(html); ok {
 		return b, "7bit"
 	}
-	return transferEncoding(html)
+	b, cte := transferEncoding(normalizeText(html))
+	return []byte(b), cte
 }
 
 // sevenBitHTML is html, with LF line ends, as a 7bit body: CRLF line
 // ends, characters that are not ASCII as character references; ok is
-// false when it cannot be one (a control character, a line too long, a
-// character that is not ASCII inside <style> or <script>). One pass.
-func sevenBitHTML(html string) (body string, ok bool) {
-	var b strings.Builder
-	b.Grow(len(html) + len(html)/16)
+// false when it cannot be one (a control character but tab and LF, a
+// line too long, a character that is not ASCII inside <style> or
+// <script>). One pass. (A text that it takes, normalizeText would leave
+// as it is.)
+func sevenBitHTML(html string) (body []byte, ok bool) {
+	b := make([]byte, 0, len(html)+len(html)/16)
 	checked := false // rawTextNonASCII was asked
 	line := 0        // octets in the line written so far
-	var ref [16]byte
 	for i := 0; i < len(html); {
 		switch c := html[i]; {
 		case c == '\n':
-			b.WriteString("\r\n")
+			b = append(b, '\r', '\n')
 			line = 0
 			i++
 			continue
 		case c >= utf8.RuneSelf:
 			if !checked {
 				if rawTextNonASCII(html) {
-					return "", false
+					return nil, false
 				}
 				checked = true
 			}
 			r, n := utf8.DecodeRuneInString(html[i:])
-			w := append(strconv.AppendInt(append(ref[:0], "&#"...), int64(r), 10), ';')
-			b.Write(w)
-			line += len(w)
+			start := len(b)
+			b = append(strconv.AppendInt(append(b, "&#"...), int64(r), 10), ';')
+			line += len(b) - start
 			i += n
 		case c < 0x20 && c != '\t' || c == 0x7f:
-			return "", false
+			return nil, false
 		default:
 			j := i + 1
 			for j < len(html) && html[j] != '\n' && html[j] >= 0x20 && html[j] < 0x7f {
 				j++
 			}
-			b.WriteString(html[i:j])
+			b = append(b, html[i:j]...)
 			line += j - i
 			i = j
 		}
 		if line > maxLine {
-			return "", false
+			return nil, false
 		}
 	}
-	return b.String(), true
+	return b, true
 }
 
 // rawTextNonASCII reports whether html has a character that is not ASCII
