@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -14,15 +15,37 @@ func minuteOf(t time.Time) int64 { return t.Unix() / 60 }
 // CountMail counts one mail queued at t under each of keys (M29).
 func (tx *Tx) CountMail(ctx context.Context, at time.Time, keys ...string) error {
 	m := minuteOf(at)
+	keys = slices.Compact(slices.Sorted(slices.Values(keys))) // a row is changed once a statement
+	args := make([]any, 0, 2*len(keys))
 	for _, k := range keys {
-		_, err := tx.exec(ctx,
-			"INSERT INTO mail_counts (key, minute, n) VALUES (?, ?, 1) ON CONFLICT (key, minute) DO UPDATE SET n = mail_counts.n + 1", k, m)
-		if err != nil {
-			return fmt.Errorf("count mail for %q: %w", k, err)
+		args = append(args, k, m)
+	}
+	var err error
+	// One statement for the two or three keys of a mail.
+	switch len(keys) {
+	case 0:
+	case 2:
+		_, err = tx.exec(ctx, countMail+", (?, ?, 1)"+countMailConflict, args...)
+	case 3:
+		_, err = tx.exec(ctx, countMail+", (?, ?, 1), (?, ?, 1)"+countMailConflict, args...)
+	default:
+		for i := range keys {
+			if _, err = tx.exec(ctx, countMail+countMailConflict, args[2*i:2*i+2]...); err != nil {
+				break
+			}
 		}
+	}
+	if err != nil {
+		return fmt.Errorf("count mail for %q: %w", keys, err)
 	}
 	return nil
 }
+
+// countMail and countMailConflict count a mail under keys (CountMail).
+const (
+	countMail         = "INSERT INTO mail_counts (key, minute, n) VALUES (?, ?, 1)"
+	countMailConflict = " ON CONFLICT (key, minute) DO UPDATE SET n = mail_counts.n + 1"
+)
 
 // MailCount returns how many mails were counted under key in the hour
 // before now, by the minute: the minute of now and the 59 before it.

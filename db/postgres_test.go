@@ -26,6 +26,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestTxRollsBack":                 TestTxRollsBack,
 	"TestSavepoint":                   TestSavepoint,
 	"TestBeforeCommit":                TestBeforeCommit,
+	"TestCountMail":                   TestCountMail,
 	"TestConcurrentTx":                TestConcurrentTx,
 	"TestGameLifeCycle":               TestGameLifeCycle,
 	"TestCreateGameChecks":            TestCreateGameChecks,

@@ -34,6 +34,16 @@ type tongue struct {
 	// the HTML part replaces with its own.
 	keyOnce sync.Once
 	key     string
+
+	// units holds the words of a number of days, hours or minutes
+	// (duration), each rendered once: every board mail with clocks
+	// writes two times left.
+	units sync.Map // unitKey -> string
+}
+
+type unitKey struct {
+	unit string
+	n    int
 }
 
 // tongues are the languages' wordings, read once from the embedded files.
@@ -302,10 +312,16 @@ func (t *tongue) duration(d time.Duration) (string, error) {
 	}
 	words := make([]string, len(parts))
 	for i, p := range parts {
+		k := unitKey{p.unit, p.n}
+		if w, ok := t.units.Load(k); ok {
+			words[i] = w.(string)
+			continue
+		}
 		w, err := t.raw(p.unit, p.n)
 		if err != nil {
 			return "", err
 		}
+		t.units.Store(k, w)
 		words[i] = w
 	}
 	sep := " "
