@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/pgtest"
 )
 
 // TestMailCommand: "congod mail ID" prints a mail of the outbox whole, as
@@ -18,7 +18,7 @@ import (
 // none, is told.
 func TestMailCommand(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "congo.db")
+	path := pgtest.DSN(t) // a SQLite file, or a database of its own on PostgreSQL (TestPostgres)
 	store, err := db.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestCheckConfigPostgres":     TestCheckConfigPostgres,
 	"TestWebInDaemon":             TestWebInDaemon,
 	"TestEndToEndLanguages":       TestEndToEndLanguages,
+	"TestMailCommand":             TestMailCommand,
 }
 
 // notOnPostgres are the other tests, which have no database or are about
