@@ -39,7 +39,8 @@ type benchWorld struct {
 type smtpSink struct {
 	addr   string
 	n      atomic.Int64
-	onMail func() // called for each mail, when not nil
+	bytes  atomic.Int64 // of the mails received
+	onMail func()       // called for each mail, when not nil
 }
 
 func startSink(b *testing.B) *smtpSink {
@@ -75,9 +76,11 @@ func (sinkSession) Reset()                               {}
 func (sinkSession) Logout() error                        { return nil }
 
 func (s sinkSession) Data(r io.Reader) error {
-	if _, err := io.Copy(io.Discard, r); err != nil {
+	n, err := io.Copy(io.Discard, r)
+	if err != nil {
 		return err
 	}
+	s.k.bytes.Add(n)
 	s.k.n.Add(1)
 	if s.k.onMail != nil {
 		s.k.onMail()

@@ -37,7 +37,10 @@ import (
 //     daemon's process used for each move, from its start to the last
 //     answer, and that the benchmark's own servers (IMAP, SMTP) and
 //     delivery used meanwhile: on two cores, 1,000 moves/s needs their
-//     sum under 2,000 (the daemon's alone when -scale.inprocess).
+//     sum under 2,000 (the daemon's alone when -scale.inprocess);
+//   - answer-KiB: the mean size of an answer, which is larger early in a
+//     game (more pieces on the board): the moves of games=100000 are the
+//     first 10 of 1,000 games, those of games=100 the first 100 of 100.
 //
 // Run it as
 //
@@ -201,6 +204,7 @@ func benchScale(b *testing.B, games int) {
 		b.ReportMetric(float64(daemonCPU.Microseconds())/float64(b.N), "daemon-cpu-us/move")
 	}
 	b.ReportMetric(float64(harnessCPU.Microseconds())/float64(b.N), "harness-cpu-us/move")
+	b.ReportMetric(float64(sink.bytes.Load())/float64(sink.count())/1024, "answer-KiB")
 }
 
 // processCPU is the processor time this process has used.
