@@ -16,10 +16,10 @@ import (
 const (
 	// sendBatch is how many mails one SendDue sends at most over each
 	// connection.
-	sendBatch = 25
+	sendBatch = 15
 	// DefaultConnections is how many mails are sent at once, each over
 	// an SMTP session of its own, when Config.Connections is 0.
-	DefaultConnections = 4
+	DefaultConnections = 8
 	// firstRetry and lastRetry bound the wait after a failed attempt,
 	// which doubles with each attempt.
 	firstRetry = time.Minute
