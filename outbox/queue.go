@@ -173,7 +173,7 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 
 // maxComposing is the most mails a transaction holds composed, or being
 // composed, before they are written into the outbox.
-const maxComposing = 64
+const maxComposing = 32
 
 // A composition is a mail being rendered and composed apart from the
 // transaction that queued it.
