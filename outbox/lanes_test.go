@@ -14,6 +14,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer"
 )
 
@@ -92,15 +93,10 @@ func TestOutboxConnections(t *testing.T) {
 
 	const conns = 4
 	h := newHarnessWith(t, Config{Connections: conns})
-	// Four players whose mails go in four lanes.
+	// Four players, whose mails go in four lanes.
 	var players []string
-	lanes := map[int]bool{}
-	for i := 0; len(players) < conns; i++ {
-		p := fmt.Sprintf("p%d", i)
-		if l := lane(p+"@players.example", conns); !lanes[l] {
-			lanes[l] = true
-			players = append(players, p)
-		}
+	for i := range conns {
+		players = append(players, fmt.Sprintf("p%d", i))
 	}
 	k.fail = players[1] + "@players.example"
 	const each = 6
@@ -135,4 +131,39 @@ func TestOutboxConnections(t *testing.T) {
 		t.Errorf("at most %d mails were sent at once over %d connections", k.top, conns)
 	}
 	t.Logf("at most %d mails at once", k.top)
+}
+
+// TestSpread: a round's mails go into lanes each recipient's together, in
+// order, and the lanes as even as can be.
+func TestSpread(t *testing.T) {
+	var due []db.Mail
+	counts := map[string]int{"a": 5, "b": 3, "c": 3, "d": 2, "e": 1, "f": 1, "g": 1}
+	for i := 0; len(due) < 16; i++ {
+		for _, to := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+			if counts[to] > 0 {
+				counts[to]--
+				due = append(due, db.Mail{ID: int64(len(due) + 1), To: to})
+			}
+		}
+	}
+	lanes := spread(due, 4)
+	sizes := []int{}
+	where := map[string]int{}
+	for i, l := range lanes {
+		sizes = append(sizes, len(l))
+		last := map[string]int64{}
+		for _, m := range l {
+			if j, ok := where[m.To]; ok && j != i {
+				t.Errorf("%s's mails are in lanes %d and %d", m.To, j, i)
+			}
+			where[m.To] = i
+			if m.ID < last[m.To] {
+				t.Errorf("lane %d sends %s's mail %d after %d", i, m.To, m.ID, last[m.To])
+			}
+			last[m.To] = m.ID
+		}
+	}
+	if slices.Max(sizes) != 5 || slices.Min(sizes) != 3 {
+		t.Errorf("lanes of %v mails, want 5 at most (a's) and 3 at least", sizes)
+	}
 }

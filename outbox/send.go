@@ -3,9 +3,9 @@ package outbox
 import (
 	"context"
 	"errors"
-	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -78,12 +78,7 @@ func (o *Outbox) sendDue(ctx context.Context, send Sender) (int, bool, error) {
 
 // sendLanes sends due, the mails of a round.
 func (o *Outbox) sendLanes(ctx context.Context, send Sender, due []db.Mail) (int, error) {
-	// Each recipient's mails in one lane, in order; the lanes at once.
-	lanes := make([][]db.Mail, o.connections)
-	for _, m := range due {
-		i := lane(m.To, len(lanes))
-		lanes[i] = append(lanes[i], m)
-	}
+	lanes := spread(due, o.connections)
 	results := make([]laneResult, len(lanes))
 	var wg sync.WaitGroup
 	for i, ms := range lanes {
@@ -116,11 +111,31 @@ func (o *Outbox) sendLanes(ctx context.Context, send Sender, due []db.Mail) (int
 	return sent, ctx.Err()
 }
 
-// lane is the lane, of n, that the mails to the address to go in.
-func lane(to string, n int) int {
-	h := fnv.New32a()
-	h.Write([]byte(to))
-	return int(h.Sum32() % uint32(n))
+// spread puts the mails of a round into n lanes, sent at once: each
+// recipient's in one lane, in their order, and the lanes as even as can
+// be (the recipients with the most mails first, each into the lane with
+// fewest), as the round ends when its longest lane does.
+func spread(due []db.Mail, n int) [][]db.Mail {
+	byTo := map[string][]db.Mail{}
+	var tos []string
+	for _, m := range due {
+		if _, ok := byTo[m.To]; !ok {
+			tos = append(tos, m.To)
+		}
+		byTo[m.To] = append(byTo[m.To], m)
+	}
+	slices.SortStableFunc(tos, func(a, b string) int { return len(byTo[b]) - len(byTo[a]) })
+	lanes := make([][]db.Mail, n)
+	for _, to := range tos {
+		i := 0
+		for j := range lanes {
+			if len(lanes[j]) < len(lanes[i]) {
+				i = j
+			}
+		}
+		lanes[i] = append(lanes[i], byTo[to]...)
+	}
+	return lanes
 }
 
 // laneResult is what one lane of a round did.
