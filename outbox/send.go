@@ -83,7 +83,7 @@ func (o *Outbox) sendLanes(ctx context.Context, send Sender, due []db.Mail) (int
 	var wg sync.WaitGroup
 	for i, ms := range lanes {
 		if len(ms) > 0 {
-			wg.Go(func() { results[i] = o.sendLane(ctx, send, ms) })
+			wg.Go(func() { results[i] = o.sendLane(context.WithValue(ctx, laneKey{}, i), send, ms) })
 		}
 	}
 	wg.Wait()
@@ -109,6 +109,17 @@ func (o *Outbox) sendLanes(ctx context.Context, send Sender, due []db.Mail) (int
 		return sent, err
 	}
 	return sent, ctx.Err()
+}
+
+type laneKey struct{}
+
+// Lane is the lane, from 0 to Config.Connections-1, of the send whose
+// context is ctx, when the send loop made it: the sends of one lane come
+// one after another, each recorded (sent, to retry, or failed) before the
+// next begins.
+func Lane(ctx context.Context) (int, bool) {
+	i, ok := ctx.Value(laneKey{}).(int)
+	return i, ok
 }
 
 // spread puts the mails of a round into n lanes, sent at once: each

@@ -49,7 +49,7 @@ func startSink(b *testing.B) *smtpSink {
 }
 
 // startSinkFunc is startSink with a function called for each mail.
-func startSinkFunc(b *testing.B, onMail func()) *smtpSink {
+func startSinkFunc(b testing.TB, onMail func()) *smtpSink {
 	b.Helper()
 	k := &smtpSink{onMail: onMail}
 	srv := smtp.NewServer(k)
@@ -71,9 +71,14 @@ func (k *smtpSink) NewSession(*smtp.Conn) (smtp.Session, error) { return sinkSes
 type sinkSession struct{ k *smtpSink }
 
 func (sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
-func (sinkSession) Reset()                               {}
-func (sinkSession) Logout() error                        { return nil }
+func (sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if strings.HasPrefix(to, "refused@") {
+		return &smtp.SMTPError{Code: 550, Message: "no such user"}
+	}
+	return nil
+}
+func (sinkSession) Reset()        {}
+func (sinkSession) Logout() error { return nil }
 
 func (s sinkSession) Data(r io.Reader) error {
 	n, err := io.Copy(io.Discard, r)

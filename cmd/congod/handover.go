@@ -36,8 +36,12 @@ const handOverSize = 512
 // before the outbox reads the outbox) instead of being sent again.
 //
 // The outbox sends as many mails at once as it has connections
-// (-smtp-connections): the file has a record for each, and each send
-// takes a free one.
+// (-smtp-connections), in lanes (outbox.Lane): the file has a record for
+// each lane. A lane's mail sent stays marked until the lane's next mail
+// is handed over, by when the outbox has recorded it: so there is no
+// moment at which a mail the server took is neither marked nor recorded.
+// A mail the server refused is cleared at once. (A send from no lane
+// uses the record after the lanes', cleared when it returns.)
 //
 // A nil *handOver records nothing: on PostgreSQL the process that takes
 // over may run on another machine, which could not read this file, and
@@ -45,22 +49,19 @@ const handOverSize = 512
 type handOver struct {
 	mu    sync.Mutex // for the file's size: writes to records are apart
 	f     *os.File
-	slots chan int // the records free, by number
+	lanes int        // the records of lanes, 0 to lanes-1; then one for other sends
+	other sync.Mutex // held by a send from no lane
 	log   *slog.Logger
 }
 
 // openHandOver opens the hand-over file at path, creating it (mode 0600)
-// when missing, for sends sends at once.
-func openHandOver(path string, sends int, log *slog.Logger) (*handOver, error) {
+// when missing, for an outbox of lanes lanes.
+func openHandOver(path string, lanes int, log *slog.Logger) (*handOver, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open hand-over file: %w", err)
 	}
-	h := &handOver{f: f, slots: make(chan int, max(sends, 1)), log: log}
-	for i := range cap(h.slots) {
-		h.slots <- i
-	}
-	return h, nil
+	return &handOver{f: f, lanes: max(lanes, 1), log: log}, nil
 }
 
 // Close closes the file.
@@ -85,10 +86,17 @@ func (hs handOverSender) Send(ctx context.Context, from string, to []string, msg
 	if id == "" {
 		return hs.s.Send(ctx, from, to, msg)
 	}
-	slot := <-hs.h.slots
-	defer func() { hs.h.slots <- slot }()
-	err := hs.s.Send(mailer.WithHandOver(ctx, func() { hs.h.mark(slot, id) }), from, to, msg)
-	hs.h.clear(slot)
+	rec, ok := outbox.Lane(ctx)
+	if !ok || rec >= hs.h.lanes {
+		hs.h.other.Lock()
+		defer hs.h.other.Unlock()
+		rec = hs.h.lanes
+		defer hs.h.clear(rec)
+	}
+	err := hs.s.Send(mailer.WithHandOver(ctx, func() { hs.h.mark(rec, id) }), from, to, msg)
+	if err != nil {
+		hs.h.clear(rec) // refused, or cut short: not the server's to deliver
+	}
 	return err
 }
 
@@ -103,23 +111,22 @@ func messageID(msg []byte) string {
 	return strings.Trim(strings.TrimSpace(m.Header.Get("Message-ID")), "<>")
 }
 
-// mark records in record slot that the mail id is in the server's hands.
-func (h *handOver) mark(slot int, id string) {
+// mark records in record rec that the mail id is in the server's hands.
+func (h *handOver) mark(rec int, id string) {
 	if len(id) >= handOverSize || strings.ContainsAny(id, "\n\x00") {
 		return
 	}
 	var buf [handOverSize]byte
 	copy(buf[:], id+"\n")
-	if _, err := h.f.WriteAt(buf[:], int64(slot)*handOverSize); err != nil {
+	if _, err := h.f.WriteAt(buf[:], int64(rec)*handOverSize); err != nil {
 		h.log.Warn("hand-over file: a mail may be sent twice should the daemon die now", "message_id", id, "err", err)
 	}
 }
 
-// clear forgets the mail handed over in record slot: its outcome is the
-// outbox's to record.
-func (h *handOver) clear(slot int) {
+// clear forgets the mail handed over in record rec.
+func (h *handOver) clear(rec int) {
 	var zero [handOverSize]byte
-	if _, err := h.f.WriteAt(zero[:], int64(slot)*handOverSize); err != nil {
+	if _, err := h.f.WriteAt(zero[:], int64(rec)*handOverSize); err != nil {
 		h.log.Warn("hand-over file", "err", err)
 	}
 }
@@ -153,6 +160,10 @@ func (h *handOver) settle(ctx context.Context, store *db.DB, sentLog *db.SentLog
 	if err != nil || len(ids) == 0 {
 		return err
 	}
+	recorded := map[int64]bool{} // sent, in the sent log: the usual end of a lane's last mail
+	for _, id := range sentLog.Unapplied() {
+		recorded[id] = true
+	}
 	var found []db.Mail
 	err = store.Tx(ctx, func(tx *db.Tx) error {
 		for _, id := range ids {
@@ -160,7 +171,7 @@ func (h *handOver) settle(ctx context.Context, store *db.DB, sentLog *db.SentLog
 			if err != nil {
 				return err
 			}
-			if ok {
+			if ok && !recorded[m.ID] {
 				found = append(found, m)
 			}
 		}

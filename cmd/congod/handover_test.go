@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/mailer"
+	"github.com/congobymail/congo/mailmsg"
+	"github.com/congobymail/congo/outbox"
 )
 
 // TestHandOverSettles plays the death of the daemon between the moment
@@ -93,5 +97,90 @@ func TestHandOverSettles(t *testing.T) {
 	}
 	if n, err := sentLog.Apply(ctx, store); err != nil || n != 0 {
 		t.Errorf("settle of a mail already sent: %d records (%v), want none", n, err)
+	}
+}
+
+// TestHandOverLanes: sent by the outbox's lanes, a mail the server took
+// stays marked in its lane's record until the lane's next mail is handed
+// over (so that no moment leaves it neither marked nor recorded), and a
+// refused mail leaves its lane's record empty; at the next start a mail
+// marked but recorded in the sent log is not recorded again.
+func TestHandOverLanes(t *testing.T) {
+	ctx := context.Background()
+	dbPath := filepath.Join(t.TempDir(), "congo.db")
+	store, err := db.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	sentLog, err := db.OpenSentLog(dbPath + "-sent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sentLog.Close()
+	log := slog.New(slog.DiscardHandler)
+	h, err := openHandOver(dbPath+"-sending", 2, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	sink := startSinkFunc(t, nil)
+	smtp, err := mailer.NewSMTP("smtp://"+sink.addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer smtp.Close()
+	ob, err := outbox.New(outbox.Config{DB: store, From: "congo@example.org", Hostname: "example.org", SentLog: sentLog,
+		Connections: 2, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue := func(to string) string {
+		var id string
+		err := store.Tx(ctx, func(tx *db.Tx) error {
+			var err error
+			id, err = ob.Queue(ctx, tx, outbox.Mail{Out: mailmsg.Outgoing{From: "congo@example.org", To: to,
+				Subject: "Re: help", Text: "The manual.\n"}}, time.Now())
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	queue("alice@example.org")
+	last := queue("alice@example.org")
+	if n, err := ob.SendDue(ctx, h.sender(smtp)); err != nil || n != 2 {
+		t.Fatalf("SendDue = %d, %v; want 2 sent", n, err)
+	}
+	if ids, err := h.left(); err != nil || !slices.Equal(ids, []string{last}) {
+		t.Errorf("records after two mails sent in one lane: %q (%v), want the last, %q", ids, err, last)
+	}
+	// The next mail of that lane is refused: its record is emptied.
+	queue("refused@example.org")
+	if _, err := ob.SendDue(ctx, h.sender(smtp)); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := h.left(); err != nil || len(ids) != 0 {
+		t.Errorf("records after a refused mail: %q (%v), want none", ids, err)
+	}
+	// Marked and in the sent log (not yet carried into the outbox): a
+	// start does not record it again.
+	marked := queue("bob@example.org")
+	if _, err := ob.SendDue(ctx, h.sender(smtp)); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := h.left(); !slices.Contains(ids, marked) {
+		t.Fatalf("records %q, want %q among them", ids, marked)
+	}
+	unapplied := len(sentLog.Unapplied())
+	if err := h.settle(ctx, store, sentLog, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sentLog.Unapplied()); n != unapplied {
+		t.Errorf("settle recorded %d mails again that the sent log had", n-unapplied)
+	}
+	if ids, _ := h.left(); len(ids) != 0 {
+		t.Errorf("records after settle: %q, want none", ids)
 	}
 }

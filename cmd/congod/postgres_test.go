@@ -44,7 +44,7 @@ var notOnPostgres = []string{
 	"TestRunStagesLoopFails", "TestPostgres", "TestEveryTestPlaced", "TestStandbyWaits", "TestLeaseLoop", "TestLanguageSetting",
 	// Postfix and the hand-over file are about SMTP and a file beside a
 	// SQLite database; the demo runs on SQLite.
-	"TestCheckConfigConnects", "TestDemoWeb", "TestHandOverSettles", "TestSMTPOutagePostfix",
+	"TestCheckConfigConnects", "TestDemoWeb", "TestHandOverSettles", "TestHandOverLanes", "TestSMTPOutagePostfix",
 	"TestSMTPLoginRefusedPostfix", "TestCrashPostfix", "TestTLSServerNameAndEHLO",
 }
 
