@@ -8,7 +8,7 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// A mail's text is stored compressed (S2, a Snappy of Klaus Post's): a
+// A mail's text is stored compressed (S2, Klaus Post's Snappy): a
 // board mail's HTML part repeats its cells' styles, and its 25 KB take
 // some 3.5 KB, a seventh of what each queued mail would cost to write,
 // to carry through the write-ahead log into the file, and to read to send
