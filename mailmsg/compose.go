@@ -30,12 +30,11 @@ const maxLine = 998
 // a mail (o.InReplyTo is set) and auto-generated otherwise, so that other
 // robots do not answer it.
 func Compose(o Outgoing, hostname string) ([]byte, string, error) {
-	if err := Check(o); err != nil {
+	addrs, err := check(o)
+	if err != nil {
 		return nil, "", err
 	}
-	// Check parsed them.
-	from, _ := mail.ParseAddress(o.From)
-	to, _ := mail.ParseAddress(o.To)
+	from, to := addrs.from, addrs.to
 	if hostname == "" {
 		_, hostname, _ = strings.Cut(from.Address, "@")
 	}
@@ -75,9 +74,8 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("compose: message id: %w", err)
 	}
 	h.Set("Subject", encodeText(cleanLine(o.Subject)))
-	if o.ReplyTo != "" {
-		replyTo, _ := mail.ParseAddress(o.ReplyTo) // Check parsed it
-		h.SetAddressList("Reply-To", []*mail.Address{{Address: replyTo.Address}})
+	if addrs.replyTo != nil {
+		h.SetAddressList("Reply-To", []*mail.Address{{Address: addrs.replyTo.Address}})
 	}
 	h.Set("To", formatAddress(o.ToName, to.Address))
 	h.Set("From", formatAddress(o.FromName, from.Address))
@@ -106,26 +104,38 @@ func Compose(o Outgoing, hostname string) ([]byte, string, error) {
 // is invalid, a Content-Language that is no language tag. Its words and
 // date do not matter.
 func Check(o Outgoing) error {
-	if _, err := mail.ParseAddress(o.From); err != nil {
-		return fmt.Errorf("compose: from address %q: %w", o.From, err)
+	_, err := check(o)
+	return err
+}
+
+// addresses are an Outgoing's addresses, parsed.
+type addresses struct{ from, to, replyTo *mail.Address }
+
+// check is Check, returning the addresses it parsed (replyTo nil when
+// there is none).
+func check(o Outgoing) (addresses, error) {
+	var a addresses
+	var err error
+	if a.from, err = mail.ParseAddress(o.From); err != nil {
+		return a, fmt.Errorf("compose: from address %q: %w", o.From, err)
 	}
-	if _, err := mail.ParseAddress(o.To); err != nil {
-		return fmt.Errorf("compose: to address %q: %w", o.To, err)
+	if a.to, err = mail.ParseAddress(o.To); err != nil {
+		return a, fmt.Errorf("compose: to address %q: %w", o.To, err)
 	}
 	for _, id := range append(append([]string{o.MessageID}, o.InReplyTo...), o.References...) {
 		if id != "" && !ValidID(id) {
-			return fmt.Errorf("compose: invalid message id %q", id)
+			return a, fmt.Errorf("compose: invalid message id %q", id)
 		}
 	}
 	if l := cleanLine(o.Language); l != "" && !validLanguage(l) {
-		return fmt.Errorf("compose: language %q is no language tag", o.Language)
+		return a, fmt.Errorf("compose: language %q is no language tag", o.Language)
 	}
 	if o.ReplyTo != "" {
-		if _, err := mail.ParseAddress(o.ReplyTo); err != nil {
-			return fmt.Errorf("compose: reply-to address %q: %w", o.ReplyTo, err)
+		if a.replyTo, err = mail.ParseAddress(o.ReplyTo); err != nil {
+			return a, fmt.Errorf("compose: reply-to address %q: %w", o.ReplyTo, err)
 		}
 	}
-	return nil
+	return a, nil
 }
 
 // NewMessageID returns a Message-ID (without brackets) no other mail has,

@@ -111,7 +111,10 @@ func (o *Outbox) sendLanes(ctx context.Context, send Sender, due []db.Mail) (int
 	return sent, ctx.Err()
 }
 
-type laneKey struct{}
+type (
+	laneKey      struct{}
+	messageIDKey struct{}
+)
 
 // Lane is the lane, from 0 to Config.Connections-1, of the send whose
 // context is ctx, when the send loop made it: the sends of one lane come
@@ -120,6 +123,14 @@ type laneKey struct{}
 func Lane(ctx context.Context) (int, bool) {
 	i, ok := ctx.Value(laneKey{}).(int)
 	return i, ok
+}
+
+// MessageID is the Message-ID of the mail that the send whose context is
+// ctx sends, when the send loop made it, so that a Sender need not read
+// it from the mail's bytes.
+func MessageID(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(messageIDKey{}).(string)
+	return id, ok
 }
 
 // spread puts the mails of a round into n lanes, sent at once: each
@@ -214,7 +225,7 @@ func (o *Outbox) retryNow(ctx context.Context) error {
 // sendOne sends m, letting the send go on for inFlightGrace once ctx is
 // done.
 func (o *Outbox) sendOne(ctx context.Context, send Sender, m db.Mail) error {
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), messageIDKey{}, m.MessageID))
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
 		t := time.AfterFunc(inFlightGrace, cancel)

@@ -82,7 +82,10 @@ type handOverSender struct {
 }
 
 func (hs handOverSender) Send(ctx context.Context, from string, to []string, msg []byte) error {
-	id := messageID(msg)
+	id, ok := outbox.MessageID(ctx)
+	if !ok {
+		id = messageID(msg)
+	}
 	if id == "" {
 		return hs.s.Send(ctx, from, to, msg)
 	}
@@ -101,7 +104,8 @@ func (hs handOverSender) Send(ctx context.Context, from string, to []string, msg
 }
 
 // messageID is the Message-ID of the raw mail msg, without brackets; ""
-// when it has none. Only the header is read.
+// when it has none. Only the header is read. (The outbox's sends say it:
+// outbox.MessageID.)
 func messageID(msg []byte) string {
 	head, _, _ := bytes.Cut(msg, []byte("\r\n\r\n"))
 	m, err := netmail.ReadMessage(bytes.NewReader(append(head, "\r\n\r\n"...)))

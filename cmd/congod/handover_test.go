@@ -15,6 +15,24 @@ import (
 	"github.com/congobymail/congo/outbox"
 )
 
+// openSending opens a database and its sent log in a directory of the
+// test's, and returns the database's path.
+func openSending(t *testing.T) (string, *db.DB, *db.SentLog) {
+	t.Helper()
+	dbPath := filepath.Join(t.TempDir(), "congo.db")
+	store, err := db.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	sentLog, err := db.OpenSentLog(dbPath + "-sent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sentLog.Close() })
+	return dbPath, store, sentLog
+}
+
 // TestHandOverSettles plays the death of the daemon between the moment
 // the SMTP servers had whole mails, two sent at once, and their answers:
 // at the next start both mails are recorded as sent, not sent again; a
@@ -22,19 +40,9 @@ import (
 // recorded, is left alone.
 func TestHandOverSettles(t *testing.T) {
 	ctx := context.Background()
-	dbPath := filepath.Join(t.TempDir(), "congo.db")
-	store, err := db.Open(ctx, dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	sentLog, err := db.OpenSentLog(dbPath + "-sent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sentLog.Close()
+	dbPath, store, sentLog := openSending(t)
 	now := time.Now()
-	err = store.Tx(ctx, func(tx *db.Tx) error {
+	err := store.Tx(ctx, func(tx *db.Tx) error {
 		for i, to := range []string{"alice@example.org", "alice@example.org", "bob@example.org", "carol@example.org"} {
 			id := fmt.Sprintf("m%d@example.org", i+1)
 			_, err := tx.Enqueue(ctx, db.Mail{Created: now, From: "congo@example.org", To: to, MessageID: id,
@@ -107,17 +115,7 @@ func TestHandOverSettles(t *testing.T) {
 // marked but recorded in the sent log is not recorded again.
 func TestHandOverLanes(t *testing.T) {
 	ctx := context.Background()
-	dbPath := filepath.Join(t.TempDir(), "congo.db")
-	store, err := db.Open(ctx, dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	sentLog, err := db.OpenSentLog(dbPath + "-sent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sentLog.Close()
+	dbPath, store, sentLog := openSending(t)
 	log := slog.New(slog.DiscardHandler)
 	h, err := openHandOver(dbPath+"-sending", 2, log)
 	if err != nil {
