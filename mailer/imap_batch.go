@@ -1,9 +1,7 @@
 package mailer
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -258,7 +256,6 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 				Partial: &imap.SectionPartial{Offset: 0, Size: b.maxSize},
 			}},
 		})
-		var readErr error
 		for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
 			var (
 				m    message
@@ -272,9 +269,16 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 				case imapclient.FetchItemDataBodySection:
 					body = true
 					if item.Literal != nil {
-						var err error
-						m.raw, err = io.ReadAll(io.LimitReader(item.Literal, b.maxSize))
-						readErr = cmp.Or(readErr, err)
+						raw, err := readLiteral(item.Literal, b.maxSize)
+						if err != nil {
+							// go-imap's decoder goes on reading once the
+							// text's read fails, and moving to the next item
+							// would read the rest of the text at the same
+							// time: the command is given up, and the
+							// connection with it (TestInboxFetchCut).
+							return err
+						}
+						m.raw = raw
 					}
 				case imapclient.FetchItemDataRFC822Size:
 					m.size = item.Size
@@ -292,7 +296,7 @@ func (b *Inbox) fetch(ctx context.Context, cn *conn, uidValidity uint32, uids []
 				got[uid] = &m
 			}
 		}
-		return errors.Join(readErr, cmd.Close())
+		return cmd.Close()
 	})
 	if err != nil {
 		return nil, err
@@ -388,4 +392,15 @@ func callHandle(ctx context.Context, handle func(context.Context, *mailmsg.Incom
 		}
 	}()
 	return handle(ctx, in)
+}
+
+// readLiteral reads a mail's text, at most limit bytes of it. A text that
+// ends before its announced size, as when the connection is cut, is an
+// error: go-imap reports that as the literal's end.
+func readLiteral(lit imap.LiteralReader, limit int64) ([]byte, error) {
+	raw, err := io.ReadAll(io.LimitReader(lit, limit))
+	if err == nil && int64(len(raw)) < min(lit.Size(), limit) {
+		err = fmt.Errorf("the mail's text ended after %d of %d bytes: %w", len(raw), lit.Size(), io.ErrUnexpectedEOF)
+	}
+	return raw, err
 }

@@ -430,6 +430,7 @@ type proxy struct {
 
 	mu    sync.Mutex
 	pairs []*pair
+	cuts  atomic.Int32 // connections to cut inside a mail's text
 }
 
 type pair struct {
@@ -468,19 +469,30 @@ func startProxy(t *testing.T, target string) *proxy {
 			p.pairs = append(p.pairs, pr)
 			p.mu.Unlock()
 			wg.Add(2)
-			go func() { defer wg.Done(); pr.pipe(a, b) }()
-			go func() { defer wg.Done(); pr.pipe(b, a) }()
+			go func() { defer wg.Done(); pr.pipe(a, b, &p.cuts) }()
+			go func() { defer wg.Done(); pr.pipe(b, a, nil) }()
 		}
 	}()
 	return p
 }
 
 // pipe copies src to dst, dropping the data once the pair is stalled.
-func (pr *pair) pipe(dst, src net.Conn) {
+// With cuts above zero, the first FETCH answer that carries a mail's text
+// is cut a few bytes into the text, both ways, and cuts goes down by one.
+func (pr *pair) pipe(dst, src net.Conn, cuts *atomic.Int32) {
 	defer dst.Close()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
+		if i := bytes.Index(buf[:n], []byte("BODY[]")); i >= 0 && cuts != nil && cuts.Load() > 0 {
+			if j := bytes.Index(buf[i:n], []byte("}\r\n")); j >= 0 && i+j+12 <= n {
+				cuts.Add(-1)
+				dst.Write(buf[:i+j+12])
+				pr.a.Close()
+				pr.b.Close()
+				return
+			}
+		}
 		if n > 0 && !pr.stalled.Load() {
 			if _, err := dst.Write(buf[:n]); err != nil {
 				return
@@ -553,6 +565,33 @@ func TestInboxReconnects(t *testing.T) {
 
 	if got, want := h.subjects(), []string{"before", "after a drop", "after a stall"}; !slices.Equal(got, want) {
 		t.Errorf("handled %q, want %q", got, want)
+	}
+}
+
+// A connection cut while a mail's text comes in is given up: the mail is
+// handled whole over the next one. (go-imap's decoder goes on once the
+// text's read fails; reading the rest, as moving to the next item does,
+// would race with it.)
+func TestInboxFetchCut(t *testing.T) {
+	sys := startSystem(t, loopback.Config{})
+	p := startProxy(t, sys.IMAPAddr)
+	p.cuts.Store(1)
+	deliver(t, sys, "cut")
+	var h handled
+	runInbox(t, mailer.InboxConfig{
+		URL:     p.url(sys),
+		Timeout: time.Second,
+		Backoff: 20 * time.Millisecond,
+	}, func(_ context.Context, m *mailmsg.Incoming) error {
+		h.add(m)
+		return nil
+	})
+	waitFor(t, "the mail handled after the cut", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	if n := p.cuts.Load(); n != 0 {
+		t.Fatalf("the connection was not cut (%d cuts left)", n)
+	}
+	if got := h.all()[0]; got.Truncated || !strings.Contains(got.Text, "move congo") {
+		t.Errorf("mail handled after the cut: Truncated %v, Text %q; want the whole mail", got.Truncated, got.Text)
 	}
 }
 

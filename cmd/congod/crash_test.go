@@ -85,6 +85,10 @@ func newChild(t testing.TB, bin string, args ...string) *child {
 		}
 		if t.Failed() {
 			log := c.log()
+			// A race report is printed whole: the tail below may not hold it.
+			for _, r := range raceReports(log) {
+				t.Logf("daemon race report:\n%s", r)
+			}
 			if len(log) > 20000 {
 				log = "...\n" + log[len(log)-20000:]
 			}
@@ -92,6 +96,25 @@ func newChild(t testing.TB, bin string, args ...string) *child {
 		}
 	})
 	return c
+}
+
+// raceReports returns the race detector's reports in a daemon's log.
+func raceReports(log string) []string {
+	const start, end = "WARNING: DATA RACE", "=================="
+	var reports []string
+	for {
+		i := strings.Index(log, start)
+		if i < 0 {
+			return reports
+		}
+		log = log[i:]
+		j := strings.Index(log, end)
+		if j < 0 {
+			j = len(log)
+		}
+		reports = append(reports, log[:j])
+		log = log[j:]
+	}
 }
 
 type lockedWriter struct {
