@@ -323,3 +323,39 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandWithinLine checks that a line which starts with other words
+// but holds a whole command is answered with how to send it: the command
+// alone on a line. A command word in prose that does not make a whole
+// command gets the usual answer.
+func TestCommandWithinLine(t *testing.T) {
+	tests := []struct {
+		body string
+		want string // the command shown, or "" for the usual answer
+	}{
+		{"Hello! I would like to play. register alice", "register alice"},
+		{"Hi, please register alice.", "register alice"},
+		{"Could you send me the help?", "help"},
+		{"so I say: challenge congo bob white days=3!", "challenge congo bob white days=3"},
+		{"Please congo move 42 b2-b3", "congo move 42 b2-b3"},
+		{"I would like to move", ""},
+		{"I resign", ""}, // resign alone names no game
+		{"I am new here", ""},
+		{"please adjourn congo 42", ""}, // an operator's command, for a player
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.body, Context{})
+		if len(got.Commands) != 0 || len(got.Errors) != 1 || got.Errors[0].Problem != UnknownCommand {
+			t.Errorf("Parse(%q) = %+v, want one unknown command", tt.body, got)
+			continue
+		}
+		reason := got.Errors[0].Reason
+		hint := fmt.Sprintf("to send %q, write it on a line of its own", tt.want)
+		if tt.want == "" {
+			hint = `send "help" for the list of commands`
+		}
+		if !strings.HasSuffix(reason, hint) {
+			t.Errorf("Parse(%q) reason = %q, want it to end %q", tt.body, reason, hint)
+		}
+	}
+}
