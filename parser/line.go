@@ -179,41 +179,7 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 	if move, _, _ := splitMoveNumber(undecorate(text)); looksLikeMove(move) {
 		return fail(false, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
-	if within, ok := commandWithin(words, sc); ok {
-		return fail(false, UnknownCommand, `unknown command %s; to send %s, write it on a line of its own`, quote(words[0]), strconv.Quote(within))
-	}
 	return fail(false, UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
-}
-
-// maxWithin is how many words into a line commandWithin looks for a
-// command word.
-const maxWithin = 16
-
-// commandWithin finds a command written after other words on a line that
-// starts with none, as "Hello! Please register alice." holds "register
-// alice", so that the answer can show how to send it: the words from a
-// command word on (its sentence's last marks cut when it reads only
-// without them) must read as a whole command, without an error, or there
-// is none.
-func commandWithin(words []string, sc scope) (string, bool) {
-	for i := 1; i < len(words) && i < maxWithin; i++ {
-		rest := strings.Join(words[i:], " ")
-		for _, text := range []string{rest, trimMarks(rest)} {
-			// Only a line with a command word is read: one without would
-			// come back here.
-			ws := strings.FieldsFunc(text, isSpace)
-			if len(ws) == 0 {
-				continue
-			}
-			if k, _ := commandOf(ws); k == NoKind || k.Operator() && !sc.operator {
-				continue
-			}
-			if c, e, _ := parseLine(text, text, sc); e.Problem == NoProblem && c.Kind != NoKind {
-				return text, true
-			}
-		}
-	}
-	return "", false
 }
 
 // lineError returns the Error for line, with a Reason made by

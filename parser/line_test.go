@@ -310,7 +310,8 @@ func TestReasonNamesTheFix(t *testing.T) {
 		want string // a part of the reason
 	}{
 		{"mvoe congo 42 b2-b3", 0, `"mvoe"`},
-		{"mvoe congo 42 b2-b3", 0, `"help"`},
+		{"mvoe congo 42 b2-b3", 0, `did you mean "move congo 42 b2-b3"?`},
+		{"mvoe congo", 0, `"help"`},
 		{"congo mvoe 42 b2-b3", 0, `"mvoe"`},
 		{"congo game 42", 0, `"game"`},
 		{"move b2-b3", 0, "move congo <id> <move>"},

@@ -171,9 +171,12 @@ func parseBody(body string, sc scope) Result {
 		if c.Kind == Conditional && !c.Clear {
 			cond = c.Game
 		}
-		if c.Kind != NoKind {
+		switch {
+		case c.Kind != NoKind:
 			r.Commands = append(r.Commands, c)
-		} else {
+		case e.Problem == UnknownCommand && !isCommand:
+			r.Errors = append(r.Errors, hint(line, text, sc, e))
+		default:
 			r.Errors = append(r.Errors, e)
 		}
 	}

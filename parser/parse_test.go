@@ -447,3 +447,12 @@ func TestCutBody(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseProse is a mail about no game in prose, every line of it
+// answered as no command, and so read for a hint.
+func BenchmarkParseProse(b *testing.B) {
+	body := strings.Repeat("Hello there, I would like to know how one starts a game here\nThanks, Alice\n", 50)
+	for b.Loop() {
+		Parse("a question", body, Context{})
+	}
+}

@@ -359,3 +359,68 @@ func TestCommandWithinLine(t *testing.T) {
 		}
 	}
 }
+
+// TestMisspeltCommand checks that a command word off by one letter is
+// answered with the line mended, when that reads as a whole command, and
+// that other words get the usual answer.
+func TestMisspeltCommand(t *testing.T) {
+	tests := []struct {
+		line string
+		want string // the line mended, or "" for the usual answer
+	}{
+		{"mvoe congo 42 b2-b3", "move congo 42 b2-b3"},
+		{"congo mvoe 42 b2-b3", "congo move 42 b2-b3"},
+		{"chalenge congo bob", "challenge congo bob"},
+		{"Chalenge congo bob", "challenge congo bob"},
+		{"resing congo 42", "resign congo 42"},
+		{"regster alice", "register alice"},
+		{"ratigns", "ratings"},
+		{"hepl", "help"},
+		{"analize congo 7", "analyze congo 7"},
+		{"Draws are rare", ""},  // "draw are rare" is no command
+		{"resing", ""},          // nor is resign without its game, here
+		{"hekp me", ""},         // nor "help me"
+		{"Thanks", ""},          // no command word is one letter from it
+		{"bna alice", ""},       // a short word is not mended
+		{"adjorn congo 42", ""}, // an operator's command, for a player
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{})
+		if len(got.Commands) != 0 || len(got.Errors) != 1 || got.Errors[0].Problem != UnknownCommand {
+			t.Errorf("Parse(%q) = %+v, want one unknown command", tt.line, got)
+			continue
+		}
+		reason := got.Errors[0].Reason
+		hint := fmt.Sprintf("did you mean %q?", tt.want)
+		if tt.want == "" {
+			hint = `send "help" for the list of commands`
+		}
+		if !strings.HasSuffix(reason, hint) {
+			t.Errorf("Parse(%q) reason = %q, want it to end %q", tt.line, reason, hint)
+		}
+	}
+	// The operator's misspelt command is mended for the operator.
+	got := Parse("", "adjorn congo 42", Context{Operator: true})
+	if len(got.Errors) != 1 || !strings.HasSuffix(got.Errors[0].Reason, `did you mean "adjourn congo 42"?`) {
+		t.Errorf("Parse(adjorn congo 42) for the operator = %+v, want the line mended", got)
+	}
+}
+
+func TestOneEdit(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"move", "mvoe", true}, {"move", "mave", true}, {"move", "moves", true}, {"move", "mve", true},
+		{"move", "move", false}, {"move", "omev", false}, {"move", "mvo", false}, {"help", "hlepp", false},
+		{"draw", "darw", true}, {"draw", "dawr", false}, {"čeština", "češtna", true},
+	}
+	for _, tt := range tests {
+		if got := oneEdit(tt.a, tt.b); got != tt.want {
+			t.Errorf("oneEdit(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := oneEdit(tt.b, tt.a); got != tt.want {
+			t.Errorf("oneEdit(%q, %q) = %v, want %v", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
