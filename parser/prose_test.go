@@ -344,19 +344,7 @@ func TestCommandWithinLine(t *testing.T) {
 		{"please adjourn congo 42", ""}, // an operator's command, for a player
 	}
 	for _, tt := range tests {
-		got := Parse("", tt.body, Context{})
-		if len(got.Commands) != 0 || len(got.Errors) != 1 || got.Errors[0].Problem != UnknownCommand {
-			t.Errorf("Parse(%q) = %+v, want one unknown command", tt.body, got)
-			continue
-		}
-		reason := got.Errors[0].Reason
-		hint := fmt.Sprintf("to send %q, write it on a line of its own", tt.want)
-		if tt.want == "" {
-			hint = `send "help" for the list of commands`
-		}
-		if !strings.HasSuffix(reason, hint) {
-			t.Errorf("Parse(%q) reason = %q, want it to end %q", tt.body, reason, hint)
-		}
+		wantHint(t, tt.body, tt.want, "to send %q, write it on a line of its own")
 	}
 }
 
@@ -385,19 +373,7 @@ func TestMisspeltCommand(t *testing.T) {
 		{"adjorn congo 42", ""}, // an operator's command, for a player
 	}
 	for _, tt := range tests {
-		got := Parse("", tt.line, Context{})
-		if len(got.Commands) != 0 || len(got.Errors) != 1 || got.Errors[0].Problem != UnknownCommand {
-			t.Errorf("Parse(%q) = %+v, want one unknown command", tt.line, got)
-			continue
-		}
-		reason := got.Errors[0].Reason
-		hint := fmt.Sprintf("did you mean %q?", tt.want)
-		if tt.want == "" {
-			hint = `send "help" for the list of commands`
-		}
-		if !strings.HasSuffix(reason, hint) {
-			t.Errorf("Parse(%q) reason = %q, want it to end %q", tt.line, reason, hint)
-		}
+		wantHint(t, tt.line, tt.want, "did you mean %q?")
 	}
 	// The operator's misspelt command is mended for the operator.
 	got := Parse("", "adjorn congo 42", Context{Operator: true})
@@ -422,5 +398,24 @@ func TestOneEdit(t *testing.T) {
 		if got := oneEdit(tt.b, tt.a); got != tt.want {
 			t.Errorf("oneEdit(%q, %q) = %v, want %v", tt.b, tt.a, got, tt.want)
 		}
+	}
+}
+
+// wantHint checks that body, in a mail about no game, is one unknown
+// command whose answer ends with the hint format makes of want, or with
+// the usual answer for want "".
+func wantHint(t *testing.T, body, want, format string) {
+	t.Helper()
+	got := Parse("", body, Context{})
+	if len(got.Commands) != 0 || len(got.Errors) != 1 || got.Errors[0].Problem != UnknownCommand {
+		t.Errorf("Parse(%q) = %+v, want one unknown command", body, got)
+		return
+	}
+	hint := fmt.Sprintf(format, want)
+	if want == "" {
+		hint = `send "help" for the list of commands`
+	}
+	if reason := got.Errors[0].Reason; !strings.HasSuffix(reason, hint) {
+		t.Errorf("Parse(%q) reason = %q, want it to end %q", body, reason, hint)
 	}
 }
