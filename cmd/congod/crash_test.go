@@ -33,13 +33,19 @@ var crashFull = flag.Bool("crash.full", false, "run the full crash test: 1,000 m
 // then shares the test's compiled packages, and its races are found).
 func buildDaemon(t testing.TB) string {
 	t.Helper()
+	return buildDaemonWith(t, raceEnabled)
+}
+
+// buildDaemonWith builds congod, with the race detector or without it.
+func buildDaemonWith(t testing.TB, race bool) string {
+	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool to build congod with")
 	}
 	bin := filepath.Join(t.TempDir(), "congod")
 	args := []string{"build", "-o", bin}
-	if raceEnabled {
+	if race {
 		args = append(args, "-race")
 	}
 	cmd := exec.Command(goTool, append(args, ".")...)
