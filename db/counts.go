@@ -21,7 +21,8 @@ func (tx *Tx) CountMail(ctx context.Context, at time.Time, keys ...string) error
 		args = append(args, k, m)
 	}
 	var err error
-	// One statement for the two or three keys of a mail.
+	// One statement for the two or three keys of a mail; each statement
+	// is a constant (TestSQLOnlyThroughParameters), so one for each count.
 	switch len(keys) {
 	case 0:
 	case 2:

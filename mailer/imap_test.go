@@ -484,13 +484,15 @@ func (pr *pair) pipe(dst, src net.Conn, cuts *atomic.Int32) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
-		if i := bytes.Index(buf[:n], []byte("BODY[]")); i >= 0 && cuts != nil && cuts.Load() > 0 {
-			if j := bytes.Index(buf[i:n], []byte("}\r\n")); j >= 0 && i+j+12 <= n {
-				cuts.Add(-1)
-				dst.Write(buf[:i+j+12])
-				pr.a.Close()
-				pr.b.Close()
-				return
+		if cuts != nil && cuts.Load() > 0 {
+			if i := bytes.Index(buf[:n], []byte("BODY[]")); i >= 0 {
+				if j := bytes.Index(buf[i:n], []byte("}\r\n")); j >= 0 && i+j+12 <= n {
+					cuts.Add(-1)
+					dst.Write(buf[:i+j+12])
+					pr.a.Close()
+					pr.b.Close()
+					return
+				}
 			}
 		}
 		if n > 0 && !pr.stalled.Load() {

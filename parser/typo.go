@@ -60,7 +60,7 @@ func misspelt(words []string, sc scope) (string, bool) {
 			}
 			mended := append(append(words[:at:at], word), words[at+1:]...)
 			text := strings.Join(mended, " ")
-			if k2, _ := commandOf(strings.FieldsFunc(text, isSpace)); k2 == NoKind {
+			if k2, _ := commandOf(mended); k2 == NoKind {
 				continue // a word that starts the command only with more after it
 			}
 			if c, e, _ := parseLine(text, text, sc); e.Problem == NoProblem && c.Kind != NoKind {
@@ -121,10 +121,14 @@ func commandWithin(words []string, sc scope) (string, bool) {
 			continue // no command starts here
 		}
 		rest := strings.Join(words[i:], " ")
-		for _, text := range []string{rest, trimMarks(rest)} {
+		trimmed := trimMarks(rest)
+		for _, c := range []struct {
+			text  string
+			words []string
+		}{{rest, words[i:]}, {trimmed, strings.FieldsFunc(trimmed, isSpace)}} {
+			text, ws := c.text, c.words
 			// Only a line with a command word is read: one without would
 			// come back here.
-			ws := strings.FieldsFunc(text, isSpace)
 			if len(ws) == 0 {
 				continue
 			}
