@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 	"time"
@@ -98,7 +99,7 @@ func TestStrangerAnsweredOnceADay(t *testing.T) {
 // TestChallengeCaps (M29): at most ChallengesPerDay challenges a day, and
 // RobotGames games against the robot at once, per player.
 func TestChallengeCaps(t *testing.T) {
-	h := newHarnessWith(t, Config{Robot: robot.DefaultHandle, ChallengesPerDay: 3, RobotGames: 2})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: robot.DefaultHandle, ChallengesPerDay: 3, RobotGames: 2}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestChallengeCaps(t *testing.T) {
 // a comment (an Italian Outlook reply quoting the welcome, the command in
 // the Subject) never reaches the opponent, nor the operator's.
 func TestRelayedSecretIsRemoved(t *testing.T) {
-	h := newHarnessWith(t, Config{Operator: addr("oper")})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Operator: addr("oper")}})
 	h.register("alice", "bob", "oper")
 	h.startGame("alice", "bob")
 	alicePA, operPA := h.personal("alice"), h.personal("oper")

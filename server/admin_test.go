@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/congobymail/congo/config"
 	"testing"
 
 	"github.com/congobymail/congo/db"
@@ -54,7 +55,7 @@ func (h *harness) wantStandsStill(id int64) {
 // adjournedAgainstRobot starts a game of alice against the robot, where
 // the robot is to move, and adjourns it.
 func adjournedAgainstRobot(t *testing.T) (*harness, int64) {
-	h := newHarnessWith(t, Config{Robot: robot.DefaultHandle})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: robot.DefaultHandle}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestOperatorLinesStopWhereParserStops(t *testing.T) {
 		"-- \nban carol",
 		"> ban carol",
 	} {
-		h := newHarnessWith(t, Config{Operator: addr("oper")})
+		h := newHarnessWith(t, Config{Settings: config.Settings{Operator: addr("oper")}})
 		h.register("oper", "bob", "carol")
 		h.sendProven("oper", "ban bob\n\n"+below)
 		if !h.banned("bob") {

@@ -19,9 +19,6 @@ import (
 	"github.com/congobymail/congo/templates"
 )
 
-// DefaultAnalysesPerDay is the default of Config.AnalysesPerDay (M49).
-const DefaultAnalysesPerDay = 5
-
 // analysisDay is the window over which a player's requests are counted.
 const analysisDay = 24 * time.Hour
 

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	"mime"
@@ -31,7 +32,7 @@ const testAnalysisNodes = 2000
 // alice, bob and carol registered.
 func newAnalysisHarness(t *testing.T) *harness {
 	t.Helper()
-	h := newHarnessWith(t, Config{AnalysisNodes: testAnalysisNodes})
+	h := newHarnessWith(t, Config{Settings: config.Settings{AnalysisNodes: testAnalysisNodes}})
 	h.register("alice", "bob", "carol")
 	return h
 }
@@ -256,7 +257,7 @@ func TestAnalyzeRefusals(t *testing.T) {
 func TestAnalyzeCap(t *testing.T) {
 	h := newAnalysisHarness(t)
 	var games []int64
-	for range DefaultAnalysesPerDay + 2 {
+	for range config.DefaultAnalysesPerDay + 2 {
 		games = append(games, h.playShortGame("alice", "bob"))
 	}
 	// Game 1 is analysed already, at bob's request.
@@ -264,7 +265,7 @@ func TestAnalyzeCap(t *testing.T) {
 	h.analyseNext(h.s)
 	h.deliver()
 	first := h.clock.Now()
-	for i, id := range games[1 : DefaultAnalysesPerDay+1] {
+	for i, id := range games[1 : config.DefaultAnalysesPerDay+1] {
 		h.clock.Advance(time.Minute)
 		h.sendProven("carol", fmt.Sprintf("analyze congo %d", id))
 		ahead := "it is next"
@@ -279,7 +280,7 @@ func TestAnalyzeCap(t *testing.T) {
 	h.sendProven("carol", fmt.Sprintf("analyze congo %d", games[0]))
 	wantWords(t, only(t, h.deliver(), "carol"), "The robot's analysis of game 1")
 
-	last := games[DefaultAnalysesPerDay+1]
+	last := games[config.DefaultAnalysesPerDay+1]
 	h.sendProven("carol", fmt.Sprintf("analyze congo %d", last))
 	until := first.Add(time.Minute + analysisDay).UTC().Format("2006-01-02 15:04 UTC")
 	wantWords(t, only(t, h.deliver(), "carol"), "You have asked for 5 analyses in the last 24 hours", "You can ask again from "+until)
@@ -340,7 +341,7 @@ func TestAnalysisAcrossRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := New(Config{DB: d, Address: ourAddress, Now: h.clock.Now, Logger: logger, Outbox: ob, AnalysisNodes: testAnalysisNodes})
+		s, err := New(Config{DB: d, Now: h.clock.Now, Logger: logger, Outbox: ob, Settings: config.Settings{Address: ourAddress, AnalysisNodes: testAnalysisNodes}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -376,7 +377,7 @@ func TestAnalysisAllOrNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{DB: h.db, Address: ourAddress, Now: h.clock.Now, Logger: h.s.log, Outbox: ob, AnalysisNodes: testAnalysisNodes})
+	s, err := New(Config{DB: h.db, Now: h.clock.Now, Logger: h.s.log, Outbox: ob, Settings: config.Settings{Address: ourAddress, AnalysisNodes: testAnalysisNodes}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +466,7 @@ func (m *metricsRecorder) Analysed(a Analysed) {
 func TestAnalysisGivesWayToRobot(t *testing.T) {
 	msgs := make(chan string, 100)
 	rec := &metricsRecorder{}
-	h := newHarnessWith(t, Config{Robot: robot.DefaultHandle, AnalysisNodes: 1 << 40, Metrics: rec})
+	h := newHarnessWith(t, Config{Metrics: rec, Settings: config.Settings{Robot: robot.DefaultHandle, AnalysisNodes: 1 << 40}})
 	h.s.log = slog.New(signals{Handler: slog.NewTextHandler(io.Discard, nil), msgs: msgs})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)

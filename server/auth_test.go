@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 
@@ -130,7 +131,7 @@ func TestPersonalAddressHeaders(t *testing.T) {
 // TestAuthenticatedMailIsObeyed checks that a trusted server's word stands
 // in for the personal address.
 func TestAuthenticatedMailIsObeyed(t *testing.T) {
-	h := newHarnessWith(t, Config{TrustAuthServ: "mx.example.org"})
+	h := newHarnessWith(t, Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
 	h.register("alice", "bob")
 	m := h.mail("alice", "", "challenge congo bob")
 	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
@@ -151,7 +152,7 @@ func TestAuthenticatedMailIsObeyed(t *testing.T) {
 // TestSeveralFromProveNothing checks that a mail with more than one From
 // address is never taken as proof of its first one.
 func TestSeveralFromProveNothing(t *testing.T) {
-	h := newHarnessWith(t, Config{TrustAuthServ: "mx.example.org"})
+	h := newHarnessWith(t, Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
 	h.register("alice", "bob")
 	m := h.mail("alice", "", "challenge congo bob")
 	m.FromCount = 2

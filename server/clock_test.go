@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"testing"
 	"time"
 
@@ -142,7 +143,7 @@ func TestClockSurvivesRestart(t *testing.T) {
 	// The server stops; when a new one starts on the same database after
 	// the deadline, its first tick ends the game.
 	h.clock.Advance(4 * 24 * time.Hour)
-	s, err := New(Config{DB: h.db, Address: ourAddress, Now: h.clock.Now, Logger: h.s.log})
+	s, err := New(Config{DB: h.db, Now: h.clock.Now, Logger: h.s.log, Settings: config.Settings{Address: ourAddress}})
 	if err != nil {
 		t.Fatal(err)
 	}

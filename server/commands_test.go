@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ func TestForgedTestsCoverEveryChange(t *testing.T) {
 // TestOperatorCommandsNeedTheOperator: the operator's commands from
 // anyone else, even proven, are no commands at all.
 func TestOperatorCommandsNeedTheOperator(t *testing.T) {
-	h := newHarnessWith(t, Config{Operator: addr("oper")})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Operator: addr("oper")}})
 	h.register("oper", "alice", "bob")
 	h.sendProven("alice", "ban bob")
 	wantText(t, only(t, h.deliver(), "alice"), `unknown command "ban"`)

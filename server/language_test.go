@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/congobymail/congo/config"
 	"regexp"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func TestNewPlayerLanguage(t *testing.T) {
 		{lang.Japanese, "en-US", lang.English, "Welcome to Congo"},
 	}
 	for _, tt := range tests {
-		h := newHarnessWith(t, Config{Language: tt.server})
+		h := newHarnessWith(t, Config{Settings: config.Settings{Language: string(tt.server)}})
 		m := h.mail("alice", "", "register alice")
 		m.ContentLanguage = tt.header
 		h.handle(m)

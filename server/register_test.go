@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"github.com/congobymail/congo/config"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,13 +24,13 @@ func TestNew(t *testing.T) {
 		cfg Config
 		ok  bool
 	}{
-		{Config{DB: d, Address: "congo@example.org"}, true},
-		{Config{DB: d, Address: "Congo@Example.org"}, true},
-		{Config{Address: "congo@example.org"}, false},
-		{Config{DB: d, Address: "congo"}, false},
-		{Config{DB: d, Address: "congo+x@example.org"}, false},
-		{Config{DB: d, Address: "@example.org"}, false},
-		{Config{DB: d, Address: "Congo <congo@example.org>"}, false},
+		{Config{DB: d, Settings: config.Settings{Address: "congo@example.org"}}, true},
+		{Config{DB: d, Settings: config.Settings{Address: "Congo@Example.org"}}, true},
+		{Config{Settings: config.Settings{Address: "congo@example.org"}}, false},
+		{Config{DB: d, Settings: config.Settings{Address: "congo"}}, false},
+		{Config{DB: d, Settings: config.Settings{Address: "congo+x@example.org"}}, false},
+		{Config{DB: d, Settings: config.Settings{Address: "@example.org"}}, false},
+		{Config{DB: d, Settings: config.Settings{Address: "Congo <congo@example.org>"}}, false},
 	}
 	for _, tt := range tests {
 		_, err := New(tt.cfg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ import (
 // and the players alice and bob.
 func newRobotHarness(t *testing.T) *harness {
 	t.Helper()
-	h := newHarnessWith(t, Config{Robot: robot.DefaultHandle})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: robot.DefaultHandle}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatalf("EnsureRobot: %v", err)
 	}
@@ -202,8 +203,7 @@ func TestRobotAfterCrash(t *testing.T) {
 	start := only(t, h.deliverChecked(), "alice")
 	h.reply(start, "c2-c3")
 	// The old server is gone; a new one starts on the same database.
-	restarted, err := New(Config{DB: h.db, Address: ourAddress, Now: h.clock.Now, Robot: robot.DefaultHandle,
-		Logger: h.s.log})
+	restarted, err := New(Config{DB: h.db, Now: h.clock.Now, Logger: h.s.log, Settings: config.Settings{Address: ourAddress, Robot: robot.DefaultHandle}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,14 +400,14 @@ func TestEnsureRobot(t *testing.T) {
 	// A player holding the handle already: the robot cannot have it.
 	taken := newHarness(t)
 	taken.register("robot")
-	s, err := New(Config{DB: taken.db, Address: ourAddress, Now: taken.clock.Now, Robot: "robot", Logger: taken.s.log})
+	s, err := New(Config{DB: taken.db, Now: taken.clock.Now, Logger: taken.s.log, Settings: config.Settings{Address: ourAddress, Robot: "robot"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.EnsureRobot(context.Background()); err == nil {
 		t.Errorf("EnsureRobot with the handle taken succeeded, want an error")
 	}
-	if _, err := New(Config{DB: taken.db, Address: ourAddress, Robot: "no such handle"}); err == nil {
+	if _, err := New(Config{DB: taken.db, Settings: config.Settings{Address: ourAddress, Robot: "no such handle"}}); err == nil {
 		t.Errorf("New with a bad robot handle succeeded, want an error")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -128,7 +129,7 @@ func newDumpHarness(t *testing.T) (*harness, func() string) {
 	}
 	t.Cleanup(func() { d.Close() })
 	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-	s, err := New(Config{DB: d, Address: ourAddress, Now: c.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := New(Config{DB: d, Now: c.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Settings: config.Settings{Address: ourAddress}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/analysis"
+	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailmsg"
@@ -22,28 +23,26 @@ import (
 	"github.com/congobymail/congo/parser"
 )
 
-// Config configures a Server.
+// Config configures a Server: the settings, held whole, and what it
+// works with.
 type Config struct {
+	// Settings are congod's settings (config.Settings). Those the server
+	// reads: Address (required; players' personal addresses are
+	// local+secret@domain), Name (M26, default "Congo"), Hostname (of the
+	// Message-IDs, default the domain of Address), TrustAuthServ (the
+	// authserv-id of a receiving server whose Authentication-Results
+	// header is trusted: a mail it found to pass DMARC for the From
+	// domain proves its sender), Operator (whose proven mail may carry
+	// the operator's commands), Robot (the computer player's handle; ""
+	// or "off" for none), PublicURL (the web pages' address, resolved:
+	// every board mail names its game's page under it; "" for none),
+	// RobotGames, ChallengesPerDay and AnalysesPerDay (M29, M49: zero for
+	// the default, negative for no cap), AnalysisNodes (M51) and Language
+	// (M40).
+	config.Settings
+
 	// DB is where players, games and the outbox live. Required.
 	DB *db.DB
-
-	// Address is the server's own mail address, like congo@example.org.
-	// Players' personal addresses are local+secret@domain. Required.
-	Address string
-
-	// Name is the display name of the server's mails (M26): From: Name
-	// <Address>. Default "Congo".
-	Name string
-
-	// Hostname is the right side of the Message-IDs the server makes;
-	// default the domain of Address.
-	Hostname string
-
-	// TrustAuthServ is the authserv-id of a receiving mail server whose
-	// Authentication-Results header is trusted: a mail it found to pass
-	// DMARC for the From domain (header.from) proves its sender without the
-	// personal address. Empty trusts none.
-	TrustAuthServ string
 
 	// Now gives the time; default time.Now. The server reads no other
 	// clock.
@@ -59,55 +58,11 @@ type Config struct {
 	// Metrics, when set, is told about each mail handled.
 	Metrics Metrics
 
-	// Operator is the address of the server's operator. Mail from the
-	// player registered with it, proven as every command is, may carry
-	// the operator's commands (ban, unban, adjourn, resume, adjudicate).
-	// Empty: no one may.
-	Operator string
-
 	// Outbox is where the mails the server causes are queued; its caps
 	// (outbox.Config.MaxPerHour) say when an answer is not sent. Default
 	// an outbox of DB with the defaults, from Address.
 	Outbox *outbox.Outbox
-
-	// Robot is the handle of the computer player that anyone may
-	// challenge (RunRobot plays its moves); empty for none.
-	// robot.DefaultHandle is the usual one.
-	Robot string
-
-	// PublicURL is the address of the web companion's pages, like
-	// https://congo.example.org/ (M43): every board mail then names its
-	// game's page under it. Empty: there are no pages, and mails name
-	// none.
-	PublicURL string
-
-	// RobotGames caps the games a player may play against the robot at
-	// once, and ChallengesPerDay the challenges a player may make in a
-	// day (M29). Defaults DefaultRobotGames and DefaultChallengesPerDay;
-	// negative for no cap.
-	RobotGames, ChallengesPerDay int
-
-	// AnalysesPerDay caps the analyses a player may ask for in a day
-	// (M49); default DefaultAnalysesPerDay, negative for no cap.
-	// AnalysisNodes is how many nodes the engine searches in each
-	// position of a game it analyses (M51); default
-	// analysis.DefaultNodes. A game's analysis is made once, with the
-	// count of the day, and kept.
-	AnalysesPerDay int
-	AnalysisNodes  int64
-
-	// Language is the language of the mails to a new player whose
-	// register mail names none of the server's (M40: Content-Language),
-	// and of answers to unknown senders whose mail names none; default
-	// lang.English.
-	Language lang.Code
 }
-
-// The defaults of Config.RobotGames and Config.ChallengesPerDay.
-const (
-	DefaultRobotGames       = 10
-	DefaultChallengesPerDay = 20
-)
 
 // Server handles incoming mail and sends the answers.
 type Server struct {
@@ -147,10 +102,10 @@ func New(cfg Config) (*Server, error) {
 	if !ok || local == "" || domain == "" || strings.ContainsAny(local, "+@ <>") || strings.ContainsAny(domain, "@ <>") {
 		return nil, fmt.Errorf("server: address %q is not of the form local@domain without +", cfg.Address)
 	}
-	if cfg.Robot != "" && !parser.ValidHandle(cfg.Robot) {
-		return nil, fmt.Errorf("server: robot handle %q is not a handle", cfg.Robot)
+	if h := cfg.RobotHandle(); h != "" && !parser.ValidHandle(h) {
+		return nil, fmt.Errorf("server: robot handle %q is not a handle", h)
 	}
-	if cfg.Language != "" && !cfg.Language.Valid() {
+	if l := lang.Code(cfg.Language); l != "" && !l.Valid() {
 		return nil, fmt.Errorf("server: language %q is none of %v", cfg.Language, lang.All)
 	}
 	s := &Server{
@@ -158,6 +113,7 @@ func New(cfg Config) (*Server, error) {
 		local:            local,
 		domain:           domain,
 		address:          local + "@" + domain,
+		name:             cfg.Name,
 		hostname:         cfg.Hostname,
 		trustAuthServ:    cfg.TrustAuthServ,
 		now:              cfg.Now,
@@ -166,13 +122,13 @@ func New(cfg Config) (*Server, error) {
 		metrics:          cfg.Metrics,
 		operator:         strings.ToLower(cfg.Operator),
 		outbox:           cfg.Outbox,
-		robot:            cfg.Robot,
+		robot:            cfg.RobotHandle(),
 		publicURL:        cfg.PublicURL,
 		robotGames:       cfg.RobotGames,
 		challengesPerDay: cfg.ChallengesPerDay,
 		analysesPerDay:   cfg.AnalysesPerDay,
 		analysisNodes:    cfg.AnalysisNodes,
-		language:         cfg.Language.Or(lang.English),
+		language:         cfg.Lang(),
 		clockWake:        make(chan struct{}, 1),
 		robotWake:        make(chan struct{}, 1),
 	}
@@ -180,13 +136,13 @@ func New(cfg Config) (*Server, error) {
 		s.name = "Congo"
 	}
 	if s.robotGames == 0 {
-		s.robotGames = DefaultRobotGames
+		s.robotGames = config.DefaultRobotGames
 	}
 	if s.challengesPerDay == 0 {
-		s.challengesPerDay = DefaultChallengesPerDay
+		s.challengesPerDay = config.DefaultChallengesPerDay
 	}
 	if s.analysesPerDay == 0 {
-		s.analysesPerDay = DefaultAnalysesPerDay
+		s.analysesPerDay = config.DefaultAnalysesPerDay
 	}
 	if s.analysisNodes <= 0 {
 		s.analysisNodes = analysis.DefaultNodes

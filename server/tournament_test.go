@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ func TestTournamentWithdrawal(t *testing.T) {
 // before it starts and its players are told; the operator may do what a
 // director may; nobody may join one that is not open.
 func TestTournamentCancelAndOperator(t *testing.T) {
-	h := newHarnessWith(t, Config{Operator: addr("oper")})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Operator: addr("oper")}})
 	h.register("oper", "alice", "bob", "carol")
 	h.sendProven("alice", "tournament new roundrobin Club Cup")
 	h.sendProven("bob", "join tournament 1")

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 // part: the boards of a move, the answer to board, a reminder and a
 // digest; without it, none does.
 func TestBoardMailsNameTheirPage(t *testing.T) {
-	h := newHarnessWith(t, Config{PublicURL: "https://congo.example.org/web"})
+	h := newHarnessWith(t, Config{Settings: config.Settings{PublicURL: "https://congo.example.org/web"}})
 	h.register("alice", "bob", "carol")
 	h.startGame("alice", "bob")
 	const page = "See the game on the web: https://congo.example.org/web/games/1"

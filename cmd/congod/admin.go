@@ -16,21 +16,21 @@ import (
 // runAdmin is "congod admin COMMAND": an operator's command carried out
 // on the database of -db, while the daemon may be running. The players
 // concerned are mailed by the daemon's outbox within a minute.
-func runAdmin(ctx context.Context, cfg *config, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
+func runAdmin(ctx context.Context, cfg *settings, args []string, stdout, stderr io.Writer, logger *slog.Logger) error {
 	a, e, ok := parser.ParseAdmin(strings.Join(args, " "))
 	if !ok || e.Problem != parser.NoProblem {
 		fmt.Fprintln(stderr, "usage: congod [-config FILE] admin ban HANDLE | unban HANDLE | adjourn ID | resume ID | adjudicate ID white|black|draw")
 		return errUsage
 	}
-	if cfg.address == "" {
-		return cfg.required("address", "congo@example.org (the server's own address, the From of the players' notices)")
+	if cfg.Address == "" {
+		return cfg.Required("address", "congo@example.org (the server's own address, the From of the players' notices)")
 	}
-	store, err := db.Open(ctx, cfg.dbPath)
+	store, err := db.Open(ctx, cfg.DB)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	srv, err := server.New(server.Config{DB: store, Address: cfg.address, Hostname: cfg.hostname, Logger: logger, Now: serverClock, Language: cfg.lang()})
+	srv, err := newServer(cfg, server.Config{DB: store, Logger: logger})
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/congobymail/congo/mailmsg"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -18,7 +20,7 @@ func TestAdmin(t *testing.T) {
 	dbPath := pgtest.DSN(t)
 	const server = "congo@example.org"
 	carol := "carol@example.org"
-	d := startDaemon(t, sys, dbPath, func(c *config) { c.operator = carol })
+	d := startDaemon(t, sys, dbPath, func(c *settings) { c.Operator = carol })
 	w := newWorld(t, sys)
 	board, bobPA, _ := playOpening(t, w)
 	w.send(carol, server, "", "register carol", "")
@@ -89,5 +91,60 @@ func TestAdmin(t *testing.T) {
 		if l["by"] != carol {
 			t.Errorf("admin log line by %v, want %s", l["by"], carol)
 		}
+	}
+}
+
+// TestAdminLikeServe checks that congod admin makes its server as the
+// daemon does, from the same settings (newServer): with -name, -robot
+// and the web pages' -public-url, the operator's notice about a robot
+// game from the command line is the notice the daemon sends for the same
+// command by mail, From "Congo Club" alike.
+func TestAdminLikeServe(t *testing.T) {
+	sys := startSystem(t)
+	dbPath := pgtest.DSN(t)
+	const server = "congo@example.org"
+	carol := "carol@example.org"
+	tune := func(c *settings) {
+		c.Operator, c.Name, c.Robot = carol, "Congo Club", "robot"
+		c.Web, c.PublicURL = "127.0.0.1:0", "https://congo.example.org/"
+	}
+	startDaemon(t, sys, dbPath, tune)
+	w := newWorld(t, sys)
+	w.send("alice@example.org", server, "", "register alice", "")
+	alicePA := w.replyTo(w.expect("alice", 1)[0])
+	w.send(carol, server, "", "register carol", "")
+	carolPA := w.replyTo(w.expect("carol", 1)[0])
+	for range 2 {
+		w.send("alice@example.org", alicePA, "", "challenge congo robot", "")
+		wantContains(t, "robot game", w.expect("alice", 1)[0], "robot")
+	}
+
+	// Game 1 by the operator's mail, game 2 on the command line.
+	w.send(carol, carolPA, "", "adjourn congo 1", "")
+	wantContains(t, "operator's answer", w.expect("carol", 1)[0], "Done")
+	byMail := w.expect("alice", 1)[0]
+	cfg, _, err := parseConfig([]string{"-db", dbPath, "-address", server}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tune(cfg)
+	if err := runAdmin(context.Background(), cfg, []string{"adjourn", "2"}, io.Discard, io.Discard, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatalf("admin adjourn 2: %v", err)
+	}
+	w.send(carol, server, "", "help", "") // the daemon's outbox sends at its next round
+	w.expect("carol", 1)
+	onLine := w.expect("alice", 1)[0]
+
+	for _, m := range []*mailmsg.Incoming{byMail, onLine} {
+		from := string(w.raw[m.MessageID])
+		if !strings.Contains(from, "From: Congo Club <congo@example.org>") {
+			t.Errorf("notice %q is not From: Congo Club <congo@example.org>:\n%s", m.Subject, from)
+		}
+	}
+	if got, want := strings.ReplaceAll(onLine.Text, "game 2", "game 1"), byMail.Text; got != want {
+		t.Errorf("admin's notice about game 2 is not the daemon's about game 1:\n%s\nwant\n%s", onLine.Text, byMail.Text)
+	}
+	if got, want := strings.ReplaceAll(onLine.Subject, "game 2", "game 1"), byMail.Subject; got != want {
+		t.Errorf("admin's notice's Subject %q, the daemon's %q", onLine.Subject, byMail.Subject)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"log"
 	"log/slog"
@@ -141,11 +142,11 @@ func newBenchGames(b *testing.B, n int) *benchWorld {
 func (w *benchWorld) start(b *testing.B) {
 	b.Helper()
 	sys, dbPath := w.sys, w.dbPath
-	cfg := &config{
-		imapURL: sys.IMAPURL("congo"), smtpURL: "smtp://" + w.sink.addr, address: "congo@example.org",
-		dbPath: dbPath, poll: time.Minute, processed: "Processed", logLevel: "error",
-		maxPerRecipient: -1, maxPerSender: -1, maxPerHour: -1,
-	}
+	cfg := &settings{Settings: config.Settings{
+		IMAP: sys.IMAPURL("congo"), SMTP: "smtp://" + w.sink.addr, Address: "congo@example.org",
+		DB: dbPath, Poll: time.Minute, Processed: "Processed", LogLevel: "error",
+		MaxPerRecipient: -1, MaxPerSender: -1, MaxPerHour: -1,
+	}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, slog.New(slog.DiscardHandler)) }()

@@ -74,13 +74,13 @@ func (e *checkError) Error() string {
 // only), sets up an SMTP session (EHLO, STARTTLS, AUTH; no mail sent), and
 // opens the database and writes to it. cfg must have passed validate. The
 // error, a *checkError, names the parts at fault.
-func checkConnections(ctx context.Context, cfg *config, w io.Writer) error {
+func checkConnections(ctx context.Context, cfg *settings, w io.Writer) error {
 	tlsConfig, err := cfg.tlsConfig()
 	if err != nil {
 		return err
 	}
 	var failed []checkResult
-	for _, check := range []func(context.Context, *config, *tls.Config) checkResult{checkIMAP, checkSMTP, checkDatabase} {
+	for _, check := range []func(context.Context, *settings, *tls.Config) checkResult{checkIMAP, checkSMTP, checkDatabase} {
 		cctx, cancel := context.WithTimeout(ctx, checkTimeout)
 		r := check(cctx, cfg, tlsConfig)
 		cancel()
@@ -137,8 +137,8 @@ func connectProblem(r checkResult, err error, host string) checkResult {
 }
 
 // checkIMAP logs in to the IMAP server and opens the mailbox read-only.
-func checkIMAP(ctx context.Context, cfg *config, tlsConfig *tls.Config) checkResult {
-	u, target := shown(cfg.imapURL)
+func checkIMAP(ctx context.Context, cfg *settings, tlsConfig *tls.Config) checkResult {
+	u, target := shown(cfg.IMAP)
 	r := checkResult{part: "imap", target: target}
 	port := map[string]string{"imap": "143", "imaps": "993", "imap+starttls": "143"}[u.Scheme]
 	if u.Port() != "" {
@@ -209,15 +209,15 @@ func checkIMAP(ctx context.Context, cfg *config, tlsConfig *tls.Config) checkRes
 
 // checkSMTP sets up a session with the SMTP server as the daemon would,
 // and sends no mail.
-func checkSMTP(ctx context.Context, cfg *config, tlsConfig *tls.Config) checkResult {
-	u, target := shown(cfg.smtpURL)
+func checkSMTP(ctx context.Context, cfg *settings, tlsConfig *tls.Config) checkResult {
+	u, target := shown(cfg.SMTP)
 	r := checkResult{part: "smtp", target: target}
-	s, err := mailer.NewSMTP(cfg.smtpURL, tlsConfig)
+	s, err := mailer.NewSMTP(cfg.SMTP, tlsConfig)
 	if err != nil {
 		r.problem, r.err, r.hint = unreachable, err, "a bad URL"
 		return r
 	}
-	s.LocalName = cfg.hostName()
+	s.LocalName = cfg.HostName()
 	err = s.Check(ctx)
 	s.Close()
 	user := ""
@@ -246,14 +246,14 @@ func checkSMTP(ctx context.Context, cfg *config, tlsConfig *tls.Config) checkRes
 // not there yet is not made (made by root, the daemon could not write
 // it): its directory is checked to take files. A PostgreSQL database is
 // connected to, its schema brought up to date, and written to.
-func checkDatabase(ctx context.Context, cfg *config, _ *tls.Config) checkResult {
-	r := checkResult{part: "db", target: db.RedactURL(cfg.dbPath)}
+func checkDatabase(ctx context.Context, cfg *settings, _ *tls.Config) checkResult {
+	r := checkResult{part: "db", target: db.RedactURL(cfg.DB)}
 	fail := func(err error, hint string) checkResult {
 		r.problem, r.err, r.hint = notWritable, err, hint
 		return r
 	}
-	if db.IsPostgres(cfg.dbPath) {
-		store, err := db.Open(ctx, cfg.dbPath)
+	if db.IsPostgres(cfg.DB) {
+		store, err := db.Open(ctx, cfg.DB)
 		if err != nil {
 			r.problem, r.err = unreachable, err
 			r.hint = "no session with PostgreSQL: check the host, the port and sslmode in the URL, and that the database exists"
@@ -269,8 +269,8 @@ func checkDatabase(ctx context.Context, cfg *config, _ *tls.Config) checkResult 
 		r.hint = "connected, and took a write"
 		return r
 	}
-	if _, err := os.Stat(cfg.dbPath); errors.Is(err, fs.ErrNotExist) {
-		dir := filepath.Dir(cfg.dbPath)
+	if _, err := os.Stat(cfg.DB); errors.Is(err, fs.ErrNotExist) {
+		dir := filepath.Dir(cfg.DB)
 		f, err := os.CreateTemp(dir, ".congod-check-*")
 		if err != nil {
 			return fail(err, fmt.Sprintf("there is no database yet, and %s takes no file: check that the directory exists and the daemon may write there", dir))
@@ -280,7 +280,7 @@ func checkDatabase(ctx context.Context, cfg *config, _ *tls.Config) checkResult 
 		r.hint = fmt.Sprintf("no database yet; %s takes files, so the first start makes it", dir)
 		return r
 	}
-	store, err := db.Open(ctx, cfg.dbPath)
+	store, err := db.Open(ctx, cfg.DB)
 	if err != nil {
 		return fail(err, "the database cannot be opened for writing: check the file, its owner and its mode")
 	}
@@ -289,12 +289,12 @@ func checkDatabase(ctx context.Context, cfg *config, _ *tls.Config) checkResult 
 		return fail(err, "the database takes no write: check the disk, the file's owner and mode, or an immutable flag (lsattr)")
 	}
 	for _, side := range []string{"-sent", "-sending"} {
-		f, err := os.OpenFile(cfg.dbPath+side, os.O_WRONLY|os.O_APPEND, 0)
+		f, err := os.OpenFile(cfg.DB+side, os.O_WRONLY|os.O_APPEND, 0)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return fail(err, fmt.Sprintf("%s%s, beside the database, takes no write", cfg.dbPath, side))
+			return fail(err, fmt.Sprintf("%s%s, beside the database, takes no write", cfg.DB, side))
 		}
 		f.Close()
 	}

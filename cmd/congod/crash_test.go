@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -256,8 +257,7 @@ type crashGame struct {
 func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org",
-		Logger: slog.New(slog.DiscardHandler)})
+	srv, err := server.New(server.Config{DB: store, Logger: slog.New(slog.DiscardHandler), Settings: config.Settings{Address: "congo@example.org"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,14 +32,14 @@ var demoUsers = []loopback.User{
 // games are kept in the database (congo-demo.db unless -db says), the
 // mailboxes in a directory beside it (congo-demo.mail), so that both
 // survive a restart.
-func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Logger) error {
+func runDemo(ctx context.Context, cfg *settings, stdout io.Writer, logger *slog.Logger) error {
 	if err := cfg.validateDemo(); err != nil {
 		return err
 	}
-	if cfg.dbPath == "congo.db" {
-		cfg.dbPath = "congo-demo.db"
+	if cfg.DB == "congo.db" {
+		cfg.DB = "congo-demo.db"
 	}
-	if cfg.webOn() {
+	if cfg.WebOn() {
 		// Before the mail servers, so that a port in use stops the demo
 		// before it has begun.
 		var err error
@@ -48,15 +48,15 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 		}
 		defer cfg.web.ln.Close()
 	}
-	mailDir := demoMailDir(cfg.dbPath)
+	mailDir := demoMailDir(cfg.DB)
 	// The mail servers outlive ctx: they stop when serve has returned,
 	// having filed the mail in hand and sent what it could, and then save
 	// the mailboxes.
 	sys, err := loopback.Start(context.WithoutCancel(ctx), loopback.Config{
 		Domain:   demoDomain,
 		Users:    demoUsers,
-		IMAPAddr: cfg.demoIMAP,
-		SMTPAddr: cfg.demoSMTP,
+		IMAPAddr: cfg.DemoIMAP,
+		SMTPAddr: cfg.DemoSMTP,
 		Dir:      mailDir,
 		Logger:   logger,
 	})
@@ -65,9 +65,9 @@ func runDemo(ctx context.Context, cfg *config, stdout io.Writer, logger *slog.Lo
 	}
 	defer sys.Close()
 
-	cfg.imapURL = sys.IMAPURL("congo")
-	cfg.smtpURL = sys.SMTPURL()
-	cfg.address = "congo@" + demoDomain
+	cfg.IMAP = sys.IMAPURL("congo")
+	cfg.SMTP = sys.SMTPURL()
+	cfg.Address = "congo@" + demoDomain
 	printDemo(stdout, sys, cfg, mailDir)
 	return serve(ctx, cfg, logger)
 }
@@ -85,21 +85,21 @@ var errNotLoopback = errors.New("not a loopback address")
 // validateDemo checks that the demo's listeners are on loopback: its mail
 // servers speak no TLS and its passwords are printed for all to see, and
 // -http asks for none.
-func (c *config) validateDemo() error {
-	if _, given := c.from["web"]; !given {
-		c.webAddr = demoWeb
+func (c *settings) validateDemo() error {
+	if c.From("web") == "" {
+		c.Web = demoWeb
 	}
 	if err := c.validateWeb(); err != nil {
 		return err
 	}
-	web := c.webAddr
-	if !c.webOn() {
+	web := c.Web
+	if !c.WebOn() {
 		web = ""
 	}
 	for _, l := range []struct{ key, addr string }{
-		{"demo-imap", c.demoIMAP},
-		{"demo-smtp", c.demoSMTP},
-		{"http", c.httpAddr},
+		{"demo-imap", c.DemoIMAP},
+		{"demo-smtp", c.DemoSMTP},
+		{"http", c.HTTP},
 		{"web", web},
 	} {
 		if (l.key == "http" || l.key == "web") && l.addr == "" {
@@ -107,16 +107,16 @@ func (c *config) validateDemo() error {
 		}
 		host, _, err := net.SplitHostPort(l.addr)
 		if err != nil {
-			return c.bad(l.key, fmt.Errorf("want host:port like 127.0.0.1:1143: %w", err))
+			return c.Bad(l.key, fmt.Errorf("want host:port like 127.0.0.1:1143: %w", err))
 		}
 		if !isLoopback(host) {
-			return c.bad(l.key, fmt.Errorf("%q is %w: the demo has no TLS and known passwords, so it listens on this machine alone (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)", l.addr, errNotLoopback))
+			return c.Bad(l.key, fmt.Errorf("%q is %w: the demo has no TLS and known passwords, so it listens on this machine alone (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)", l.addr, errNotLoopback))
 		}
 	}
 	return nil
 }
 
-func printDemo(w io.Writer, sys *loopback.System, cfg *config, mailDir string) {
+func printDemo(w io.Writer, sys *loopback.System, cfg *settings, mailDir string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Congo by mail: demo\n\n")
 	fmt.Fprintf(&b, "Mail servers on this machine (no TLS, loopback only):\n")
@@ -130,14 +130,14 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *config, mailDir string) {
 	if cfg.web != nil {
 		fmt.Fprintf(&b, "Web pages of the games: %s   (every board mail links its game's page)\n", cfg.web.publicURL)
 	}
-	fmt.Fprintf(&b, "Games: %s   Mailboxes: %s%c\n", cfg.dbPath, mailDir, filepath.Separator)
-	fmt.Fprintf(&b, "Both survive a restart. To start afresh, stop the demo and delete %s* and %s.\n\n", cfg.dbPath, mailDir)
+	fmt.Fprintf(&b, "Games: %s   Mailboxes: %s%c\n", cfg.DB, mailDir, filepath.Separator)
+	fmt.Fprintf(&b, "Both survive a restart. To start afresh, stop the demo and delete %s* and %s.\n\n", cfg.DB, mailDir)
 	fmt.Fprintf(&b, "Point a mail client at these servers as alice and as bob, then:\n")
 	fmt.Fprintf(&b, "  1. alice and bob each mail congo@%s:   register alice   /   register bob\n", demoDomain)
 	fmt.Fprintf(&b, "  2. alice replies to her welcome mail:      challenge congo bob\n")
 	fmt.Fprintf(&b, "  3. bob replies to the challenge:           accept congo 1   (the number in its Subject)\n")
 	fmt.Fprintf(&b, "  4. alice replies to the board:             b2-b3\n")
-	if h := cfg.robotHandle(); h != "" {
+	if h := cfg.RobotHandle(); h != "" {
 		fmt.Fprintf(&b, "No opponent at hand? Reply to the welcome mail: challenge congo %s level=2\n", h)
 	}
 	fmt.Fprintf(&b, "Without a mail client, curl can send and read the mail: see README.md.\n")

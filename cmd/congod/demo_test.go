@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"net/http"
 	"os"
@@ -48,13 +49,13 @@ func TestDemoListensOnLoopbackOnly(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err := run(ctx, args, env(nil), io.Discard, io.Discard)
 		cancel()
-		var se *settingError
+		var se *config.SettingError
 		if !errors.As(err, &se) || se.Key != tt.key || !errors.Is(err, errNotLoopback) {
 			t.Errorf("run(%q) = %v, want a not-loopback error about %s", args, err, tt.key)
 		}
 	}
 	args := []string{"-demo", "-db", filepath.Join(t.TempDir(), "congo-demo.db"), "-demo-imap", "1143"}
-	var se *settingError
+	var se *config.SettingError
 	if err := run(context.Background(), args, env(nil), io.Discard, io.Discard); !errors.As(err, &se) || se.Key != "demo-imap" {
 		t.Errorf("run(%q) = %v, want an error about demo-imap", args, err)
 	}
@@ -303,8 +304,8 @@ func TestDemoWeb(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.validateDemo(); err != nil || c.webAddr != tt.want || c.webOn() != tt.on {
-			t.Errorf("-demo %q: web %q (on %v), %v; want %q (on %v)", tt.args, c.webAddr, c.webOn(), err, tt.want, tt.on)
+		if err := c.validateDemo(); err != nil || c.Web != tt.want || c.WebOn() != tt.on {
+			t.Errorf("-demo %q: web %q (on %v), %v; want %q (on %v)", tt.args, c.Web, c.WebOn(), err, tt.want, tt.on)
 		}
 	}
 }

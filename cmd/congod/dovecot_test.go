@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/congobymail/congo/config"
 	"path/filepath"
 	"testing"
 	"time"
@@ -46,16 +47,16 @@ func TestEndToEndDovecot(t *testing.T) {
 				},
 			})
 			sys := dovecotSystem{d: d, smtp: d.StartSMTP(t)}
-			cfg := &config{
-				imapURL:   d.URL(tt.imap, "congo", "INBOX"),
-				smtpURL:   sys.smtp.URL(tt.smtp, "congo"),
-				caFile:    d.CAFile,
-				address:   "congo@example.org",
-				dbPath:    filepath.Join(t.TempDir(), "congo.db"),
-				poll:      100 * time.Millisecond,
-				processed: "Processed",
-				logLevel:  "info",
-			}
+			cfg := &settings{Settings: config.Settings{
+				IMAP:      d.URL(tt.imap, "congo", "INBOX"),
+				SMTP:      sys.smtp.URL(tt.smtp, "congo"),
+				CAFile:    d.CAFile,
+				Address:   "congo@example.org",
+				DB:        filepath.Join(t.TempDir(), "congo.db"),
+				Poll:      100 * time.Millisecond,
+				Processed: "Processed",
+				LogLevel:  "info",
+			}}
 			ctx, cancel := context.WithCancel(context.Background())
 			playGame(t, runWorld(ctx, cancel, t, sys, cfg))
 		})

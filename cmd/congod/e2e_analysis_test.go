@@ -107,7 +107,7 @@ func TestEndToEndAnalysisRestart(t *testing.T) {
 	dbPath := pgtest.DSN(t)
 	// First an analysis that would take for ever: it is under way when
 	// the daemon stops.
-	d := startDaemon(t, sys, dbPath, func(c *config) { c.analysisNodes = 1 << 40 })
+	d := startDaemon(t, sys, dbPath, func(c *settings) { c.AnalysisNodes = 1 << 40 })
 	w := newWorld(t, sys)
 	alicePA, end := shortGame(t, w)
 	asked := w.send("alice@example.org", alicePA, "Re: "+end.Subject, "analyze", end.MessageID)
@@ -137,8 +137,8 @@ func TestEndToEndAnalysisRestart(t *testing.T) {
 // waiting for one, the robot's moves and those the time cap stopped.
 func TestMetricsAnalysisAndRobot(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, pgtest.DSN(t), func(c *config) {
-		c.robot, c.analysisNodes = "robot", 5000
+	d := startDaemon(t, sys, pgtest.DSN(t), func(c *settings) {
+		c.Robot, c.AnalysisNodes = "robot", 5000
 	})
 	w := newWorld(t, sys)
 	alicePA, end := shortGame(t, w)

@@ -15,7 +15,7 @@ import (
 // handle.
 func startRobotWorld(t *testing.T) *world {
 	t.Helper()
-	return startWorldTuned(t, func(c *config) { c.robot = robot.DefaultHandle }, "alice")
+	return startWorldTuned(t, func(c *settings) { c.Robot = robot.DefaultHandle }, "alice")
 }
 
 // position finds the position in a board mail (M3).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	netmail "net/mail"
@@ -49,7 +50,7 @@ func startWorldWith(t *testing.T, users ...string) *world {
 
 // startWorldTuned is startWorldWith with the daemon's settings changed by
 // tune, when it is not nil, before it starts.
-func startWorldTuned(t *testing.T, tune func(*config), users ...string) *world {
+func startWorldTuned(t *testing.T, tune func(*settings), users ...string) *world {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	accounts := []loopback.User{{Name: "congo", Password: "pw"}}
@@ -60,15 +61,15 @@ func startWorldTuned(t *testing.T, tune func(*config), users ...string) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config{
-		imapURL:   sys.IMAPURL("congo"),
-		smtpURL:   sys.SMTPURL(),
-		address:   "congo@example.org",
-		dbPath:    pgtest.DSN(t),
-		poll:      100 * time.Millisecond,
-		processed: "Processed",
-		logLevel:  "info",
-	}
+	cfg := &settings{Settings: config.Settings{
+		IMAP:      sys.IMAPURL("congo"),
+		SMTP:      sys.SMTPURL(),
+		Address:   "congo@example.org",
+		DB:        pgtest.DSN(t),
+		Poll:      100 * time.Millisecond,
+		Processed: "Processed",
+		LogLevel:  "info",
+	}}
 	if tune != nil {
 		tune(cfg)
 	}
@@ -78,7 +79,7 @@ func startWorldTuned(t *testing.T, tune func(*config), users ...string) *world {
 
 // runWorld runs the daemon with cfg against sys until the test ends.
 // cancel must end ctx.
-func runWorld(ctx context.Context, cancel context.CancelFunc, t *testing.T, sys mailSystem, cfg *config) *world {
+func runWorld(ctx context.Context, cancel context.CancelFunc, t *testing.T, sys mailSystem, cfg *settings) *world {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {

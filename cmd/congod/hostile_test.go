@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func newHostile(t *testing.T, maxReplies int) *hostile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{DB: store, Address: "congo@example.org", Logger: logger, Outbox: ob, Now: clock.Now})
+	srv, err := server.New(server.Config{DB: store, Logger: logger, Outbox: ob, Now: clock.Now, Settings: config.Settings{Address: "congo@example.org"}})
 	if err != nil {
 		t.Fatal(err)
 	}

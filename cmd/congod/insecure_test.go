@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/congobymail/congo/config"
 	"io"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,7 @@ func TestCleartextPasswordRefused(t *testing.T) {
 			}
 			continue
 		}
-		var se *settingError
+		var se *config.SettingError
 		if !errors.As(err, &se) || se.Key != tt.wantKey || !errors.Is(err, errCleartextPassword) {
 			t.Errorf("%s: run(%q) = %v, want a password-in-clear error about key %q", tt.name, args, err, tt.wantKey)
 			continue
@@ -85,7 +86,7 @@ func TestCleartextPasswordRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := run(ctx, args, env(nil), &stdout, io.Discard)
-	var se *settingError
+	var se *config.SettingError
 	if !errors.As(err, &se) || se.Key != "imap" || !errors.Is(err, errCleartextPassword) {
 		t.Errorf("run(%q) = %v, want a password-in-clear error about key imap", args, err)
 	}

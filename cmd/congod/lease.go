@@ -37,7 +37,7 @@ const (
 // only while the lease holds by this process's clock, so that a holder
 // that lost it (paused, cut off) commits and sends nothing after another
 // took over.
-func serveLeased(ctx context.Context, cfg *config, logger *slog.Logger, store *db.DB, sentLog *db.SentLog, tlsConfig *tls.Config) error {
+func serveLeased(ctx context.Context, cfg *settings, logger *slog.Logger, store *db.DB, sentLog *db.SentLog, tlsConfig *tls.Config) error {
 	holder := leaseHolder()
 	lease := store.Lease(leaseName, holder)
 	store.Fence(lease)

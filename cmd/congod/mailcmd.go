@@ -14,7 +14,7 @@ import (
 // runMail is "congod mail ID": the text of mail ID of the outbox, as it
 // was queued (and sent, when it was), for the operator to read: the
 // database keeps it compressed.
-func runMail(ctx context.Context, cfg *config, args []string, stdout, stderr io.Writer) error {
+func runMail(ctx context.Context, cfg *settings, args []string, stdout, stderr io.Writer) error {
 	id, err := 0, error(nil)
 	if len(args) == 1 {
 		id, err = strconv.Atoi(args[0])
@@ -26,7 +26,7 @@ func runMail(ctx context.Context, cfg *config, args []string, stdout, stderr io.
 	if err := cfg.checkDB(); err != nil {
 		return err
 	}
-	store, err := db.Open(ctx, cfg.dbPath)
+	store, err := db.Open(ctx, cfg.DB)
 	if err != nil {
 		return err
 	}

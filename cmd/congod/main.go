@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	"os"
@@ -34,7 +35,7 @@ func main() {
 	}
 }
 
-var errUsage = errors.New("usage")
+var errUsage = config.ErrUsage
 
 // run parses the settings and runs the daemon, or the subcommand named,
 // until ctx is done.
@@ -43,14 +44,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	if cfg.version {
+	if cfg.Version {
 		fmt.Fprintln(stdout, "congod", version())
 		return nil
 	}
 	if err := cfg.validateLog(); err != nil {
 		return err
 	}
-	logger := newLogger(stderr, cfg.logLevel, cfg.logFormat)
+	logger := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	if len(rest) > 0 {
 		switch rest[0] {
 		case "backup":
@@ -63,13 +64,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "congod: unknown command %q (want backup, admin or mail)\n", rest[0])
 		return errUsage
 	}
-	if cfg.demo && !cfg.checkConfig {
+	if cfg.Demo && !cfg.CheckConfig {
 		return runDemo(ctx, cfg, stdout, logger)
 	}
 	if err := cfg.validate(); err != nil {
 		return err
 	}
-	if cfg.checkConfig {
+	if cfg.CheckConfig {
 		if err := checkConnections(ctx, cfg, stdout); err != nil {
 			return err
 		}

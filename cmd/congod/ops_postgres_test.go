@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/congobymail/congo/config"
 	"io"
 	"net/url"
 	"os/exec"
@@ -122,18 +123,18 @@ func TestCheckConfigPostgres(t *testing.T) {
 
 	// The connection itself.
 	ctx := context.Background()
-	if r := checkDatabase(ctx, &config{dbPath: live}, nil); r.problem != noProblem || strings.Contains(r.String(), passwordOf(t, live)) {
+	if r := checkDatabase(ctx, &settings{Settings: config.Settings{DB: live}}, nil); r.problem != noProblem || strings.Contains(r.String(), passwordOf(t, live)) {
 		t.Errorf("checkDatabase(the test database) = %s, want ok without the password", r)
 	}
 	u, _ := url.Parse(live)
 	u.User = url.UserPassword(u.User.Username(), "wrong-password")
-	if r := checkDatabase(ctx, &config{dbPath: u.String()}, nil); r.problem != loginRefused || strings.Contains(r.String(), "wrong-password") {
+	if r := checkDatabase(ctx, &settings{Settings: config.Settings{DB: u.String()}}, nil); r.problem != loginRefused || strings.Contains(r.String(), "wrong-password") {
 		t.Errorf("checkDatabase(a wrong password) = %s, want login refused without the password", r)
 	} else {
 		t.Logf("a wrong password: %s", r)
 	}
 	u.Host = "127.0.0.1:1" // nothing listens there
-	if r := checkDatabase(ctx, &config{dbPath: u.String()}, nil); r.problem != unreachable {
+	if r := checkDatabase(ctx, &settings{Settings: config.Settings{DB: u.String()}}, nil); r.problem != unreachable {
 		t.Errorf("checkDatabase(no server) = %s, want unreachable", r)
 	}
 }

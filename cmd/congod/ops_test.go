@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"io"
 	"net/http"
 	"net/url"
@@ -71,7 +72,7 @@ func (l *logBuffer) records(msg string) []map[string]any {
 
 // daemon is a congod run by a test, with JSON logs and -http on.
 type daemon struct {
-	cfg  *config
+	cfg  *settings
 	logs *logBuffer
 	http string // the address of /metrics and /healthz
 	stop func()
@@ -100,23 +101,23 @@ func startSystem(t *testing.T) *loopback.System {
 // startDaemon runs congod against sys on the database dbPath, with the
 // IMAP password in a file, until the test ends or stop is called. change,
 // if set, changes the settings before the start.
-func startDaemon(t *testing.T, sys *loopback.System, dbPath string, change func(*config)) *daemon {
+func startDaemon(t *testing.T, sys *loopback.System, dbPath string, change func(*settings)) *daemon {
 	t.Helper()
 	u, _ := url.Parse(sys.IMAPURL("congo"))
 	u.User = url.User("congo")
 	pwFile := writeFile(t, "imap-password", imapSecret+"\n")
-	cfg := &config{
-		imapURL:          u.String(),
-		imapPasswordFile: pwFile,
-		smtpURL:          sys.SMTPURL(),
-		address:          "congo@example.org",
-		dbPath:           dbPath,
-		poll:             100 * time.Millisecond,
-		processed:        "Processed",
-		logLevel:         "info",
-		logFormat:        "json",
-		httpAddr:         "127.0.0.1:0",
-	}
+	cfg := &settings{Settings: config.Settings{
+		IMAP:             u.String(),
+		IMAPPasswordFile: pwFile,
+		SMTP:             sys.SMTPURL(),
+		Address:          "congo@example.org",
+		DB:               dbPath,
+		Poll:             100 * time.Millisecond,
+		Processed:        "Processed",
+		LogLevel:         "info",
+		LogFormat:        "json",
+		HTTP:             "127.0.0.1:0",
+	}}
 	if change != nil {
 		change(cfg)
 	}
@@ -125,9 +126,9 @@ func startDaemon(t *testing.T, sys *loopback.System, dbPath string, change func(
 
 // runDaemon runs congod with cfg, JSON logs and -http on, until the test
 // ends or stop is called.
-func runDaemon(t *testing.T, cfg *config) *daemon {
+func runDaemon(t *testing.T, cfg *settings) *daemon {
 	t.Helper()
-	cfg.logFormat, cfg.httpAddr = "json", "127.0.0.1:0"
+	cfg.LogFormat, cfg.HTTP = "json", "127.0.0.1:0"
 	if err := cfg.validate(); err != nil {
 		t.Fatalf("validate: %v", err)
 	}
@@ -136,7 +137,7 @@ func runDaemon(t *testing.T, cfg *config) *daemon {
 	cfg.httpReady = func(addr string) { ready <- addr }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, newLogger(d.logs, cfg.logLevel, cfg.logFormat)) }()
+	go func() { done <- serve(ctx, cfg, newLogger(d.logs, cfg.LogLevel, cfg.LogFormat)) }()
 	select {
 	case d.http = <-ready:
 	case err := <-done:
@@ -395,8 +396,8 @@ func TestMetrics(t *testing.T) {
 // the retry is logged and counted, and the outbox shows the waiting mail.
 func TestSMTPFailures(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, pgtest.DSN(t), func(c *config) {
-		c.smtpURL = "smtp://127.0.0.1:1" // nothing listens there
+	d := startDaemon(t, sys, pgtest.DSN(t), func(c *settings) {
+		c.SMTP = "smtp://127.0.0.1:1" // nothing listens there
 	})
 	w := newWorld(t, sys)
 	w.send("alice@example.org", "congo@example.org", "", "register alice", "")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -40,11 +41,11 @@ func TestDatabaseOutage(t *testing.T) {
 	}})
 	sys := dovecotSystem{d: d, smtp: d.StartSMTP(t)}
 	dbPath := filepath.Join(t.TempDir(), "congo.db")
-	cfg := &config{
-		imapURL: d.URL("imaps", "congo", "INBOX"), smtpURL: sys.smtp.URL("smtps", "congo"), caFile: d.CAFile,
-		address: "congo@example.org", dbPath: dbPath, poll: time.Minute, processed: "Processed",
-		quarantine: "Quarantine", maxTries: 2, logLevel: "info",
-	}
+	cfg := &settings{Settings: config.Settings{
+		IMAP: d.URL("imaps", "congo", "INBOX"), SMTP: sys.smtp.URL("smtps", "congo"), CAFile: d.CAFile,
+		Address: "congo@example.org", DB: dbPath, Poll: time.Minute, Processed: "Processed",
+		Quarantine: "Quarantine", MaxTries: 2, LogLevel: "info",
+	}}
 	var dm interface {
 		healthz(*testing.T) (int, health)
 	}
@@ -97,13 +98,13 @@ func TestDatabaseOutage(t *testing.T) {
 // cannot be recovered: the process dies ("unexpected return pc for
 // runtime.sigpanic"; about one run in ten here). A daemon is never
 // built with -race to run.
-func runOutageChild(t *testing.T, cfg *config) childHealth {
+func runOutageChild(t *testing.T, cfg *settings) childHealth {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", dovecottest.FreePort(t))
 	c := newChild(t, buildDaemonWith(t, false),
-		"-imap", cfg.imapURL, "-smtp", cfg.smtpURL, "-ca-file", cfg.caFile, "-address", cfg.address,
-		"-db", cfg.dbPath, "-poll", cfg.poll.String(), "-processed", cfg.processed,
-		"-quarantine", cfg.quarantine, "-max-tries", fmt.Sprint(cfg.maxTries), "-log-level", cfg.logLevel,
+		"-imap", cfg.IMAP, "-smtp", cfg.SMTP, "-ca-file", cfg.CAFile, "-address", cfg.Address,
+		"-db", cfg.DB, "-poll", cfg.Poll.String(), "-processed", cfg.Processed,
+		"-quarantine", cfg.Quarantine, "-max-tries", fmt.Sprint(cfg.MaxTries), "-log-level", cfg.LogLevel,
 		"-http", addr)
 	c.start()
 	c.waitStarted()

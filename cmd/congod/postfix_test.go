@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"math/rand/v2"
 	netmail "net/mail"
 	"path/filepath"
@@ -50,12 +51,12 @@ func (s postfixSystem) Messages(name, mailbox string) ([][]byte, error) {
 
 // config is the daemon's configuration against s: IMAPS and submission
 // with STARTTLS, as the user congo with password pw.
-func (s postfixSystem) config(t *testing.T, pw string) *config {
-	return &config{
-		imapURL: s.d.URL("imaps", "congo", "INBOX"), smtpURL: s.p.URL("smtp+starttls", "congo", pw),
-		caFile: s.d.CAFile, address: "congo@example.org", dbPath: filepath.Join(t.TempDir(), "congo.db"),
-		poll: time.Minute, processed: "Processed", logLevel: "info",
-	}
+func (s postfixSystem) config(t *testing.T, pw string) *settings {
+	return &settings{Settings: config.Settings{
+		IMAP: s.d.URL("imaps", "congo", "INBOX"), SMTP: s.p.URL("smtp+starttls", "congo", pw),
+		CAFile: s.d.CAFile, Address: "congo@example.org", DB: filepath.Join(t.TempDir(), "congo.db"),
+		Poll: time.Minute, Processed: "Processed", LogLevel: "info",
+	}}
 }
 
 // delivered waits until Postfix has delivered n mails to the server's
@@ -157,7 +158,7 @@ func TestSMTPOutagePostfix(t *testing.T) {
 	sys := startPostfix(t, dovecottest.User{Name: "congo", Password: "congo-pw"}, dovecottest.User{Name: "players", Password: "pw"})
 	other := sys.d.StartSMTP(t) // delivers straight into Dovecot
 	cfg := sys.config(t, "congo-pw")
-	seedStore, err := db.Open(context.Background(), cfg.dbPath)
+	seedStore, err := db.Open(context.Background(), cfg.DB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestSMTPOutagePostfix(t *testing.T) {
 		}
 	}
 	runDaemon(t, cfg)
-	store, err := db.Open(context.Background(), cfg.dbPath)
+	store, err := db.Open(context.Background(), cfg.DB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +305,7 @@ func TestSMTPLoginRefusedPostfix(t *testing.T) {
 	if errs != 1 {
 		t.Errorf("%d errors logged for the refused login, want 1:\n%s", errs, dm.logs)
 	}
-	st, err := openStats(t, dm.cfg.dbPath)
+	st, err := openStats(t, dm.cfg.DB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,12 +361,12 @@ func TestTLSServerNameAndEHLO(t *testing.T) {
 
 	for _, name := range []string{"", "mail.example.org"} {
 		cfg := sys.config(t, "congo-pw")
-		cfg.tlsServerName = name
+		cfg.TLSServerName = name
 		tc, err := cfg.tlsConfig()
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := mailer.NewSMTP(cfg.smtpURL, tc)
+		s, err := mailer.NewSMTP(cfg.SMTP, tc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,8 +379,8 @@ func TestTLSServerNameAndEHLO(t *testing.T) {
 	}
 
 	cfg := sys.config(t, "congo-pw")
-	cfg.tlsServerName = "mail.example.org"
-	cfg.hostname = "congo.example.org"
+	cfg.TLSServerName = "mail.example.org"
+	cfg.Hostname = "congo.example.org"
 	runDaemon(t, cfg)
 	w := &world{t: t, sys: sys, seen: map[string]int{}, raw: map[string][]byte{}}
 	w.send("alice@example.org", "congo@example.org", "", "help", "")

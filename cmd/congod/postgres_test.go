@@ -30,6 +30,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestWebInDaemon":             TestWebInDaemon,
 	"TestEndToEndLanguages":       TestEndToEndLanguages,
 	"TestMailCommand":             TestMailCommand,
+	"TestAdminLikeServe":          TestAdminLikeServe,
 }
 
 // notOnPostgres are the other tests, which have no database or are about

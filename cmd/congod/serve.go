@@ -36,12 +36,12 @@ type loop struct {
 // sends what the server queued, the clock and robot loops do what is due.
 // It returns when ctx is done and every loop has stopped, in stages (see
 // runStages), or when a loop fails.
-func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
+func serve(ctx context.Context, cfg *settings, logger *slog.Logger) error {
 	tlsConfig, err := cfg.tlsConfig()
 	if err != nil {
 		return err
 	}
-	store, err := db.Open(ctx, cfg.dbPath)
+	store, err := db.Open(ctx, cfg.DB)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 			store.Close()
 		}
 	}()
-	sentLog, err := store.OpenSentLog(cfg.dbPath + "-sent")
+	sentLog, err := store.OpenSentLog(cfg.DB + "-sent")
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 	// and goes without (see handOver).
 	var hand *handOver
 	if !store.Postgres() {
-		if hand, err = openHandOver(cfg.dbPath+"-sending", cfg.connections(), logger); err != nil {
+		if hand, err = openHandOver(cfg.DB+"-sending", cfg.Connections(), logger); err != nil {
 			return err
 		}
 		defer func() {
@@ -75,7 +75,7 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 		}()
 	}
 
-	logger.Info("congod started", "version", version(), "address", cfg.address, "db", db.RedactURL(cfg.dbPath))
+	logger.Info("congod started", "version", version(), "address", cfg.Address, "db", db.RedactURL(cfg.DB))
 	if store.Postgres() {
 		err = serveLeased(ctx, cfg, logger, store, sentLog, tlsConfig)
 	} else {
@@ -89,22 +89,22 @@ func serve(ctx context.Context, cfg *config, logger *slog.Logger) error {
 
 // serveTerm runs the daemon's loops on store until ctx is done (see
 // serve). maySend, when not nil, is asked before each mail is sent.
-func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.DB, sentLog *db.SentLog,
+func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *db.DB, sentLog *db.SentLog,
 	hand *handOver, tlsConfig *tls.Config, maySend func() error) (err error) {
 	inbox, err := mailer.NewInbox(mailer.InboxConfig{
-		URL:        cfg.imapURL,
+		URL:        cfg.IMAP,
 		TLS:        tlsConfig,
-		Processed:  cfg.processed,
-		Quarantine: cfg.quarantine,
-		MaxTries:   cfg.maxTries,
-		MaxSize:    cfg.maxSize,
-		Poll:       cfg.poll,
+		Processed:  cfg.Processed,
+		Quarantine: cfg.Quarantine,
+		MaxTries:   cfg.MaxTries,
+		MaxSize:    cfg.MaxSize,
+		Poll:       cfg.Poll,
 		Logger:     logger,
 	})
 	if err != nil {
 		return fmt.Errorf("-imap: %w", redact(err))
 	}
-	smtp, err := mailer.NewSMTP(cfg.smtpURL, tlsConfig)
+	smtp, err := mailer.NewSMTP(cfg.SMTP, tlsConfig)
 	if err != nil {
 		return fmt.Errorf("-smtp: %w", redact(err))
 	}
@@ -115,54 +115,34 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 	}()
 	mon := newMonitor(store, inbox.Status)
 
-	hostname := cfg.hostName()
-	smtp.LocalName, smtp.Logger, smtp.MaxIdle = hostname, logger, cfg.connections()
+	hostname := cfg.HostName()
+	smtp.LocalName, smtp.Logger, smtp.MaxIdle = hostname, logger, cfg.Connections()
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
-		From:            strings.ToLower(cfg.address),
+		From:            strings.ToLower(cfg.Address),
 		Hostname:        hostname,
 		SentLog:         sentLog,
-		MaxPerRecipient: cfg.maxPerRecipient,
-		MaxPerSender:    cfg.maxPerSender,
-		MaxPerHour:      cfg.maxPerHour,
+		MaxPerRecipient: cfg.MaxPerRecipient,
+		MaxPerSender:    cfg.MaxPerSender,
+		MaxPerHour:      cfg.MaxPerHour,
 		OnCapped:        mon.mailCapped,
 		MaySend:         maySend,
-		Connections:     cfg.connections(),
+		Connections:     cfg.Connections(),
 		Now:             serverClock,
 		Logger:          logger,
 	})
 	if err != nil {
 		return err
 	}
-	var webURL string
-	if cfg.webOn() {
-		if cfg.web == nil {
-			if cfg.web, err = cfg.openWeb(logger); err != nil {
-				return err
-			}
+	if cfg.WebOn() && cfg.web == nil {
+		if cfg.web, err = cfg.openWeb(logger); err != nil {
+			return err
 		}
-		defer cfg.web.ln.Close()
-		webURL = cfg.web.publicURL
 	}
-	srv, err := server.New(server.Config{
-		DB:               store,
-		Address:          cfg.address,
-		Hostname:         hostname,
-		TrustAuthServ:    cfg.trustAuthServ,
-		Logger:           logger,
-		Metrics:          mon,
-		Operator:         cfg.operator,
-		Now:              serverClock,
-		Outbox:           ob,
-		Robot:            cfg.robotHandle(),
-		RobotGames:       cfg.robotGames,
-		ChallengesPerDay: cfg.challengesPerDay,
-		AnalysesPerDay:   cfg.analysesPerDay,
-		AnalysisNodes:    cfg.analysisNodes,
-		Language:         cfg.lang(),
-		Name:             cfg.name,
-		PublicURL:        webURL,
-	})
+	if cfg.web != nil {
+		defer cfg.web.ln.Close()
+	}
+	srv, err := newServer(cfg, server.Config{DB: store, Logger: logger, Metrics: mon, Outbox: ob})
 	if err != nil {
 		return err
 	}
@@ -187,7 +167,7 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 	// The web pages stop with the mail: they only read.
 	first := []loop{{"imap", func(ctx context.Context) error { return inbox.RunBatch(ctx, handle) }}}
 	if cfg.web != nil {
-		l, err := webLoop(cfg.web, store, cfg.address, logger, mon)
+		l, err := webLoop(cfg.web, store, cfg.Address, logger, mon)
 		if err != nil {
 			return err
 		}
@@ -201,8 +181,8 @@ func serveTerm(ctx context.Context, cfg *config, logger *slog.Logger, store *db.
 		},
 		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
 	}
-	if cfg.httpAddr != "" {
-		ln, err := listenHTTP(cfg.httpAddr, logger)
+	if cfg.HTTP != "" {
+		ln, err := listenHTTP(cfg.HTTP, logger)
 		if err != nil {
 			return fmt.Errorf("-http: %w", err)
 		}
@@ -287,4 +267,15 @@ func runStages(ctx context.Context, stages [][]loop, grace time.Duration, logger
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// newServer is the server of a run, made the same way for serve and
+// admin: the settings whole, with the address of the web pages resolved
+// as the daemon's mails name them. deps are what it works with.
+func newServer(cfg *settings, deps server.Config) (*server.Server, error) {
+	deps.Settings = cfg.Settings
+	deps.Hostname = cfg.HostName()
+	deps.PublicURL = cfg.pages()
+	deps.Now = serverClock
+	return server.New(deps)
 }

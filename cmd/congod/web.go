@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strings"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/web"
@@ -22,29 +21,41 @@ type webListener struct {
 // URL: -public-url, or http:// and the address listened on, which for a
 // host left open (":8080", "0.0.0.0:8080") is named localhost, with a
 // warning, as no mail should name an address that means "any".
-func (c *config) openWeb(logger *slog.Logger) (*webListener, error) {
-	ln, err := net.Listen("tcp", c.webAddr)
+func (c *settings) openWeb(logger *slog.Logger) (*webListener, error) {
+	ln, err := net.Listen("tcp", c.Web)
 	if err != nil {
 		return nil, fmt.Errorf("-web: %w (give another address with -web HOST:PORT, or -web off)", err)
 	}
-	public := c.publicURL
-	if public == "" {
-		host, _, _ := net.SplitHostPort(c.webAddr)
-		_, port, _ := net.SplitHostPort(ln.Addr().String())
-		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-			host = "localhost"
-			logger.Warn("-public-url is not set and -web listens on every address: links in mails name localhost",
-				"web", c.webAddr)
-		}
-		public = "http://" + net.JoinHostPort(strings.Trim(host, "[]"), port) + "/"
+	public, open := c.Pages(ln.Addr().String())
+	if open {
+		logger.Warn("-public-url is not set and -web listens on every address: links in mails name localhost",
+			"web", c.Web)
 	}
 	u, err := web.ParsePublicURL(public)
 	if err != nil {
 		ln.Close()
-		return nil, c.bad("public-url", err)
+		return nil, c.Bad("public-url", err)
 	}
 	logger.Info("serving the web pages", "addr", ln.Addr().String(), "public_url", u.String())
 	return &webListener{ln: ln, publicURL: u.String()}, nil
+}
+
+// pages is the address of the web pages that mails name: the listener's
+// once it is open; before, or without it (congod admin), the one the
+// settings give; "" when the pages are off.
+func (c *settings) pages() string {
+	if c.web != nil {
+		return c.web.publicURL
+	}
+	public, _ := c.Pages("")
+	if public == "" {
+		return ""
+	}
+	u, err := web.ParsePublicURL(public)
+	if err != nil {
+		return ""
+	}
+	return u.String()
 }
 
 // webLoop is the loop that serves the web pages of store on wl until

@@ -16,7 +16,7 @@ import (
 // the daemon.
 func TestWebInDaemon(t *testing.T) {
 	sys := startSystem(t)
-	d := startDaemon(t, sys, pgtest.DSN(t), func(c *config) { c.webAddr = "127.0.0.1:0" })
+	d := startDaemon(t, sys, pgtest.DSN(t), func(c *settings) { c.Web = "127.0.0.1:0" })
 	base := d.cfg.web.publicURL
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasSuffix(base, "/") || strings.HasSuffix(base, ":0/") {
 		t.Fatalf("the public URL is %q, want http://127.0.0.1:PORT/ of the port listened on", base)
