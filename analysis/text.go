@@ -98,7 +98,7 @@ func capital(s string) string {
 }
 
 // Movetext returns the moves of the game in the record format of
-// README.md ("The game record"), annotated: each mark right after its
+// docs/playing.md ("The game record"), annotated: each mark right after its
 // move, and for each marked move the comment (Ply.Comment) in braces after
 // it; result last ("1-0", "0-1", "1/2-1/2" or "*"; "" for the result on
 // the board, or "*" if there is none). Lines are at most 72 characters,

@@ -87,8 +87,8 @@ func MarkdownTable() string {
 		case f.example != "":
 			def = "(required)"
 		default:
-			def = "`" + tomlValue(reflect.ValueOf(d).Field(f.index).Interface()) + "`"
-			if def == "`\"\"`" {
+			def = "`" + shown(reflect.ValueOf(d).Field(f.index).Interface()) + "`"
+			if def == "``" {
 				def = "none"
 			}
 		}
@@ -99,6 +99,18 @@ func MarkdownTable() string {
 
 // cell escapes the bars of s for a cell of a markdown table.
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// shown writes v as the docs show a default: as it is written on the
+// command line.
+func shown(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case time.Duration:
+		return shortDuration(v)
+	}
+	return fmt.Sprint(v)
+}
 
 // tomlValue writes v as the file takes it.
 func tomlValue(v any) string {

@@ -11,7 +11,7 @@ import (
 const recordWidth = 72
 
 // Record writes a game, with its moves, in the record format of
-// README.md: PGN's tag pairs (Site is site, the server's address), then
+// docs/playing.md: PGN's tag pairs (Site is site, the server's address), then
 // the numbered moves in R20 notation, comments in braces, and the result.
 func Record(st *State, moves []db.Move, site string) string {
 	result := resultToken(st.Game)

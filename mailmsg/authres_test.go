@@ -23,7 +23,7 @@ func TestAuthenticationResults(t *testing.T) {
 		{"dmarc fail", "mx.example.org", "alice@players.example",
 			[]string{"mx.example.org; dmarc=fail header.from=players.example"}, false},
 		// A DKIM pass alone proves nothing: DMARC, with header.from, is
-		// what ties the signature to the From (README, Who may act).
+		// what ties the signature to the From (docs/playing.md, Who may act).
 		{"dkim pass header.d alone", "mx.example.org", "alice@players.example",
 			[]string{"mx.example.org; dkim=pass header.d=players.example header.s=sel"}, false},
 		{"dkim pass header.i alone", "mx.example.org", "alice@players.example",

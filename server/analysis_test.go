@@ -37,7 +37,7 @@ func newAnalysisHarness(t *testing.T) *harness {
 	return h
 }
 
-// playShortGame plays the game of README's "The game record" between
+// playShortGame plays the game of "The game record" (docs/playing.md) between
 // white and black to its end: black's lion falls on the third move.
 func (h *harness) playShortGame(white, black string) int64 {
 	h.t.Helper()

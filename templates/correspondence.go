@@ -99,7 +99,7 @@ type Rating struct {
 	Games  int
 }
 
-// Record answers history: the game in the record format of README.md.
+// Record answers history: the game in the record format of docs/playing.md.
 type Record struct {
 	GameID int64
 	Text   string

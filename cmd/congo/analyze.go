@@ -70,7 +70,7 @@ func analyze(args []string, w io.Writer) error {
 	return err
 }
 
-// record is a game read from the record format of README.md ("The game
+// record is a game read from the record format of docs/playing.md ("The game
 // record").
 type record struct {
 	tags   [][2]string // name and value, in order

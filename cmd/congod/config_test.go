@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"github.com/congobymail/congo/config"
 	"io"
 	"net/url"
@@ -229,36 +228,6 @@ func TestExampleConfig(t *testing.T) {
 	}
 	if err := c.validate(); err != nil {
 		t.Errorf("the example, uncommented, does not validate: %v", err)
-	}
-}
-
-// TestREADMESettings checks that the Settings table of README.md names
-// every flag, and no flag that does not exist.
-func TestREADMESettings(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, ok := strings.Cut(string(b), "\n## Settings\n")
-	if !ok {
-		t.Fatal("README.md has no Settings section")
-	}
-	table, _, _ = strings.Cut(table, "\n## ")
-	row := regexp.MustCompile("(?m)^\\| `-([a-z-]+)")
-	inREADME := map[string]bool{}
-	for _, m := range row.FindAllStringSubmatch(table, -1) {
-		inREADME[m[1]] = true
-	}
-	d := config.Defaults()
-	fs := d.Flags("congod", io.Discard)
-	fs.VisitAll(func(f *flag.Flag) {
-		if !inREADME[f.Name] {
-			t.Errorf("README.md Settings lacks -%s", f.Name)
-		}
-		delete(inREADME, f.Name)
-	})
-	for name := range inREADME {
-		t.Errorf("README.md Settings names -%s, which is no flag", name)
 	}
 }
 

@@ -45,7 +45,7 @@ const handOverSize = 512
 //
 // A nil *handOver records nothing: on PostgreSQL the process that takes
 // over may run on another machine, which could not read this file, and
-// the gap stays (see README, Beyond one machine).
+// the gap stays (see docs/operating.md, Beyond one machine).
 type handOver struct {
 	mu    sync.Mutex // for the file's size: writes to records are apart
 	f     *os.File

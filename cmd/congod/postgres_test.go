@@ -37,7 +37,7 @@ var onPostgres = map[string]func(*testing.T){
 // a SQLite file (or run PostgreSQL themselves: the two-daemon crash test).
 var notOnPostgres = []string{
 	"TestConfigPrecedence", "TestSubcommandArgs", "TestCheckConfigNamesBadKey", "TestCheckConfigOK",
-	"TestExampleConfig", "TestREADMESettings", "TestPseudoRevision", "TestVersionFlag", "TestNewLogger",
+	"TestExampleConfig", "TestPseudoRevision", "TestVersionFlag", "TestNewLogger",
 	"TestConfigFileNumber", "TestRobotSetting", "TestREADMEQuickStart", "TestCrash", "TestCrashTwoDaemons",
 	"TestDemoListensOnLoopbackOnly", "TestDemoRestart", "TestEndToEndDovecot", "TestHostileLargeMail",
 	"TestHealthzHidesErrors", "TestHTTPWarnsWhenNotLoopback", "TestCleartextPasswordRefused",
