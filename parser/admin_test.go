@@ -11,12 +11,12 @@ func TestParseAdmin(t *testing.T) {
 		ok   bool
 		want Command
 	}{
-		{"ban Alice", true, Command{Kind: Ban, Handle: "Alice"}},
-		{"UNBAN alice", true, Command{Kind: Unban, Handle: "alice"}},
+		{"ban Alice", true, Command{Kind: Ban, Args: BanArgs{Handle: "Alice"}}},
+		{"UNBAN alice", true, Command{Kind: Unban, Args: BanArgs{Handle: "alice"}}},
 		{"adjourn congo 42", true, Command{Kind: Adjourn, Game: 42}},
 		{"resume 42", true, Command{Kind: Resume, Game: 42}},
-		{"adjudicate congo 7 draw", true, Command{Kind: Adjudicate, Game: 7, Result: "draw"}},
-		{"adjudicate 7 Black", true, Command{Kind: Adjudicate, Game: 7, Result: "black"}},
+		{"adjudicate congo 7 draw", true, Command{Kind: Adjudicate, Game: 7, Args: AdjudicateArgs{Result: "draw"}}},
+		{"adjudicate 7 Black", true, Command{Kind: Adjudicate, Game: 7, Args: AdjudicateArgs{Result: "black"}}},
 		{"adjudicate 7 nobody", true, Command{}},
 		{"adjourn congo x", true, Command{}},
 		{"ban", true, Command{}},

@@ -4,9 +4,6 @@ package parser
 import (
 	"fmt"
 	"strings"
-
-	"github.com/congobymail/congo/lang"
-	"github.com/congobymail/congo/rules"
 )
 
 // TimeControl is the time control a challenge or seek asks for (M11).
@@ -116,58 +113,12 @@ type Command struct {
 	// For a bare move, or a game command without a number, in a reply,
 	// Game is the game of the mail replied to (see Context).
 	Game int64
-	// Handle is the player handle of register and challenge, as written.
-	Handle string
-	// Colour is the colour the challenger asks to play: White unless the
-	// challenge names black.
-	Colour rules.Color
-	// Move is the move text as written (for example "b2-b3", "b2 - b3" or
-	// "a2-c4-c6x"), without the #N and with its words joined by one space,
-	// read as M21 says: after Unicode NFKC (full-width "ｂ２－ｂ３" is
-	// "b2-b3"), with the dashes of input methods and "×" written "-" and
-	// "x", and without what M20 lets surround a move alone (quotes,
-	// brackets, a final "." or "!?", a "Move:" before it). Its syntax is
-	// checked (rules.ParseMoveText); the server resolves it against the
-	// legal moves.
-	Move string
-	// MoveNumber is the #N guard after a move (M1); 0 when absent.
-	MoveNumber int
-
-	// TimeControl and Unrated are the options of challenge and seek.
-	TimeControl TimeControl
-	Unrated     bool
-	// Level is the strength asked of the robot in a challenge, MinLevel
-	// to MaxLevel (level=N); 0 when none was named.
-	Level int
-	// Off is true for "seek off" and "vacation off".
-	Off bool
-	// Clear is true for "conditional congo <id> clear".
-	Clear bool
-	// Days is the length of a vacation.
-	Days int
-	// Notice is the setting of notify.
-	Notice Notice
-	// Language is the language language names.
-	Language lang.Code
-	// Moves are the moves of an if line, as written: the opponent's move,
-	// the sender's answer, the opponent's next move, and so on.
-	Moves []string
-	// Past is true when board names a move: "board congo 42#3" shows the
-	// position after black's move At (M15; 0 is the start).
-	Past bool
-	At   int
-	// Result is the result adjudicate names: "white", "black" or "draw".
-	Result string
-
-	// Tournament is the number of the tournament a command names.
-	Tournament int64
-	// System, Rounds, Double and Name are what tournament new asks for:
-	// System is RoundRobin or Swiss, Rounds 0 for the default. Its time
-	// control and unrated are TimeControl and Unrated.
-	System string
-	Rounds int
-	Double bool
-	Name   string
+	// Args is the command's arguments, of the type its Kind reads
+	// (args.go): ChallengeArgs for Challenge, MoveArgs for Move, and so
+	// on, set even when the command names none of them (BoardArgs{} for a
+	// board without #N). It is nil for a kind that has no arguments
+	// other than its game, such as Accept.
+	Args Args
 }
 
 // Error is a line that is not a command. The server answers it, quoting Line.

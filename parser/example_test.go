@@ -11,7 +11,8 @@ func ExampleParse() {
 		"On Mon, 1 Jan 2024 at 10:00, Congo <congo@example.com> wrote:\n> Congo game 42\n"
 	r := parser.Parse("Re: Congo game 42: alice vs bob - bob to move", body, parser.Context{})
 	for _, c := range r.Commands {
-		fmt.Printf("%v game %d: %s #%d\n", c.Kind, c.Game, c.Move, c.MoveNumber)
+		m := c.Args.(parser.MoveArgs)
+		fmt.Printf("%v game %d: %s #%d\n", c.Kind, c.Game, m.Move, m.Number)
 	}
 	for _, e := range r.Errors {
 		fmt.Printf("%q: %s\n", e.Line, e.Reason)

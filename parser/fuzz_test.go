@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -80,28 +81,52 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 		if c.Game <= 0 {
 			t.Errorf("Parse(%q, %q) gave command %+v with no game", subject, body, c)
 		}
-	case Register, Challenge:
-		if !ValidHandle(c.Handle) {
+	}
+	if want := kindArgs[c.Kind]; reflect.TypeOf(c.Args) != reflect.TypeOf(want) {
+		t.Errorf("Parse(%q, %q) gave command %+v with arguments %T, want %T", subject, body, c, c.Args, want)
+	}
+	var control TimeControl
+	switch a := c.Args.(type) {
+	case RegisterArgs:
+		if !ValidHandle(a.Handle) {
 			t.Errorf("Parse(%q, %q) gave command %+v with an invalid handle", subject, body, c)
 		}
+	case ChallengeArgs:
+		if !ValidHandle(a.Handle) {
+			t.Errorf("Parse(%q, %q) gave command %+v with an invalid handle", subject, body, c)
+		}
+		if a.Color > rules.Black {
+			t.Errorf("Parse(%q, %q) gave %+v with an invalid color", subject, body, c)
+		}
+		control = a.Control
+	case MoveArgs:
+		if !isMove(a.Move) || a.Number < 0 {
+			t.Errorf("Parse(%q, %q) gave move %+v that is not a move", subject, body, c)
+		}
+	case IfArgs:
+		if len(a.Moves) < 2 || len(a.Moves)%2 != 0 {
+			t.Errorf("Parse(%q, %q) gave if line %+v without pairs of moves", subject, body, c)
+		}
+	case SeekArgs:
+		control = a.Control
+	case TournamentNewArgs:
+		control = a.Control
 	}
-	if c.Kind == Move && (!isMove(c.Move) || c.MoveNumber < 0) {
-		t.Errorf("Parse(%q, %q) gave move %+v that is not a move", subject, body, c)
-	}
-	if c.Kind != Move && (c.Move != "" || c.MoveNumber != 0) {
-		t.Errorf("Parse(%q, %q) gave %+v with a move", subject, body, c)
-	}
-	if c.Kind == If && (len(c.Moves) < 2 || len(c.Moves)%2 != 0) {
-		t.Errorf("Parse(%q, %q) gave if line %+v without pairs of moves", subject, body, c)
-	}
-	if c.TimeControl.Days != 0 {
-		if tc, ok := ParseTimeControl(c.TimeControl.String()); !ok || tc != c.TimeControl {
-			t.Errorf("Parse(%q, %q) gave time control %+v that does not round-trip", subject, body, c.TimeControl)
+	if control.Days != 0 {
+		if tc, ok := ParseTimeControl(control.String()); !ok || tc != control {
+			t.Errorf("Parse(%q, %q) gave time control %+v that does not round-trip", subject, body, control)
 		}
 	}
-	if c.Colour > rules.Black {
-		t.Errorf("Parse(%q, %q) gave %+v with an invalid colour", subject, body, c)
-	}
+}
+
+// kindArgs is the type of the arguments of each kind of command that has
+// any: a value of it, the zero value.
+var kindArgs = map[Kind]Args{
+	Register: RegisterArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
+	Conditional: ConditionalArgs{}, If: IfArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
+	Language: LanguageArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
+	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{},
+	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},
 }
 
 // checkMessage checks that r.Message is made of lines of the body, as

@@ -83,13 +83,15 @@ type syntax struct {
 	// commands that name a game and nothing else ("accept congo <id>").
 	form string
 	// args reads the words after the command word (and "congo") into c,
-	// whose Kind and Line are set; game is the game the mail is about.
+	// whose Kind and Line are set: its Game, and its Args, of the type of
+	// its kind (args.go); game is the game the mail is about.
 	args func(c *Command, args []string, game int64) Error
 }
 
 // grammar holds every command's syntax. To add a command: a Kind above,
-// its entry here, and its entry in the server's table of commands. (It is
-// set in init, as its readers refer to it for their errors.)
+// its entry here, its type of arguments in args.go if it has any, and its
+// entry in the server's table of commands. (It is set in init, as its
+// readers refer to it for their errors.)
 var grammar [lastKind + 1]syntax
 
 func init() { grammar = syntaxes }
@@ -201,12 +203,14 @@ func gamesArgs(c *Command, args []string, _ int64) Error {
 	if len(args) > 1 {
 		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write games, or games <handle>", quote(strings.Join(args[1:], " ")))
 	}
+	var a GamesArgs
 	if len(args) == 1 {
 		if !ValidHandle(args[0]) {
 			return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[0]))
 		}
-		c.Handle = args[0]
+		a.Handle = args[0]
 	}
+	c.Args = a
 	return Error{}
 }
 
@@ -218,7 +222,7 @@ func registerArgs(c *Command, args []string, _ int64) Error {
 	if !ValidHandle(h) {
 		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(h))
 	}
-	c.Handle = h
+	c.Args = RegisterArgs{Handle: h}
 	return Error{}
 }
 
@@ -229,38 +233,49 @@ func challengeArgs(c *Command, args []string, _ int64) Error {
 	if !ValidHandle(args[0]) {
 		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[0]))
 	}
-	c.Handle = args[0]
-	return readOptions(c, args[1:], true)
+	o, e := readOptions(c.Line, args[1:], true)
+	if e.Problem != NoProblem {
+		return e
+	}
+	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Level: o.level}
+	return Error{}
 }
 
 func seekArgs(c *Command, args []string, _ int64) Error {
 	if len(args) == 1 && strings.EqualFold(args[0], "off") {
-		c.Off = true
+		c.Args = SeekArgs{Off: true}
 		return Error{}
 	}
-	return readOptions(c, args, false)
+	o, e := readOptions(c.Line, args, false)
+	if e.Problem != NoProblem {
+		return e
+	}
+	c.Args = SeekArgs{Control: o.control, Unrated: o.unrated}
+	return Error{}
 }
 
 func notifyArgs(c *Command, args []string, _ int64) Error {
 	if len(args) != 1 {
 		return lineError(c.Line, BadSetting, "notify needs one word: notify each, notify digest or notify off")
 	}
+	var n Notice
 	switch strings.ToLower(args[0]) {
 	case "each":
-		c.Notice = NoticeEach
+		n = NoticeEach
 	case "digest":
-		c.Notice = NoticeDigest
+		n = NoticeDigest
 	case "off":
-		c.Notice = NoticeOff
+		n = NoticeOff
 	default:
 		return lineError(c.Line, BadSetting, "%s is not a setting of notify: write notify each, notify digest or notify off", quote(args[0]))
 	}
+	c.Args = NotifyArgs{Notice: n}
 	return Error{}
 }
 
 func vacationArgs(c *Command, args []string, _ int64) Error {
 	if len(args) == 1 && strings.EqualFold(args[0], "off") {
-		c.Off = true
+		c.Args = VacationArgs{Off: true}
 		return Error{}
 	}
 	n, ok := 0, len(args) == 1
@@ -270,7 +285,7 @@ func vacationArgs(c *Command, args []string, _ int64) Error {
 	if !ok || n < 1 || n > 365 {
 		return lineError(c.Line, BadSetting, "vacation needs a number of days or off: vacation 7, or vacation off")
 	}
-	c.Days = n
+	c.Args = VacationArgs{Days: n}
 	return Error{}
 }
 
@@ -282,16 +297,21 @@ func ifArgs(c *Command, args []string, game int64) Error {
 	if game == 0 {
 		return lineError(c.Line, MissingGame, "conditional moves need a game: send them in a reply about the game, or below a line conditional congo <id>")
 	}
-	c.Game, c.Moves = game, moves
+	c.Game, c.Args = game, IfArgs{Moves: moves}
 	return Error{}
 }
 
 func conditionalArgs(c *Command, args []string, game int64) Error {
+	var a ConditionalArgs
 	if n := len(args); n > 0 && strings.EqualFold(args[n-1], "clear") {
-		c.Clear = true
+		a.Clear = true
 		args = args[:n-1]
 	}
-	return gameArgs(c, args, game)
+	if e := gameArgs(c, args, game); e.Problem != NoProblem {
+		return e
+	}
+	c.Args = a
+	return Error{}
 }
 
 func moveArgs(c *Command, args []string, game int64) Error {
@@ -326,7 +346,7 @@ func moveArgs(c *Command, args []string, game int64) Error {
 	case !isMove(move):
 		return lineError(c.Line, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
-	c.Move, c.MoveNumber = move, n
+	c.Args = MoveArgs{Move: move, Number: n}
 	return Error{}
 }
 
@@ -363,7 +383,11 @@ func boardArgs(c *Command, args []string, game int64) Error {
 		i := strings.LastIndexByte(args[0], '#')
 		return boardAt(c, []string{args[0][:i]}, args[0][i+1:], game)
 	}
-	return gameArgs(c, args, game)
+	if e := gameArgs(c, args, game); e.Problem != NoProblem {
+		return e
+	}
+	c.Args = BoardArgs{}
+	return Error{}
 }
 
 // boardAt reads the move number of board.
@@ -372,8 +396,11 @@ func boardAt(c *Command, args []string, at string, game int64) Error {
 	if !ok {
 		return lineError(c.Line, BadMoveNumber, "the number after # must be a move number from 0 up: board congo 42#3")
 	}
-	c.Past, c.At = true, n
-	return gameArgs(c, args, game)
+	if e := gameArgs(c, args, game); e.Problem != NoProblem {
+		return e
+	}
+	c.Args = BoardArgs{Past: true, At: n}
+	return Error{}
 }
 
 // oneWordAtMost: language is a command alone or before one word, so that
@@ -390,7 +417,7 @@ func languageArgs(c *Command, args []string, _ int64) Error {
 	if !ok {
 		return lineError(c.Line, BadSetting, "%s is not a language of this server: write language en (English), language ja (Japanese) or language cs (Czech)", quote(args[0]))
 	}
-	c.Language = l
+	c.Args = LanguageArgs{Language: l}
 	return Error{}
 }
 
@@ -403,7 +430,7 @@ func adminHandleArgs(c *Command, args []string, _ int64) Error {
 	if len(args) != 1 {
 		return lineError(c.Line, BadAdmin, "not understood: %s", adminUsage)
 	}
-	c.Handle = args[0]
+	c.Args = BanArgs{Handle: args[0]}
 	return Error{}
 }
 
@@ -424,7 +451,7 @@ func adminGameArgs(c *Command, args []string, _ int64) Error {
 	if ok && c.Kind == Adjudicate {
 		switch r := strings.ToLower(args[1]); r {
 		case "white", "black", "draw":
-			c.Result = r
+			c.Args = AdjudicateArgs{Result: r}
 		default:
 			ok = false
 		}
@@ -436,44 +463,53 @@ func adminGameArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
+// options are the options of a challenge or a seek (M11).
+type options struct {
+	color   rules.Color
+	control TimeControl
+	unrated bool
+	level   int
+}
+
 // readOptions reads the options of a challenge or a seek, in any order
 // (M11): a colour (for a challenge), a time control, unrated, and the
-// robot's level (for a challenge).
-func readOptions(c *Command, args []string, colour bool) Error {
+// robot's level (for a challenge). line is the command's, for errors.
+func readOptions(line string, args []string, colour bool) (options, Error) {
 	form := usage(Seek)
 	if colour {
 		form = usage(Challenge)
 	}
+	var o options
 	colourSeen := false
 	for i, w := range args {
 		var seen bool
 		switch {
 		case colour && strings.EqualFold(w, "white"):
-			seen, colourSeen, c.Colour = colourSeen, true, rules.White
+			seen, colourSeen, o.color = colourSeen, true, rules.White
 		case colour && strings.EqualFold(w, "black"):
-			seen, colourSeen, c.Colour = colourSeen, true, rules.Black
+			seen, colourSeen, o.color = colourSeen, true, rules.Black
 		case strings.EqualFold(w, "unrated"):
-			seen, c.Unrated = c.Unrated, true
+			seen, o.unrated = o.unrated, true
 		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
 			n, ok := smallNumber(w[6:])
 			if !ok || n < MinLevel || n > MaxLevel {
-				return lineError(c.Line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
+				return o, lineError(line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
 			}
-			seen, c.Level = c.Level != 0, n
+			seen, o.level = o.level != 0, n
 		case strings.Contains(w, "="):
 			tc, ok := ParseTimeControl(w)
 			if !ok {
-				return lineError(c.Line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
+				return o, lineError(line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
 			}
-			seen, c.TimeControl = c.TimeControl.Days != 0, tc
+			seen, o.control = o.control.Days != 0, tc
 		case i == 0 && colour:
-			return lineError(c.Line, BadColour, "%s is not a colour or an option: write %s", quote(w), form)
+			return o, lineError(line, BadColour, "%s is not a colour or an option: write %s", quote(w), form)
 		default:
-			return lineError(c.Line, ExtraWords, "unexpected %s: write %s", quote(strings.Join(args[i:], " ")), form)
+			return o, lineError(line, ExtraWords, "unexpected %s: write %s", quote(strings.Join(args[i:], " ")), form)
 		}
 		if seen {
-			return lineError(c.Line, ExtraWords, "%s repeats an option: write %s", quote(w), form)
+			return o, lineError(line, ExtraWords, "%s repeats an option: write %s", quote(w), form)
 		}
 	}
-	return Error{}
+	return o, Error{}
 }

@@ -153,7 +153,7 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 			case !slices.Contains(sc.digest, id):
 				return fail(true, NotInDigest, "game %d was not in the digest you replied to: to play in it, write move congo %d %s", id, id, canonical(move))
 			}
-			return Command{Kind: Move, Line: line, Game: id, Move: move, MoveNumber: n}, Error{}, true
+			return Command{Kind: Move, Line: line, Game: id, Args: MoveArgs{Move: move, Number: n}}, Error{}, true
 		}
 	}
 	if move, n, guard, ok := moveAlone(text); ok {
@@ -165,7 +165,7 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 		case sc.game == 0:
 			return fail(true, MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
 		}
-		return Command{Kind: Move, Line: line, Game: sc.game, Move: move, MoveNumber: n}, Error{}, true
+		return Command{Kind: Move, Line: line, Game: sc.game, Args: MoveArgs{Move: move, Number: n}}, Error{}, true
 	}
 	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b9, congo mvoe 42 b2-b3
 		_, text = cutWord(text)

@@ -11,7 +11,9 @@ import (
 // TestParseMessage checks M19: in a mail about a game, the lines that
 // are no command are the sender's message to the opponent, never errors.
 func TestParseMessage(t *testing.T) {
-	move := func(line, m string) Command { return Command{Kind: Move, Line: line, Game: 42, Move: m} }
+	move := func(line, m string) Command {
+		return Command{Kind: Move, Line: line, Game: 42, Args: MoveArgs{Move: m}}
+	}
 	b2b3 := move("b2-b3", "b2-b3")
 	tests := []struct {
 		name, body string
@@ -71,7 +73,7 @@ func TestParseMessage(t *testing.T) {
 		{"commands of other games, and the message",
 			"move congo 7 c3xd4\nThanks for both games!\nresign congo 8\n",
 			Result{Commands: []Command{
-				{Kind: Move, Line: "move congo 7 c3xd4", Game: 7, Move: "c3xd4"},
+				{Kind: Move, Line: "move congo 7 c3xd4", Game: 7, Args: MoveArgs{Move: "c3xd4"}},
 				{Kind: Resign, Line: "resign congo 8", Game: 8},
 			}, Message: "Thanks for both games!"}},
 	}
@@ -89,7 +91,7 @@ func TestParseMessage(t *testing.T) {
 func TestParseMessageNoGame(t *testing.T) {
 	body := "Hi,\n\nmove congo 42 b2-b3\n\nThanks!\n"
 	want := Result{
-		Commands: []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"}},
+		Commands: []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 		Errors:   []Error{errAt("Hi,", UnknownCommand), errAt("Thanks!", UnknownCommand)},
 	}
 	checkResult(t, fmt.Sprintf("Parse(%q)", body), Parse("Hello", body, Context{}), want)
@@ -115,16 +117,16 @@ func TestParseMessageLimits(t *testing.T) {
 			Errors:  []Error{errAt("b2-b3", Ignored)},
 		}},
 		{"16 KiB", "b2-b3\n" + lines(kib, 15) + strings.Repeat("z", 1<<10-16), Result{
-			Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}},
+			Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 			Message:  lines(kib, 15) + strings.Repeat("z", 1<<10-16),
 		}},
 		{"over 16 KiB", "b2-b3\n" + lines(kib, 16) + "resign", Result{
-			Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}},
+			Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 			Message:  strings.TrimSpace(lines(kib, 15)),
 			Errors:   []Error{errAt(kib[:maxLineLen]+"...", Ignored)},
 		}},
 		{"a long line", "b2-b3\nhello\n" + long, Result{
-			Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}},
+			Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 			Message:  "hello",
 			Errors:   []Error{errAt(long[:maxLineLen]+"...", Ignored)},
 		}},
@@ -145,7 +147,7 @@ func TestParseSubjectMessage(t *testing.T) {
 		body := "Good luck!\n\n\n  Alice\n\n-- \nAlice Smith"
 		got := Parse("Re: move congo 42 b2-b3", body, ctx)
 		want := Result{
-			Commands:    []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"}},
+			Commands:    []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 			Message:     "Good luck!\n\n\n  Alice",
 			FromSubject: true,
 		}
@@ -180,7 +182,7 @@ func TestStopAtOwnLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		body := "b2-b3\nThanks!\n" + tt.pasted
-		want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Message: "Thanks!"}
+		want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}}, Message: "Thanks!"}
 		checkResult(t, fmt.Sprintf("%s: Parse(%q)", tt.name, body), Parse(gameSubject, body, Context{}), want)
 	}
 	// Lines like them that are not ours are read.
@@ -218,7 +220,7 @@ func TestPastedMails(t *testing.T) {
 		} {
 			got := Parse(gameSubject, c.body, Context{})
 			call := fmt.Sprintf("%s, %s: Parse(%.80q)", filepath.Base(f), c.client, c.body)
-			if len(got.Commands) != 1 || got.Commands[0].Move != "b2-b3" || len(got.Errors) != 0 {
+			if len(got.Commands) != 1 || got.Commands[0].Args != (MoveArgs{Move: "b2-b3"}) || len(got.Errors) != 0 {
 				t.Errorf("%s = %+v, want the move b2-b3 alone", call, got)
 			}
 			about := strings.HasPrefix(mail, "Game ") || strings.Contains(mail, "challenges you to a game") ||
@@ -287,7 +289,7 @@ func TestQuotedHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		body := "b2-b3\nDobrý tah!\n\n" + tt.quote + "\nresign\n\nb6-b5\n"
-		want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Message: "Dobrý tah!"}
+		want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}}, Message: "Dobrý tah!"}
 		checkResult(t, fmt.Sprintf("%s: Parse(%q)", tt.client, body), Parse(gameSubject, body, Context{}), want)
 	}
 }

@@ -101,13 +101,33 @@ func commandIn(message string, subject Command, sc scope) (Error, bool) {
 			continue
 		}
 		c, _, _ := parseLine(line, normalise(line), sc)
-		same := c.Kind == subject.Kind && c.Game == subject.Game && c.Move == subject.Move && c.Handle == subject.Handle
+		same := c.Kind == subject.Kind && c.Game == subject.Game && named(c) == named(subject)
 		if c.Kind != NoKind && c.Kind != If && !same {
 			return lineError(line, NotRead, "Not carried out: with a command in the Subject, the body is read as a message, not as commands."+
 				" To send several commands, write them in the body, one a line, under a Subject that is no command."), true
 		}
 	}
 	return Error{}, false
+}
+
+// named returns the move or the handle that c names, as written, for
+// commandIn: "" for a command that names none.
+func named(c Command) string {
+	switch a := c.Args.(type) {
+	case MoveArgs:
+		return a.Move
+	case RegisterArgs:
+		return a.Handle
+	case ChallengeArgs:
+		return a.Handle
+	case GamesArgs:
+		return a.Handle
+	case KickArgs:
+		return a.Handle
+	case BanArgs:
+		return a.Handle
+	}
+	return ""
 }
 
 // parseBody reads the commands of a body, one a line, and in a mail
@@ -168,7 +188,7 @@ func parseBody(body string, sc scope) Result {
 			continue
 		}
 		meant = true
-		if c.Kind == Conditional && !c.Clear {
+		if c.Kind == Conditional && !c.Args.(ConditionalArgs).Clear {
 			cond = c.Game
 		}
 		switch {

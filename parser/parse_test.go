@@ -42,7 +42,7 @@ func checkResult(t *testing.T, call string, got, want Result) {
 }
 
 func TestParseSubject(t *testing.T) {
-	move42 := Command{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"}
+	move42 := Command{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}
 	tests := []struct {
 		subject, body string
 		game          int64 // Context.Game
@@ -83,7 +83,7 @@ func TestParseSubject(t *testing.T) {
 		{
 			// The Subject's own command again in the body is no news.
 			"Re: b2-b3", "b2-b3\n\nyour move", 42,
-			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Message: "b2-b3\n\nyour move", FromSubject: true},
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}}, Message: "b2-b3\n\nyour move", FromSubject: true},
 		},
 		{
 			// A bare move in the body counts for the Subject's game.
@@ -94,12 +94,12 @@ func TestParseSubject(t *testing.T) {
 		{
 			// A bare move in the Subject of a reply.
 			"Re: b2-b3 #3", "your turn", 42,
-			Result{Commands: []Command{{Kind: Move, Line: "b2-b3 #3", Game: 42, Move: "b2-b3", MoveNumber: 3}}, Message: "your turn", FromSubject: true},
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3 #3", Game: 42, Args: MoveArgs{Move: "b2-b3", Number: 3}}}, Message: "your turn", FromSubject: true},
 		},
 		{
 			// The server's own Subject is no command: the body is read.
 			"Re: Congo game 42: alice vs bob - bob to move", "b2-b3\n\nOn Mon, 1 Jan 2024 at 10:00, Congo <congo@example.com> wrote:\n> Congo game 42\n", 0,
-			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}},
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}}},
 		},
 		{
 			"Re: Congo game 42: alice vs bob - bob to move", "resign\n", 0,
@@ -108,7 +108,7 @@ func TestParseSubject(t *testing.T) {
 		{
 			// The Context wins over the Subject.
 			"Re: Congo game 42: alice vs bob - bob to move", "b2-b3", 7,
-			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 7, Move: "b2-b3"}}},
+			Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 7, Args: MoveArgs{Move: "b2-b3"}}}},
 		},
 		{
 			"Re: Congo game 42: alice vs bob - bob to move", "", 0,
@@ -120,11 +120,11 @@ func TestParseSubject(t *testing.T) {
 		},
 		{
 			"[congo]", "games", 0,
-			Result{Commands: []Command{{Kind: Games, Line: "games"}}},
+			Result{Commands: []Command{{Kind: Games, Line: "games", Args: GamesArgs{}}}},
 		},
 		{
 			"Re:", "games", 0,
-			Result{Commands: []Command{{Kind: Games, Line: "games"}}},
+			Result{Commands: []Command{{Kind: Games, Line: "games", Args: GamesArgs{}}}},
 		},
 		{
 			"Hello there", "", 0,
@@ -147,7 +147,7 @@ func TestParseSubject(t *testing.T) {
 		{
 			// ... and not when it has something to read.
 			"move congo 42 b2-b9", "board congo 42", 0,
-			Result{Commands: []Command{{Kind: Board, Line: "board congo 42", Game: 42}}},
+			Result{Commands: []Command{{Kind: Board, Line: "board congo 42", Game: 42, Args: BoardArgs{}}}},
 		},
 		{
 			"Re: Help for Congo", "I am new\n", 0,
@@ -155,7 +155,7 @@ func TestParseSubject(t *testing.T) {
 		},
 		{
 			strings.Repeat("move ", 100), "games", 0,
-			Result{Commands: []Command{{Kind: Games, Line: "games"}}},
+			Result{Commands: []Command{{Kind: Games, Line: "games", Args: GamesArgs{}}}},
 		},
 	}
 	for _, tt := range tests {
@@ -166,7 +166,7 @@ func TestParseSubject(t *testing.T) {
 
 func TestParseBody(t *testing.T) {
 	help := Command{Kind: Help, Line: "help"}
-	games := Command{Kind: Games, Line: "games"}
+	games := Command{Kind: Games, Line: "games", Args: GamesArgs{}}
 	tests := []struct {
 		name string
 		body string
@@ -175,15 +175,15 @@ func TestParseBody(t *testing.T) {
 		{"empty", "", Result{}},
 		{"blank", "\n \n\t\r\n\u00a0\n", Result{}},
 		{"two commands", "move congo 42 b2-b3\nboard congo 43\n", Result{Commands: []Command{
-			{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"},
-			{Kind: Board, Line: "board congo 43", Game: 43},
+			{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}},
+			{Kind: Board, Line: "board congo 43", Game: 43, Args: BoardArgs{}},
 		}}},
 		{"CRLF", "help\r\ngames\r\n", Result{Commands: []Command{help, games}}},
 		{"CR", "help\rgames", Result{Commands: []Command{help, games}}},
 		{"no final newline", "help\ngames", Result{Commands: []Command{help, games}}},
 		{"skipped lines", "\n\n***\nhelp\n   \n_____\n. . .\n#\ngames\n", Result{Commands: []Command{help, games}}},
 		{"chat around commands", "Hi Bob,\nmove congo 42 b2-b3\nThanks!\n", Result{
-			Commands: []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Move: "b2-b3"}},
+			Commands: []Command{{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 			Errors:   []Error{errAt("Hi Bob,", UnknownCommand), errAt("Thanks!", UnknownCommand)},
 		}},
 		{"error after command", "help\nmvoe congo 1 b2-b3\ngames", Result{
@@ -240,8 +240,8 @@ func TestParseHTMLText(t *testing.T) {
 		"On Mon, 1 Jan 2024 at 10:00, Congo <congo@example.com> wrote:\n\n" +
 		"> Congo game 42: alice vs bob - bob to move\n> \n> move congo 42 a1-a2\n"
 	want := Result{Commands: []Command{
-		{Kind: Move, Line: "b2-b3\u00a0#2", Game: 42, Move: "b2-b3", MoveNumber: 2},
-		{Kind: Move, Line: "move\u00a0congo\u00a043 c3xd4", Game: 43, Move: "c3xd4"},
+		{Kind: Move, Line: "b2-b3\u00a0#2", Game: 42, Args: MoveArgs{Move: "b2-b3", Number: 2}},
+		{Kind: Move, Line: "move\u00a0congo\u00a043 c3xd4", Game: 43, Args: MoveArgs{Move: "c3xd4"}},
 	}}
 	got := Parse("Re: Congo game 42: alice vs bob - bob to move", body, Context{})
 	checkResult(t, fmt.Sprintf("Parse(%q)", body), got, want)

@@ -72,7 +72,7 @@ func TestMoveAlone(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := Parse(gameSubject, tt.line, Context{})
-		want := Result{Commands: []Command{{Kind: Move, Line: tt.line, Game: 42, Move: tt.move, MoveNumber: tt.n}}}
+		want := Result{Commands: []Command{{Kind: Move, Line: tt.line, Game: 42, Args: MoveArgs{Move: tt.move, Number: tt.n}}}}
 		checkResult(t, fmt.Sprintf("%s: Parse(%q)", tt.client, tt.line), got, want)
 	}
 }
@@ -86,28 +86,28 @@ func TestFullWidth(t *testing.T) {
 		game         int64 // Context.Game
 		want         Command
 	}{
-		{"Japanese IME", "ｂ２－ｂ３", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Japanese IME", "Ｂ２－Ｂ３", 42, Command{Kind: Move, Game: 42, Move: "B2-B3"}},
-		{"Japanese IME", "ｃ３ｘｄ４", 42, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
-		{"Japanese IME", "ｍｏｖｅ　ｃｏｎｇｏ　４２　ｂ２－ｂ３", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Japanese IME", "ｍｏｖｅ　ｃｏｎｇｏ　４２　ｂ２－ｂ３　＃３", 0, Command{Kind: Move, Game: 42, Move: "b2-b3", MoveNumber: 3}},
+		{"Japanese IME", "ｂ２－ｂ３", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Japanese IME", "Ｂ２－Ｂ３", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "B2-B3"}}},
+		{"Japanese IME", "ｃ３ｘｄ４", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "c3xd4"}}},
+		{"Japanese IME", "ｍｏｖｅ　ｃｏｎｇｏ　４２　ｂ２－ｂ３", 0, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Japanese IME", "ｍｏｖｅ　ｃｏｎｇｏ　４２　ｂ２－ｂ３　＃３", 0, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3", Number: 3}}},
 		{"Japanese IME", "ｒｅｓｉｇｎ", 42, Command{Kind: Resign, Game: 42}},
 		{"Japanese IME", "ａｃｃｅｐｔ　ｃｏｎｇｏ　＃７", 0, Command{Kind: Accept, Game: 7}},
-		{"Japanese IME, ideographic spaces", "move\u3000congo\u300042\u3000b2-b3", 0, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Japanese IME, katakana long mark", "b2ーb3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Japanese IME, half-width long mark", "b2ｰb3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Japanese IME, long mark in a chain", "b1ーd3ーf5", 42, Command{Kind: Move, Game: 42, Move: "b1-d3-f5"}},
-		{"Japanese IME, full-width x", "c3ｘd4", 42, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
-		{"Word, en dash", "b2\u2013b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Word, em dash", "b2\u2014b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"Apple Mail, hyphen", "b2\u2010b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"non-breaking hyphen", "b2\u2011b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"figure dash", "b2\u2012b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"horizontal bar", "b2\u2015b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"minus sign", "b2\u2212b3", 42, Command{Kind: Move, Game: 42, Move: "b2-b3"}},
-		{"multiplication sign", "c3\u00d7d4", 42, Command{Kind: Move, Game: 42, Move: "c3xd4"}},
-		{"an if line", "ｉｆ　ｃ６－ｃ５　ｔｈｅｎ　ｂ２ーｂ３", 42, Command{Kind: If, Game: 42, Moves: []string{"c6-c5", "b2-b3"}}},
-		{"a handle", "ｃｈａｌｌｅｎｇｅ　ｃｏｎｇｏ　ｂｏｂ　ｂｌａｃｋ", 0, Command{Kind: Challenge, Handle: "bob", Colour: 1}},
+		{"Japanese IME, ideographic spaces", "move\u3000congo\u300042\u3000b2-b3", 0, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Japanese IME, katakana long mark", "b2ーb3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Japanese IME, half-width long mark", "b2ｰb3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Japanese IME, long mark in a chain", "b1ーd3ーf5", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b1-d3-f5"}}},
+		{"Japanese IME, full-width x", "c3ｘd4", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "c3xd4"}}},
+		{"Word, en dash", "b2\u2013b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Word, em dash", "b2\u2014b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"Apple Mail, hyphen", "b2\u2010b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"non-breaking hyphen", "b2\u2011b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"figure dash", "b2\u2012b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"horizontal bar", "b2\u2015b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"minus sign", "b2\u2212b3", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
+		{"multiplication sign", "c3\u00d7d4", 42, Command{Kind: Move, Game: 42, Args: MoveArgs{Move: "c3xd4"}}},
+		{"an if line", "ｉｆ　ｃ６－ｃ５　ｔｈｅｎ　ｂ２ーｂ３", 42, Command{Kind: If, Game: 42, Args: IfArgs{Moves: []string{"c6-c5", "b2-b3"}}}},
+		{"a handle", "ｃｈａｌｌｅｎｇｅ　ｃｏｎｇｏ　ｂｏｂ　ｂｌａｃｋ", 0, Command{Kind: Challenge, Args: ChallengeArgs{Handle: "bob", Color: 1}}},
 	}
 	for _, tt := range tests {
 		got := Parse("", tt.line, Context{Game: tt.game})
@@ -181,7 +181,7 @@ func TestNoEmbeddedMove(t *testing.T) {
 	// A command beside the line: it is message, as M19 says.
 	body := "I think c3xd4 is best, but\nb2-b3"
 	got := Parse(gameSubject, body, Context{})
-	want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}}, Message: "I think c3xd4 is best, but"}
+	want := Result{Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}}, Message: "I think c3xd4 is best, but"}
 	checkResult(t, fmt.Sprintf("Parse(%q)", body), got, want)
 	// A failed command beside it too: it is a command all the same.
 	body = "I think c3xd4 is best\nresign congo x"
@@ -263,7 +263,7 @@ func TestMoveHint(t *testing.T) {
 // listed it.
 func TestDigest(t *testing.T) {
 	move := func(line string, game int64, m string, n int) Command {
-		return Command{Kind: Move, Line: line, Game: game, Move: m, MoveNumber: n}
+		return Command{Kind: Move, Line: line, Game: game, Args: MoveArgs{Move: m, Number: n}}
 	}
 	several := Context{Digest: []int64{12, 13}}
 	one := Context{Game: 12, Digest: []int64{12}} // as the server sets it for one game
@@ -285,7 +285,7 @@ func TestDigest(t *testing.T) {
 			Errors:   []Error{errAt("13: c3xd4 #x", BadMoveNumber)}}},
 		{"a game not in the digest", "14: b2-b3", several, Result{Errors: []Error{errAt("14: b2-b3", NotInDigest)}}},
 		{"a move command names any game", "move congo 14 b2-b3", several, Result{Commands: []Command{
-			{Kind: Move, Line: "move congo 14 b2-b3", Game: 14, Move: "b2-b3"}}}},
+			{Kind: Move, Line: "move congo 14 b2-b3", Game: 14, Args: MoveArgs{Move: "b2-b3"}}}}},
 		{"a bare move, several games", "b2-b3", several, Result{Errors: []Error{errAt("b2-b3", MissingGame)}}},
 		{"a bad move", "12: b2-b9", several, Result{Errors: []Error{errAt("12: b2-b9", BadMove)}}},
 		{"several games: no message", "12: b2-b3\nThanks!", several, Result{

@@ -64,37 +64,48 @@ func joinArgs(c *Command, args []string, game int64) Error {
 // tournamentIDArgs reads the number of the tournament a command names,
 // and nothing after it.
 func tournamentIDArgs(c *Command, args []string, _ int64) Error {
+	id, e := tournamentID(c, args)
+	if e.Problem != NoProblem {
+		return e
+	}
+	c.Args = TournamentArgs{Tournament: id}
+	return Error{}
+}
+
+// tournamentID reads the number of the tournament c names, args, and
+// nothing after it.
+func tournamentID(c *Command, args []string) (int64, Error) {
 	form := usage(c.Kind)
 	if len(args) == 0 {
-		return lineError(c.Line, MissingTournament, "%s needs the tournament's number: %s (tournaments lists them)", c.Kind, form)
+		return 0, lineError(c.Line, MissingTournament, "%s needs the tournament's number: %s (tournaments lists them)", c.Kind, form)
 	}
 	id, ok := parseID(args[0])
 	if !ok {
-		return lineError(c.Line, BadTournament, "%s is not a tournament number: write %s", quote(args[0]), form)
+		return 0, lineError(c.Line, BadTournament, "%s is not a tournament number: write %s", quote(args[0]), form)
 	}
-	c.Tournament = id
 	if len(args) > 1 {
-		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), form)
+		return 0, lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[1:], " ")), form)
 	}
-	return Error{}
+	return id, Error{}
 }
 
 // tournamentKickArgs reads the tournament and the handle of tournament
 // kick.
-func tournamentKickArgs(c *Command, args []string, game int64) Error {
+func tournamentKickArgs(c *Command, args []string, _ int64) Error {
 	if len(args) != 2 {
-		if e := tournamentIDArgs(c, args[:min(len(args), 1)], game); e.Problem != NoProblem {
+		if _, e := tournamentID(c, args[:min(len(args), 1)]); e.Problem != NoProblem {
 			return e
 		}
 		return lineError(c.Line, MissingHandle, "tournament kick needs the tournament's number and a handle: %s", usage(c.Kind))
 	}
-	if e := tournamentIDArgs(c, args[:1], game); e.Problem != NoProblem {
+	id, e := tournamentID(c, args[:1])
+	if e.Problem != NoProblem {
 		return e
 	}
 	if !ValidHandle(args[1]) {
 		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
 	}
-	c.Handle = args[1]
+	c.Args = KickArgs{Tournament: id, Handle: args[1]}
 	return Error{}
 }
 
@@ -104,11 +115,12 @@ func tournamentNewArgs(c *Command, args []string, _ int64) Error {
 	if len(args) == 0 {
 		return lineError(c.Line, BadTournament, "tournament new needs a system and a name: %s", tournamentNewForm)
 	}
+	var a TournamentNewArgs
 	switch sys := strings.ToLower(args[0]); sys {
 	case RoundRobin, "round-robin":
-		c.System = RoundRobin
+		a.System = RoundRobin
 	case Swiss:
-		c.System = Swiss
+		a.System = Swiss
 	default:
 		return lineError(c.Line, BadTournament, "%s is not a tournament system: write roundrobin or swiss, as in %s", quote(args[0]), tournamentNewForm)
 	}
@@ -119,29 +131,35 @@ func tournamentNewArgs(c *Command, args []string, _ int64) Error {
 		var seen bool
 		switch {
 		case lower == "unrated":
-			seen, c.Unrated = c.Unrated, true
+			seen, a.Unrated = a.Unrated, true
 		case lower == "double":
-			if c.System != RoundRobin {
+			if a.System != RoundRobin {
 				return lineError(c.Line, BadTournament, "double is for a round robin (every pair plays twice): a Swiss has rounds=N instead")
 			}
-			seen, c.Double = c.Double, true
+			seen, a.Double = a.Double, true
 		case strings.HasPrefix(lower, "rounds="):
-			if c.System != Swiss {
+			if a.System != Swiss {
 				return lineError(c.Line, BadTournament, "rounds=N is for a Swiss: a round robin has as many rounds as it needs (double plays it twice)")
 			}
 			n, ok := smallNumber(w[len("rounds="):])
 			if !ok || n < 1 || n > MaxRounds {
 				return lineError(c.Line, BadTournament, "%s is not a number of rounds: write rounds=N, N from 1 to %d", quote(w), MaxRounds)
 			}
-			seen, c.Rounds = c.Rounds != 0, n
+			seen, a.Rounds = a.Rounds != 0, n
 		case strings.HasPrefix(lower, "days=") || strings.HasPrefix(lower, "bank="):
 			tc, ok := ParseTimeControl(w)
 			if !ok {
 				return lineError(c.Line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
 			}
-			seen, c.TimeControl = c.TimeControl.Days != 0, tc
+			seen, a.Control = a.Control.Days != 0, tc
 		default:
-			return tournamentName(c, args)
+			name, e := tournamentName(c, args)
+			if e.Problem != NoProblem {
+				return e
+			}
+			a.Name = name
+			c.Args = a
+			return Error{}
 		}
 		if seen {
 			return lineError(c.Line, ExtraWords, "%s repeats an option: write %s", quote(w), tournamentNewForm)
@@ -154,19 +172,18 @@ func tournamentNewArgs(c *Command, args []string, _ int64) Error {
 // tournamentName reads the name of tournament new: its words joined by
 // one space, at most MaxNameLength characters, of letters, digits,
 // punctuation and symbols.
-func tournamentName(c *Command, words []string) Error {
+func tournamentName(c *Command, words []string) (string, Error) {
 	name := strings.Join(words, " ")
 	if n := utf8.RuneCountInString(name); n > MaxNameLength {
-		return lineError(c.Line, BadTournament, "the name is %d characters long: a tournament's name has at most %d", n, MaxNameLength)
+		return "", lineError(c.Line, BadTournament, "the name is %d characters long: a tournament's name has at most %d", n, MaxNameLength)
 	}
 	for _, r := range name {
 		if !unicode.IsPrint(r) {
-			return lineError(c.Line, BadTournament, "the name holds a character that cannot be shown: use letters, digits and punctuation")
+			return "", lineError(c.Line, BadTournament, "the name holds a character that cannot be shown: use letters, digits and punctuation")
 		}
 	}
 	if strings.ContainsAny(name, "<>@") {
-		return lineError(c.Line, BadTournament, "a tournament's name has no <, > or @: they would read as an address")
+		return "", lineError(c.Line, BadTournament, "a tournament's name has no <, > or @: they would read as an address")
 	}
-	c.Name = name
-	return Error{}
+	return name, Error{}
 }

@@ -12,21 +12,21 @@ func TestParseTournament(t *testing.T) {
 		want Command // Line is the line
 		err  Problem
 	}{
-		{line: "tournament new swiss Spring Cup", want: Command{Kind: TournamentNew, System: Swiss, Name: "Spring Cup"}},
+		{line: "tournament new swiss Spring Cup", want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: Swiss, Name: "Spring Cup"}}},
 		{line: "Tournament New RoundRobin double days=5 unrated The  Autumn   Open",
-			want: Command{Kind: TournamentNew, System: RoundRobin, Double: true, TimeControl: TimeControl{Days: 5}, Unrated: true, Name: "The Autumn Open"}},
+			want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: RoundRobin, Double: true, Control: TimeControl{Days: 5}, Unrated: true, Name: "The Autumn Open"}}},
 		{line: "tournament new swiss rounds=3 bank=10+1 Café Congo 2027",
-			want: Command{Kind: TournamentNew, System: Swiss, Rounds: 3, TimeControl: TimeControl{Bank: true, Days: 10, Increment: 1}, Name: "Café Congo 2027"}},
+			want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: Swiss, Rounds: 3, Control: TimeControl{Bank: true, Days: 10, Increment: 1}, Name: "Café Congo 2027"}}},
 		// After the name begins, its words are the name.
-		{line: "tournament new swiss Cup unrated", want: Command{Kind: TournamentNew, System: Swiss, Name: "Cup unrated"}},
-		{line: "congo tournament new round-robin Club", want: Command{Kind: TournamentNew, System: RoundRobin, Name: "Club"}},
-		{line: "tournament start 3", want: Command{Kind: TournamentStart, Tournament: 3}},
-		{line: "tournament cancel #3", want: Command{Kind: TournamentCancel, Tournament: 3}},
-		{line: "tournament kick 3 bob", want: Command{Kind: TournamentKick, Tournament: 3, Handle: "bob"}},
-		{line: "tournament 3", want: Command{Kind: Tournament, Tournament: 3}},
+		{line: "tournament new swiss Cup unrated", want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: Swiss, Name: "Cup unrated"}}},
+		{line: "congo tournament new round-robin Club", want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: RoundRobin, Name: "Club"}}},
+		{line: "tournament start 3", want: Command{Kind: TournamentStart, Args: TournamentArgs{Tournament: 3}}},
+		{line: "tournament cancel #3", want: Command{Kind: TournamentCancel, Args: TournamentArgs{Tournament: 3}}},
+		{line: "tournament kick 3 bob", want: Command{Kind: TournamentKick, Args: KickArgs{Tournament: 3, Handle: "bob"}}},
+		{line: "tournament 3", want: Command{Kind: Tournament, Args: TournamentArgs{Tournament: 3}}},
 		{line: "tournaments", want: Command{Kind: Tournaments}},
-		{line: "join tournament 3", want: Command{Kind: Join, Tournament: 3}},
-		{line: "Leave Tournament 12", want: Command{Kind: Leave, Tournament: 12}},
+		{line: "join tournament 3", want: Command{Kind: Join, Args: TournamentArgs{Tournament: 3}}},
+		{line: "Leave Tournament 12", want: Command{Kind: Leave, Args: TournamentArgs{Tournament: 12}}},
 
 		{line: "tournament new", err: BadTournament},
 		{line: "tournament new knockout Cup", err: BadTournament},
@@ -70,7 +70,7 @@ func TestTournamentWordsInAMessage(t *testing.T) {
 	body := "b2-b3\nLeave your lion where it is!\nJoin me for a rematch?\nTournament games suit me.\n"
 	got := Parse("Re: Congo game 42: alice vs bob", body, Context{Game: 42})
 	want := Result{
-		Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Move: "b2-b3"}},
+		Commands: []Command{{Kind: Move, Line: "b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}},
 		Message:  "Leave your lion where it is!\nJoin me for a rematch?\nTournament games suit me.",
 	}
 	checkResult(t, "Parse", got, want)

@@ -93,9 +93,10 @@ func (w *work) admin(ctx context.Context, c parser.Command, by string) (string, 
 	)
 	switch c.Kind {
 	case parser.Ban, parser.Unban:
-		p, err := w.tx.PlayerByHandle(ctx, c.Handle)
+		a := c.Args.(parser.BanArgs)
+		p, err := w.tx.PlayerByHandle(ctx, a.Handle)
 		if errors.Is(err, db.ErrNotFound) {
-			return refuse("no player is called %s", c.Handle)
+			return refuse("no player is called %s", a.Handle)
 		}
 		if err != nil {
 			return "", err
@@ -122,7 +123,7 @@ func (w *work) admin(ctx context.Context, c parser.Command, by string) (string, 
 		case parser.Resume:
 			_, err = game.Resume(ctx, w.tx, &g)
 		case parser.Adjudicate:
-			result := map[string]db.Result{"white": db.WhiteWins, "black": db.BlackWins, "draw": db.Draw}[c.Result]
+			result := map[string]db.Result{"white": db.WhiteWins, "black": db.BlackWins, "draw": db.Draw}[c.Args.(parser.AdjudicateArgs).Result]
 			_, err = game.Adjudicate(ctx, w.tx, &g, result)
 		}
 		var r *game.Refusal
@@ -138,7 +139,7 @@ func (w *work) admin(ctx context.Context, c parser.Command, by string) (string, 
 		}
 		summary = fmt.Sprintf("%s game %d", c.Kind, g.ID())
 		if c.Kind == parser.Adjudicate {
-			summary += " " + c.Result
+			summary += " " + c.Args.(parser.AdjudicateArgs).Result
 		}
 		notify, st = []db.Player{g.White, g.Black}, &g
 	default:

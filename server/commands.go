@@ -85,7 +85,7 @@ var commands = map[parser.Kind]command{
 // conditionalNeed: showing one's conditional moves is a question, which
 // any registered player may ask; clearing them is a change.
 func conditionalNeed(c parser.Command) need {
-	if c.Clear {
+	if c.Args.(parser.ConditionalArgs).Clear {
 		return proven
 	}
 	return registered

@@ -13,12 +13,13 @@ import (
 // language sets the language of the sender's mails (M40); the answer is
 // in it already, as the reply is written after every command has run.
 func (h *handling) language(ctx context.Context, c parser.Command) error {
-	if err := h.tx.SetLanguage(ctx, h.sender.ID, string(c.Language)); err != nil {
+	a := c.Args.(parser.LanguageArgs)
+	if err := h.tx.SetLanguage(ctx, h.sender.ID, string(a.Language)); err != nil {
 		return err
 	}
-	h.sender.Language = string(c.Language)
-	h.answer(templates.LanguageSet{Lang: c.Language})
-	h.note("language " + string(c.Language))
+	h.sender.Language = string(a.Language)
+	h.answer(templates.LanguageSet{Lang: a.Language})
+	h.note("language " + string(a.Language))
 	return nil
 }
 

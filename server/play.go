@@ -17,9 +17,10 @@ import (
 
 // challenge starts a game: the challenged player is asked to accept it.
 func (h *handling) challenge(ctx context.Context, c parser.Command) error {
-	opponent, err := h.tx.PlayerByHandle(ctx, c.Handle)
+	a := c.Args.(parser.ChallengeArgs)
+	opponent, err := h.tx.PlayerByHandle(ctx, a.Handle)
 	if errors.Is(err, db.ErrNotFound) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: a.Handle})
 		return nil
 	}
 	if err != nil {
@@ -32,9 +33,9 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	robotGame := h.s.isRobot(opponent)
 	switch {
 	case robot.IsAddress(opponent.Address) && !robotGame: // a robot that no longer plays
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: a.Handle})
 		return nil
-	case c.Level != 0 && !robotGame:
+	case a.Level != 0 && !robotGame:
 		h.fail(templates.Error{Line: c.Line, Problem: templates.LevelForHuman, Handle: opponent.Handle})
 		return nil
 	case !opponent.Confirmed:
@@ -44,12 +45,12 @@ func (h *handling) challenge(ctx context.Context, c parser.Command) error {
 	if over, err := h.tooMany(ctx, c, opponent, robotGame); over || err != nil {
 		return err
 	}
-	terms := game.Terms{White: *h.sender, Black: opponent, Challenger: *h.sender, Control: c.TimeControl, Unrated: c.Unrated}
-	if c.Colour == rules.Black {
+	terms := game.Terms{White: *h.sender, Black: opponent, Challenger: *h.sender, Control: a.Control, Unrated: a.Unrated}
+	if a.Color == rules.Black {
 		terms.White, terms.Black = opponent, *h.sender
 	}
 	if robotGame {
-		return h.challengeRobot(ctx, terms, opponent, c.Level)
+		return h.challengeRobot(ctx, terms, opponent, a.Level)
 	}
 	st, _, err := game.Challenge(ctx, h.tx, terms, h.now)
 	if err != nil {
@@ -184,8 +185,9 @@ func (h *handling) decline(ctx context.Context, c parser.Command) error {
 
 // move plays a move in one of the sender's games.
 func (h *handling) move(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.MoveArgs)
 	return h.change(ctx, c, func(st *game.State, comment string) ([]game.Event, error) {
-		return game.Move(ctx, h.tx, st, *h.sender, c.Move, c.MoveNumber, comment)
+		return game.Move(ctx, h.tx, st, *h.sender, a.Move, a.Number, comment)
 	})
 }
 
@@ -242,11 +244,12 @@ func (h *handling) abort(ctx context.Context, c parser.Command) error {
 
 // ifLine keeps a line of conditional moves (M14).
 func (h *handling) ifLine(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.IfArgs)
 	st, ok, err := h.activeGame(ctx, c)
 	if err != nil || !ok {
 		return err
 	}
-	err = game.AddConditional(ctx, h.tx, &st, *h.sender, c.Moves)
+	err = game.AddConditional(ctx, h.tx, &st, *h.sender, a.Moves)
 	if h.refusal(c, &st, err) {
 		return nil
 	}
@@ -263,11 +266,12 @@ func (h *handling) ifLine(ctx context.Context, c parser.Command) error {
 
 // conditional shows, or clears, the sender's conditional moves in a game.
 func (h *handling) conditional(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.ConditionalArgs)
 	st, ok, err := h.ownGame(ctx, c)
 	if err != nil || !ok {
 		return err
 	}
-	if c.Clear {
+	if a.Clear {
 		n, err := h.tx.ClearConditionals(ctx, st.ID(), h.sender.ID)
 		if err != nil {
 			return err

@@ -28,27 +28,28 @@ func (h *handling) rules(ctx context.Context, c parser.Command) error {
 // register registers the sender, or reminds a registered sender of their
 // handle and personal address.
 func (h *handling) register(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.RegisterArgs)
 	if h.sender != nil {
 		r := templates.Registered{Handle: h.sender.Handle, Personal: h.s.personal(*h.sender), Already: true,
 			Confirm: !h.sender.Confirmed, Robot: h.s.robot}
-		if !strings.EqualFold(c.Handle, h.sender.Handle) {
-			r.Asked = c.Handle
+		if !strings.EqualFold(a.Handle, h.sender.Handle) {
+			r.Asked = a.Handle
 		}
 		h.answer(r)
 		h.note("register: already " + h.sender.Handle)
 		return nil
 	}
-	if !parser.ValidHandle(c.Handle) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.BadHandle, Handle: c.Handle})
+	if !parser.ValidHandle(a.Handle) {
+		h.fail(templates.Error{Line: c.Line, Problem: templates.BadHandle, Handle: a.Handle})
 		return nil
 	}
 	secret, err := h.s.newSecret()
 	if err != nil {
 		return err
 	}
-	p, err := h.tx.CreatePlayer(ctx, c.Handle, h.mail.From, secret, h.now)
+	p, err := h.tx.CreatePlayer(ctx, a.Handle, h.mail.From, secret, h.now)
 	if errors.Is(err, db.ErrHandleTaken) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.HandleTaken, Handle: c.Handle})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.HandleTaken, Handle: a.Handle})
 		return nil
 	}
 	if err != nil {

@@ -24,13 +24,14 @@ const (
 // board sends the board of one of the sender's games, in the game's
 // thread; with #N, the position after black's move N (M15).
 func (h *handling) board(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.BoardArgs)
 	st, ok, err := h.visibleGame(ctx, c)
 	if err != nil || !ok {
 		return err
 	}
 	// One mail, one board of each position asked for; and boards count
 	// against the reply limit like any answer, since board needs no proof.
-	key := fmt.Sprintf("%d#%v%d", st.ID(), c.Past, c.At)
+	key := fmt.Sprintf("%d#%v%d", st.ID(), a.Past, a.At)
 	if h.boards[key] {
 		return nil
 	}
@@ -38,19 +39,19 @@ func (h *handling) board(ctx context.Context, c parser.Command) error {
 		h.boards = map[string]bool{}
 	}
 	h.boards[key] = true
-	data := templates.BoardData{Lang: h.lang(*h.sender), Game: gameWords(&st), To: h.sender.Handle, Past: c.Past, At: c.At}
+	data := templates.BoardData{Lang: h.lang(*h.sender), Game: gameWords(&st), To: h.sender.Handle, Past: a.Past, At: a.At}
 	if err := h.subject(ctx, &data.Game, *h.sender); err != nil {
 		return err
 	}
 	side := st.Side(h.sender.ID)
 	data.Board = templates.ViewOf(st.Pos, side)
-	if c.Past {
-		pos, ok, err := game.PositionAfter(ctx, h.tx, st.ID(), c.At)
+	if a.Past {
+		pos, ok, err := game.PositionAfter(ctx, h.tx, st.ID(), a.At)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			h.fail(h.gameError(c, &st, templates.NoSuchMove, fmt.Sprintf("#%d", c.At)))
+			h.fail(h.gameError(c, &st, templates.NoSuchMove, fmt.Sprintf("#%d", a.At)))
 			return nil
 		}
 		data.Board = templates.ViewOf(pos, side)
@@ -87,13 +88,14 @@ func (h *handling) history(ctx context.Context, c parser.Command) error {
 // progress games by urgency (to move, least time left first), then
 // recent results.
 func (h *handling) games(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.GamesArgs)
 	p := *h.sender
 	var list templates.GameList
-	if c.Handle != "" {
+	if a.Handle != "" {
 		var err error
-		p, err = h.tx.PlayerByHandle(ctx, c.Handle)
+		p, err = h.tx.PlayerByHandle(ctx, a.Handle)
 		if errors.Is(err, db.ErrNotFound) {
-			h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+			h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: a.Handle})
 			return nil
 		}
 		if err != nil {
@@ -179,7 +181,8 @@ func (h *handling) watch(ctx context.Context, c parser.Command) error {
 // seek starts a game with a player who seeks the same time control, or
 // waits for one (M11); "seek off" withdraws the seek.
 func (h *handling) seek(ctx context.Context, c parser.Command) error {
-	if c.Off {
+	a := c.Args.(parser.SeekArgs)
+	if a.Off {
 		had, err := h.tx.DeleteSeek(ctx, h.sender.ID)
 		if err != nil {
 			return err
@@ -188,12 +191,12 @@ func (h *handling) seek(ctx context.Context, c parser.Command) error {
 		h.note("seek off")
 		return nil
 	}
-	tc := c.TimeControl
+	tc := a.Control
 	if tc.Days == 0 {
 		tc = game.DefaultControl
 	}
-	mine := db.Seek{Player: h.sender.ID, TimeControl: tc.String(), Rated: !c.Unrated, Created: h.now}
-	answer := templates.Seeking{TimeControl: mine.TimeControl, Unrated: c.Unrated}
+	mine := db.Seek{Player: h.sender.ID, TimeControl: tc.String(), Rated: !a.Unrated, Created: h.now}
+	answer := templates.Seeking{TimeControl: mine.TimeControl, Unrated: a.Unrated}
 	match, err := h.tx.MatchSeek(ctx, mine)
 	if errors.Is(err, db.ErrNotFound) {
 		h.answer(answer)
@@ -240,25 +243,27 @@ func (h *handling) startSeekGame(ctx context.Context, theirs, mine db.Seek, tc p
 
 // notify sets how the sender hears of moves (M18).
 func (h *handling) notify(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.NotifyArgs)
 	p := *h.sender
-	p.Notify, p.DigestAt = db.Notify(c.Notice.String()), time.Time{}
-	if c.Notice == parser.NoticeDigest {
+	p.Notify, p.DigestAt = db.Notify(a.Notice.String()), time.Time{}
+	if a.Notice == parser.NoticeDigest {
 		p.DigestAt = h.now.Add(digestEvery)
 	}
 	if err := h.tx.UpdatePlayer(ctx, p); err != nil {
 		return err
 	}
 	*h.sender = p
-	h.answer(templates.NotifySet{Mode: c.Notice.String()})
-	h.note("notify " + c.Notice.String())
+	h.answer(templates.NotifySet{Mode: a.Notice.String()})
+	h.note("notify " + a.Notice.String())
 	return nil
 }
 
 // vacation starts the sender's vacation, at once, or ends it: their
 // clocks stop in every game meanwhile, and their opponents are told.
 func (h *handling) vacation(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.VacationArgs)
 	var r *game.Refusal
-	if c.Off {
+	if a.Off {
 		p, err := game.EndVacation(ctx, h.tx, *h.sender, h.now)
 		if errors.As(err, &r) {
 			h.fail(templates.Error{Line: c.Line, Problem: templates.NotOnVacation})
@@ -272,7 +277,7 @@ func (h *handling) vacation(ctx context.Context, c parser.Command) error {
 		h.note("vacation off")
 		return nil
 	}
-	p, n, evs, err := game.StartVacation(ctx, h.tx, *h.sender, c.Days, h.now)
+	p, n, evs, err := game.StartVacation(ctx, h.tx, *h.sender, a.Days, h.now)
 	switch {
 	case errors.As(err, &r) && r.Problem == game.OnVacation:
 		h.fail(templates.Error{Line: c.Line, Problem: templates.OnVacation, Until: r.Until})
@@ -289,6 +294,6 @@ func (h *handling) vacation(ctx context.Context, c parser.Command) error {
 		return err
 	}
 	h.answer(templates.VacationSet{Until: p.VacationUntil, Left: p.VacationLeft, Games: n})
-	h.note(fmt.Sprintf("vacation %d", c.Days))
+	h.note(fmt.Sprintf("vacation %d", a.Days))
 	return nil
 }

@@ -15,9 +15,10 @@ import (
 
 // tournamentNew creates a tournament directed by the sender (M33).
 func (h *handling) tournamentNew(ctx context.Context, c parser.Command) error {
-	spec := director.Spec{Name: c.Name, System: tournament.RoundRobin, Rounds: c.Rounds, Double: c.Double,
-		Control: c.TimeControl, Unrated: c.Unrated}
-	if c.System == parser.Swiss {
+	a := c.Args.(parser.TournamentNewArgs)
+	spec := director.Spec{Name: a.Name, System: tournament.RoundRobin, Rounds: a.Rounds, Double: a.Double,
+		Control: a.Control, Unrated: a.Unrated}
+	if a.System == parser.Swiss {
 		spec.System = tournament.Swiss
 	}
 	st, err := director.New(ctx, h.tx, *h.sender, spec, h.now)
@@ -32,9 +33,16 @@ func (h *handling) tournamentNew(ctx context.Context, c parser.Command) error {
 // loadTournament loads the tournament a command names, or answers that
 // there is none and returns ok false.
 func (h *handling) loadTournament(ctx context.Context, c parser.Command) (director.State, bool, error) {
-	st, err := director.Load(ctx, h.tx, c.Tournament)
+	var id int64
+	switch a := c.Args.(type) {
+	case parser.TournamentArgs:
+		id = a.Tournament
+	case parser.KickArgs: // kick, and leave when directors kick themselves
+		id = a.Tournament
+	}
+	st, err := director.Load(ctx, h.tx, id)
 	if errors.Is(err, db.ErrNotFound) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchTournament, Detail: fmt.Sprint(c.Tournament)})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchTournament, Detail: fmt.Sprint(id)})
 		return director.State{}, false, nil
 	}
 	return st, err == nil, err
@@ -125,13 +133,14 @@ func (h *handling) leave(ctx context.Context, c parser.Command) error {
 // kick withdraws a player from a tournament, by its director (M38); the
 // player is told.
 func (h *handling) kick(ctx context.Context, c parser.Command) error {
+	a := c.Args.(parser.KickArgs)
 	st, ok, err := h.directedTournament(ctx, c, "kick")
 	if err != nil || !ok {
 		return err
 	}
-	p, err := h.tx.PlayerByHandle(ctx, c.Handle)
+	p, err := h.tx.PlayerByHandle(ctx, a.Handle)
 	if errors.Is(err, db.ErrNotFound) {
-		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: c.Handle})
+		h.fail(templates.Error{Line: c.Line, Problem: templates.NoSuchPlayer, Handle: a.Handle})
 		return nil
 	}
 	if err != nil {

@@ -1,0 +1,185 @@
+package parser
+
+import (
+	"github.com/congobymail/congo/lang"
+	"github.com/congobymail/congo/rules"
+)
+
+// Args is the arguments of a command, of the type its Kind reads:
+// RegisterArgs for Register, ChallengeArgs for Challenge, and so on. A
+// kind whose command has no arguments other than its game, such as
+// Accept or Adjourn, has none (nil). Only the types of this package are
+// Args.
+type Args interface {
+	isArgs()
+}
+
+// RegisterArgs are the arguments of register <handle>.
+type RegisterArgs struct {
+	// Handle is the handle asked for, as written.
+	Handle string
+}
+
+// ChallengeArgs are the arguments of challenge congo <handle>
+// [white|black] [days=N|bank=D+I] [unrated] [level=N].
+type ChallengeArgs struct {
+	// Handle is the handle of the player challenged, as written.
+	Handle string
+	// Color is the color the challenger asks to play: White unless the
+	// challenge names black.
+	Color rules.Color
+	// Control is the time control asked for; its zero value when none
+	// was named.
+	Control TimeControl
+	// Unrated is true when the challenge names unrated.
+	Unrated bool
+	// Level is the strength asked of the robot, MinLevel to MaxLevel
+	// (level=N); 0 when none was named.
+	Level int
+}
+
+// MoveArgs are the arguments of move congo <id> <move> [#N], of a move
+// alone in a reply about a game, and of a line "<id>: <move>" in a reply
+// to a digest (M24).
+type MoveArgs struct {
+	// Move is the move text as written (for example "b2-b3", "b2 - b3" or
+	// "a2-c4-c6x"), without the #N and with its words joined by one space,
+	// read as M21 says: after Unicode NFKC (full-width "ｂ２－ｂ３" is
+	// "b2-b3"), with the dashes of input methods and "×" written "-" and
+	// "x", and without what M20 lets surround a move alone (quotes,
+	// brackets, a final "." or "!?", a "Move:" before it). Its syntax is
+	// checked (rules.ParseMoveText); the server resolves it against the
+	// legal moves.
+	Move string
+	// Number is the #N guard after a move (M1); 0 when absent.
+	Number int
+}
+
+// BoardArgs are the arguments of board congo <id>[#N].
+type BoardArgs struct {
+	// Past is true when board names a move: "board congo 42#3" shows the
+	// position after black's move At (M15; 0 is the start).
+	Past bool
+	At   int
+}
+
+// GamesArgs are the arguments of games [<handle>].
+type GamesArgs struct {
+	// Handle is the player whose games are asked for, as written; "" for
+	// the sender's own.
+	Handle string
+}
+
+// ConditionalArgs are the arguments of conditional congo <id> [clear].
+type ConditionalArgs struct {
+	// Clear is true when the conditional moves are to be cleared.
+	Clear bool
+}
+
+// IfArgs are the arguments of if <their move> then <my move> [if ...
+// then ...], a conditional line (M14).
+type IfArgs struct {
+	// Moves are the moves of the line, as written: the opponent's move,
+	// the sender's answer, the opponent's next move, and so on.
+	Moves []string
+}
+
+// SeekArgs are the arguments of seek congo [days=N|bank=D+I] [unrated],
+// or seek off.
+type SeekArgs struct {
+	// Off is true for seek off, which has no other argument.
+	Off bool
+	// Control is the time control asked for; its zero value when none
+	// was named.
+	Control TimeControl
+	// Unrated is true when the seek names unrated.
+	Unrated bool
+}
+
+// NotifyArgs are the arguments of notify each|digest|off.
+type NotifyArgs struct {
+	// Notice is the setting asked for.
+	Notice Notice
+}
+
+// VacationArgs are the arguments of vacation <days>, or vacation off.
+type VacationArgs struct {
+	// Off is true for vacation off, which has no number of days.
+	Off bool
+	// Days is the length of the vacation, from 1 to 365.
+	Days int
+}
+
+// LanguageArgs are the arguments of language en|ja|cs.
+type LanguageArgs struct {
+	// Language is the language named.
+	Language lang.Code
+}
+
+// TournamentArgs are the arguments of tournament <t>, tournament start
+// <t>, tournament cancel <t>, join tournament <t> and leave tournament
+// <t>.
+type TournamentArgs struct {
+	// Tournament is the number of the tournament the command names.
+	Tournament int64
+}
+
+// TournamentNewArgs are the arguments of tournament new
+// roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double]
+// <name>.
+type TournamentNewArgs struct {
+	// System is RoundRobin or Swiss.
+	System string
+	// Rounds is the number of rounds of a Swiss; 0 for the default.
+	Rounds int
+	// Double is true when every pair of a round robin plays twice.
+	Double bool
+	// Control is the time control of the tournament's games; its zero
+	// value when none was named.
+	Control TimeControl
+	// Unrated is true when the tournament names unrated.
+	Unrated bool
+	// Name is the tournament's name: its words joined by one space, at
+	// most MaxNameLength characters.
+	Name string
+}
+
+// KickArgs are the arguments of tournament kick <t> <handle>.
+type KickArgs struct {
+	// Tournament is the number of the tournament.
+	Tournament int64
+	// Handle is the handle of the player to remove from it, as written.
+	Handle string
+}
+
+// BanArgs are the arguments of the operator's ban <handle> and unban
+// <handle>.
+type BanArgs struct {
+	// Handle is the handle, as written: whether a player has it is the
+	// server's to say.
+	Handle string
+}
+
+// AdjudicateArgs are the arguments of the operator's adjudicate [congo]
+// <id> white|black|draw. (Adjourn and resume name only their game.)
+type AdjudicateArgs struct {
+	// Result is the result named: "white", "black" or "draw".
+	Result string
+}
+
+func (RegisterArgs) isArgs()      {}
+func (ChallengeArgs) isArgs()     {}
+func (MoveArgs) isArgs()          {}
+func (BoardArgs) isArgs()         {}
+func (GamesArgs) isArgs()         {}
+func (ConditionalArgs) isArgs()   {}
+func (IfArgs) isArgs()            {}
+func (SeekArgs) isArgs()          {}
+func (NotifyArgs) isArgs()        {}
+func (VacationArgs) isArgs()      {}
+func (LanguageArgs) isArgs()      {}
+func (TournamentArgs) isArgs()    {}
+func (TournamentNewArgs) isArgs() {}
+func (KickArgs) isArgs()          {}
+func (BanArgs) isArgs()           {}
+func (AdjudicateArgs) isArgs()    {}
