@@ -298,6 +298,16 @@ func (tx *Tx) SetClockDue(ctx context.Context, game int64, at time.Time) error {
 	return mustAffect(res, fmt.Sprintf("game %d", game))
 }
 
+// SetThreadRoot records the Message-ID of the first mail of a game's
+// thread (M9), the game changed at at.
+func (tx *Tx) SetThreadRoot(ctx context.Context, game int64, root string, at time.Time) error {
+	res, err := tx.exec(ctx, "UPDATE games SET thread_root = ?, updated = ? WHERE id = ?", root, formatTime(at), game)
+	if err != nil {
+		return fmt.Errorf("set the thread of game %d: %w", game, err)
+	}
+	return mustAffect(res, fmt.Sprintf("game %d", game))
+}
+
 // queryGames runs a query for games.
 func (tx *Tx) queryGames(ctx context.Context, what, query string, args ...any) ([]Game, error) {
 	rows, err := tx.query(ctx, query, args...)

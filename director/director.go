@@ -13,8 +13,8 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/pairing"
 	"github.com/congobymail/congo/parser"
-	"github.com/congobymail/congo/tournament"
 )
 
 // MinPlayers is the fewest players a tournament starts with (M34).
@@ -53,11 +53,11 @@ func Load(ctx context.Context, tx *db.Tx, id int64) (State, error) {
 }
 
 // System is how the tournament pairs its players.
-func (st *State) System() tournament.System {
-	if st.T.System == tournament.Swiss.String() {
-		return tournament.Swiss
+func (st *State) System() pairing.System {
+	if st.T.System == pairing.Swiss.String() {
+		return pairing.Swiss
 	}
-	return tournament.RoundRobin
+	return pairing.RoundRobin
 }
 
 // Player returns the tournament's player with the id; ok is false when
@@ -80,10 +80,10 @@ func (st *State) Handle(id int64) string {
 // Entrants are the players as pairing and scoring see them: by rating at
 // the start (then handle), for the seeding of a round robin and the
 // ranking of a Swiss.
-func (st *State) Entrants() []tournament.Player {
-	out := make([]tournament.Player, 0, len(st.Players))
+func (st *State) Entrants() []pairing.Player {
+	out := make([]pairing.Player, 0, len(st.Players))
 	for _, p := range st.Players {
-		out = append(out, tournament.Player{Handle: p.Handle, Rating: p.Rating, Withdrawn: !p.Withdrawn.IsZero()})
+		out = append(out, pairing.Player{Handle: p.Handle, Rating: p.Rating, Withdrawn: !p.Withdrawn.IsZero()})
 	}
 	return out
 }
@@ -100,21 +100,21 @@ func (st *State) seeded() []db.TournamentPlayer {
 
 // Rounds are the tournament's rounds as pairing and scoring see them: a
 // Swiss's up to the round being played, all of a round robin's.
-func (st *State) Rounds() []tournament.Round {
+func (st *State) Rounds() []pairing.Round {
 	n := st.T.Round
-	if st.System() == tournament.RoundRobin {
+	if st.System() == pairing.RoundRobin {
 		n = st.T.Rounds
 	}
-	rounds := make([]tournament.Round, n)
+	rounds := make([]pairing.Round, n)
 	for _, g := range st.Games {
 		if g.Round < 1 || g.Round > len(rounds) {
 			continue
 		}
-		r := tournament.Unfinished
+		r := pairing.Unfinished
 		if g.Status == db.Finished {
-			r = map[db.Result]tournament.Result{db.WhiteWins: tournament.WhiteWon, db.BlackWins: tournament.BlackWon, db.Draw: tournament.Drawn}[g.Result]
+			r = map[db.Result]pairing.Result{db.WhiteWins: pairing.WhiteWon, db.BlackWins: pairing.BlackWon, db.Draw: pairing.Drawn}[g.Result]
 		}
-		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, tournament.Game{White: st.Handle(g.White), Black: st.Handle(g.Black), Result: r})
+		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, pairing.Game{White: st.Handle(g.White), Black: st.Handle(g.Black), Result: r})
 	}
 	for r, p := range st.Byes {
 		if r >= 1 && r <= len(rounds) {
@@ -125,19 +125,19 @@ func (st *State) Rounds() []tournament.Round {
 }
 
 // Standings scores the tournament so far (M37).
-func (st *State) Standings() ([]tournament.Standing, error) {
-	return tournament.Standings(st.System(), st.Entrants(), st.Rounds())
+func (st *State) Standings() ([]pairing.Standing, error) {
+	return pairing.Standings(st.System(), st.Entrants(), st.Rounds())
 }
 
 // StandingsAfter scores the tournament's first rounds only: the
 // standings after round n, before the byes of the next.
-func (st *State) StandingsAfter(n int) ([]tournament.Standing, error) {
-	return tournament.Standings(st.System(), st.Entrants(), st.Rounds()[:n])
+func (st *State) StandingsAfter(n int) ([]pairing.Standing, error) {
+	return pairing.Standings(st.System(), st.Entrants(), st.Rounds()[:n])
 }
 
 // Crosstable is the round robin's crosstable so far.
-func (st *State) Crosstable() (tournament.Crosstable, error) {
-	return tournament.NewCrosstable(st.Entrants(), st.Rounds())
+func (st *State) Crosstable() (pairing.Crosstable, error) {
+	return pairing.NewCrosstable(st.Entrants(), st.Rounds())
 }
 
 // Problem is why a change to a tournament is refused. The zero value
@@ -187,13 +187,13 @@ type Event struct {
 	Games []game.Event
 	// Rematches are the pairings that repeat a game, when no pairing
 	// without one existed: the director is told.
-	Rematches []tournament.Game
+	Rematches []pairing.Game
 }
 
 // Spec is what a new tournament is to be (M33).
 type Spec struct {
 	Name    string
-	System  tournament.System
+	System  pairing.System
 	Rounds  int // of a Swiss; 0 for the default at the start
 	Double  bool
 	Control parser.TimeControl
@@ -296,10 +296,10 @@ func Start(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, e
 		return nil, &Refusal{Problem: TooFew, Players: len(st.Players)}
 	}
 	st.T.Status, st.T.Round = db.TournamentRunning, 1
-	if st.System() == tournament.Swiss && st.T.Rounds == 0 {
-		st.T.Rounds = tournament.SwissRounds(len(st.Players))
+	if st.System() == pairing.Swiss && st.T.Rounds == 0 {
+		st.T.Rounds = pairing.SwissRounds(len(st.Players))
 	}
-	if st.System() == tournament.RoundRobin {
+	if st.System() == pairing.RoundRobin {
 		return startRoundRobin(ctx, tx, st, now)
 	}
 	return pairRound(ctx, tx, st, now)
@@ -314,7 +314,7 @@ func startRoundRobin(ctx context.Context, tx *db.Tx, st *State, now time.Time) (
 	for i, p := range seeded {
 		handles[i], byHandle[p.Handle] = p.Handle, p.Player
 	}
-	rounds := tournament.Berger(handles, st.T.Double)
+	rounds := pairing.Berger(handles, st.T.Double)
 	st.T.Rounds = len(rounds)
 	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
 		return nil, err
@@ -337,7 +337,7 @@ func startRoundRobin(ctx context.Context, tx *db.Tx, st *State, now time.Time) (
 
 // pairRound pairs the round st.T.Round of a Swiss and begins its games.
 func pairRound(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
-	p, err := tournament.PairSwiss(st.Entrants(), st.Rounds()[:st.T.Round-1])
+	p, err := pairing.PairSwiss(st.Entrants(), st.Rounds()[:st.T.Round-1])
 	if err != nil {
 		return nil, err
 	}
@@ -409,13 +409,13 @@ func GameEnded(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) ([]Even
 	switch {
 	case !round:
 		return nil, nil
-	case all && (st.System() == tournament.RoundRobin || st.T.Round >= st.T.Rounds || len(active(&st)) < 2):
+	case all && (st.System() == pairing.RoundRobin || st.T.Round >= st.T.Rounds || len(active(&st)) < 2):
 		st.T.Status = db.TournamentOver
 		if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
 			return nil, err
 		}
 		return []Event{{Kind: Finished, T: st, Round: g.Round}}, nil
-	case st.System() == tournament.RoundRobin:
+	case st.System() == pairing.RoundRobin:
 		return []Event{{Kind: RoundEnded, T: st, Round: g.Round}}, nil
 	case g.Round != st.T.Round:
 		return nil, nil // a game of an earlier round, ended by the operator

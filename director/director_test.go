@@ -9,7 +9,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
-	"github.com/congobymail/congo/tournament"
+	"github.com/congobymail/congo/pairing"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -55,7 +55,7 @@ func wantProblem(t *testing.T, what string, err error, p Problem) {
 func TestLife(t *testing.T) {
 	inTx(t, func(ctx context.Context, tx *db.Tx, ps []db.Player) {
 		alice, bob, carol := ps[0], ps[1], ps[2]
-		st, err := New(ctx, tx, alice, Spec{Name: "Cup", System: tournament.Swiss}, t0)
+		st, err := New(ctx, tx, alice, Spec{Name: "Cup", System: pairing.Swiss}, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestLife(t *testing.T) {
 			t.Fatal(err)
 		}
 		// alice 2 (two forfeits), carol 1 (her bye), bob 0.
-		if got := tournament.FormatStandings(tournament.Swiss, standings); got != "1. alice  2  (Buchholz 1, SB 1)\n2. carol  1  (Buchholz 3, SB 0.5)\n3. bob  0  (Buchholz 2, SB 0)\n" {
+		if got := pairing.FormatStandings(pairing.Swiss, standings); got != "1. alice  2  (Buchholz 1, SB 1)\n2. carol  1  (Buchholz 3, SB 0.5)\n3. bob  0  (Buchholz 2, SB 0)\n" {
 			t.Errorf("final standings:\n%s", got)
 		}
 	})
@@ -141,7 +141,7 @@ func TestLife(t *testing.T) {
 func TestCancelAndLeave(t *testing.T) {
 	inTx(t, func(ctx context.Context, tx *db.Tx, ps []db.Player) {
 		alice, bob := ps[0], ps[1]
-		st, err := New(ctx, tx, alice, Spec{Name: "Club", System: tournament.RoundRobin, Double: true}, t0)
+		st, err := New(ctx, tx, alice, Spec{Name: "Club", System: pairing.RoundRobin, Double: true}, t0)
 		if err != nil {
 			t.Fatal(err)
 		}

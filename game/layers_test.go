@@ -55,17 +55,27 @@ func deps(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestLayers: game and director know nothing of mail or wording, and
-// rating and tournament (pairing and scoring) nothing of the project.
+// TestLayers: game and director know nothing of mail or wording; rating
+// and pairing nothing of the project; parser and rules are pure too (but
+// for the languages' codes); and no room knows the server, which
+// dispatches to them.
 func TestLayers(t *testing.T) {
 	for _, p := range deps(t, "game") {
 		if slices.Contains([]string{"mailer", "mailmsg", "templates", "server", "outbox"}, p) || strings.HasPrefix(p, "mailer/") {
 			t.Errorf("game depends on %s", p)
 		}
 	}
-	for _, pure := range []string{"rating", "tournament"} {
+	for _, pure := range []string{"rating", "pairing", "rules"} {
 		if d := deps(t, pure); len(d) > 0 {
 			t.Errorf("%s depends on %v, want no project package", pure, d)
+		}
+	}
+	if d := deps(t, "parser"); !slices.Equal(d, []string{"lang", "rules"}) {
+		t.Errorf("parser depends on %v, want lang and rules alone", d)
+	}
+	for _, room := range []string{"account", "lobby", "play", "tournament", "robot", "analyst", "operator", "tell", "command"} {
+		if slices.Contains(deps(t, room), "server") {
+			t.Errorf("%s depends on server", room)
 		}
 	}
 	for _, p := range deps(t, "director") {

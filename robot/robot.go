@@ -11,9 +11,6 @@ import (
 	"github.com/congobymail/congo/rules"
 )
 
-// DefaultHandle is the robot's player name unless configured otherwise.
-const DefaultHandle = "robot"
-
 // DefaultLevel is the level of a challenge that names none.
 const DefaultLevel = 3
 

@@ -5,29 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/rules"
 )
-
-// domain is the domain of the robot's address. Mail to .invalid cannot
-// be delivered (RFC 2606), and none is ever queued: the robot is never
-// mailed, and mail from such an address is never answered.
-const domain = "robot.invalid"
-
-// Address is the address the robot with the given handle is registered
-// under.
-func Address(handle string) string {
-	return strings.ToLower(handle) + "@" + domain
-}
-
-// IsAddress reports whether addr is a robot's address, one never mailed.
-func IsAddress(addr string) bool {
-	i := strings.LastIndexByte(addr, '@')
-	return i > 0 && strings.EqualFold(addr[i+1:], domain)
-}
 
 // Turn is a game where the robot is to move, as read before thinking.
 type Turn struct {

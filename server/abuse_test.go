@@ -10,7 +10,6 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/outbox"
-	"github.com/congobymail/congo/robot"
 )
 
 // games counts the games there are.
@@ -99,7 +98,7 @@ func TestStrangerAnsweredOnceADay(t *testing.T) {
 // TestChallengeCaps (M29): at most ChallengesPerDay challenges a day, and
 // RobotGames games against the robot at once, per player.
 func TestChallengeCaps(t *testing.T) {
-	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: robot.DefaultHandle, ChallengesPerDay: 3, RobotGames: 2}})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: config.DefaultRobot, ChallengesPerDay: 3, RobotGames: 2}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func (h *harness) wantStandsStill(id int64) {
 		h.t.Errorf("adjourned game %d: clock start %v, adjourned %v; want %v, adjourned", id, g.ClockStart, g.Adjourned, game.AdjournedClock)
 	}
 	h.clock.Advance(10 * game.Day)
-	if _, err := h.s.Tick(context.Background()); err != nil {
+	if _, err := h.s.Clock().Tick(context.Background()); err != nil {
 		h.t.Fatal(err)
 	}
 	if g := h.game(id); g.Status != db.Active {
@@ -55,7 +55,7 @@ func (h *harness) wantStandsStill(id int64) {
 // adjournedAgainstRobot starts a game of alice against the robot, where
 // the robot is to move, and adjourns it.
 func adjournedAgainstRobot(t *testing.T) (*harness, int64) {
-	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: robot.DefaultHandle}})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: config.DefaultRobot}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
 		found bool
 	)
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
-		me, err := tx.PlayerByHandle(ctx, robot.DefaultHandle)
+		me, err := tx.PlayerByHandle(ctx, config.DefaultRobot)
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.admin("adjourn congo 1") // while the robot thinks
-	if err := h.s.robotPlay(context.Background(), turn, d); err != nil {
+	if err := h.s.Robot().Play(context.Background(), turn, d); err != nil {
 		t.Fatal(err)
 	}
 	if g := h.game(id); g.Position != turn.Position {
@@ -169,7 +169,7 @@ func TestTickSkipsAdjournedGame(t *testing.T) {
 		return tx.SetAdjourned(ctx, id, h.clock.Now()) // the clock left running
 	})
 	h.clock.Advance(10 * game.Day)
-	if _, err := h.s.Tick(context.Background()); err != nil {
+	if _, err := h.s.Clock().Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if g := h.game(id); g.Status != db.Active {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/analyst"
 	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
@@ -57,7 +58,7 @@ func (h *harness) playShortGame(white, black string) int64 {
 // was one.
 func (h *harness) analyseNext(s *Server) bool {
 	h.t.Helper()
-	more, err := s.analyseNext(context.Background())
+	more, err := s.Analyses().Next(context.Background())
 	if err != nil {
 		h.t.Fatalf("analyseNext: %v", err)
 	}
@@ -282,12 +283,12 @@ func TestAnalyzeCap(t *testing.T) {
 
 	last := games[config.DefaultAnalysesPerDay+1]
 	h.sendProven("carol", fmt.Sprintf("analyze congo %d", last))
-	until := first.Add(time.Minute + analysisDay).UTC().Format("2006-01-02 15:04 UTC")
+	until := first.Add(time.Minute + 24*time.Hour).UTC().Format("2006-01-02 15:04 UTC")
 	wantWords(t, only(t, h.deliver(), "carol"), "You have asked for 5 analyses in the last 24 hours", "You can ask again from "+until)
 	if reqs := h.waiting(last); len(reqs) != 0 {
 		t.Errorf("the request past the cap waits: %+v", reqs)
 	}
-	h.clock.Advance(analysisDay - 4*time.Minute) // the first request is a day old
+	h.clock.Advance(24*time.Hour - 4*time.Minute) // the first request is a day old
 	h.sendProven("carol", fmt.Sprintf("analyze congo %d", last))
 	wantWords(t, only(t, h.deliver(), "carol"), "is queued, with 5 analyses ahead")
 }
@@ -381,7 +382,7 @@ func TestAnalysisAllOrNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.analyseNext(ctx); err == nil {
+	if _, err := s.Analyses().Next(ctx); err == nil {
 		t.Fatalf("analyseNext with its transaction cut short = nil, want an error")
 	}
 	if reqs := h.waiting(1); len(reqs) != 2 {
@@ -444,17 +445,17 @@ func (s signals) Handle(ctx context.Context, r slog.Record) error {
 // metricsRecorder is Metrics that keeps what it is told.
 type metricsRecorder struct {
 	mu       sync.Mutex
-	robot    []RobotMoved
-	analyses []Analysed
+	robot    []robot.Moved
+	analyses []analyst.Done
 }
 
 func (m *metricsRecorder) MailHandled(Handled) {}
-func (m *metricsRecorder) RobotMoved(r RobotMoved) {
+func (m *metricsRecorder) RobotMoved(r robot.Moved) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.robot = append(m.robot, r)
 }
-func (m *metricsRecorder) Analysed(a Analysed) {
+func (m *metricsRecorder) Analysed(a analyst.Done) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.analyses = append(m.analyses, a)
@@ -466,8 +467,8 @@ func (m *metricsRecorder) Analysed(a Analysed) {
 func TestAnalysisGivesWayToRobot(t *testing.T) {
 	msgs := make(chan string, 100)
 	rec := &metricsRecorder{}
-	h := newHarnessWith(t, Config{Metrics: rec, Settings: config.Settings{Robot: robot.DefaultHandle, AnalysisNodes: 1 << 40}})
-	h.s.log = slog.New(signals{Handler: slog.NewTextHandler(io.Discard, nil), msgs: msgs})
+	h := newHarnessWith(t, Config{Metrics: rec, Logger: slog.New(signals{Handler: slog.NewTextHandler(io.Discard, nil), msgs: msgs}),
+		Settings: config.Settings{Robot: config.DefaultRobot, AnalysisNodes: 1 << 40}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -479,7 +480,7 @@ func TestAnalysisGivesWayToRobot(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.s.RunRobot(ctx) }()
+	go func() { done <- h.s.Robot().Run(ctx) }()
 	waitLog(t, msgs, "analysis begun")
 	h.sendProven("alice", "move congo 2 b2-b3")
 	m := h.waitMail("alice") // the robot's answer, long before the analysis could end

@@ -18,7 +18,7 @@ import (
 // due.
 func (h *harness) tick() time.Time {
 	h.t.Helper()
-	next, err := h.s.Tick(context.Background())
+	next, err := h.s.Clock().Tick(context.Background())
 	if err != nil {
 		h.t.Fatalf("Tick: %v", err)
 	}
@@ -165,7 +165,7 @@ func TestRunClock(t *testing.T) {
 	h.clock.Advance(4 * 24 * time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.s.RunClock(ctx) }()
+	go func() { done <- h.s.Clock().Run(ctx) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for h.game(1).Status != db.Finished && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -193,7 +193,7 @@ func TestTickSkipsBrokenGame(t *testing.T) {
 		return tx.UpdateGame(ctx, g, h.clock.Now())
 	})
 	h.clock.Advance(3*game.Day + time.Minute)
-	next, err := h.s.Tick(context.Background())
+	next, err := h.s.Clock().Tick(context.Background())
 	if err != nil {
 		t.Fatalf("Tick: %v", err)
 	}

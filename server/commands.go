@@ -4,82 +4,130 @@ import (
 	"context"
 	"errors"
 
+	"github.com/congobymail/congo/account"
+	"github.com/congobymail/congo/analyst"
+	"github.com/congobymail/congo/command"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/lobby"
+	"github.com/congobymail/congo/operator"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/play"
 	"github.com/congobymail/congo/templates"
+	"github.com/congobymail/congo/tournament"
 )
 
 // need is who may give a command. The zero value means no one.
 type need uint8
 
 const (
-	noOne      need = iota
-	anyone          // any sender, registered or not
-	registered      // a registered player, whether or not the mail proves it
-	proven          // a registered player, by a mail that proves it (M5)
-	operator        // the operator, by a mail that proves it
+	noOne        need = iota
+	anyone            // any sender, registered or not
+	registered        // a registered player, whether or not the mail proves it
+	proven            // a registered player, by a mail that proves it (M5)
+	operatorOnly      // the operator, by a mail that proves it
 )
 
 func (n need) String() string {
 	return [...]string{"no one", "anyone", "registered", "proven", "operator"}[n]
 }
 
-// command is what the server does with one kind of command: who may give
-// it, and what carries it out once they may.
-type command struct {
+// entry is what the server does with one kind of command: who may give
+// it, and the room's handler that carries it out once they may.
+type entry struct {
 	need need
 	// needs, when set, says who may give this particular command, for a
 	// kind whose commands differ (showing conditional moves, or clearing
 	// them).
 	needs func(parser.Command) need
-	run   func(h *handling, ctx context.Context, c parser.Command) error
+	// once, when set, is the key of a command asked once a mail: a
+	// second with the same key, after one carried out, is not.
+	once func(parser.Command) string
+	run  func(ctx context.Context, r *command.Request, c parser.Command) (command.Result, error)
 }
 
-// commands is the table of every command the server carries out. The
-// parser's grammar says how each is written; to add a command, add its
-// syntax there and its entry here, with its handler.
-var commands = map[parser.Kind]command{
-	parser.Help:        {need: anyone, run: (*handling).help},
-	parser.Register:    {need: anyone, run: (*handling).register},
-	parser.Rules:       {need: anyone, run: (*handling).rules},
-	parser.Games:       {need: registered, run: (*handling).games},
-	parser.Board:       {need: proven, run: (*handling).board}, // no board answers a mail that proves nothing (M31)
-	parser.History:     {need: registered, run: (*handling).history},
-	parser.Ratings:     {need: registered, run: (*handling).ratings},
-	parser.Analyze:     {need: proven, run: (*handling).analyze}, // its mails go to the asker: none for a mail that proves nothing (M28, M31)
-	parser.Conditional: {needs: conditionalNeed, run: (*handling).conditional},
-	parser.NewKey:      {need: proven, run: (*handling).newKey},
-	parser.Challenge:   {need: proven, run: (*handling).challenge},
-	parser.Accept:      {need: proven, run: (*handling).accept},
-	parser.Decline:     {need: proven, run: (*handling).decline},
-	parser.Move:        {need: proven, run: (*handling).move},
-	parser.Resign:      {need: proven, run: (*handling).resign},
-	parser.Draw:        {need: proven, run: (*handling).draw},
-	parser.NoDraw:      {need: proven, run: (*handling).noDraw},
-	parser.Takeback:    {need: proven, run: (*handling).takeback},
-	parser.Abort:       {need: proven, run: (*handling).abort},
-	parser.If:          {need: proven, run: (*handling).ifLine},
-	parser.Observe:     {need: proven, run: (*handling).watch},
-	parser.Unobserve:   {need: proven, run: (*handling).watch},
-	parser.Seek:        {need: proven, run: (*handling).seek},
-	parser.Notify:      {need: proven, run: (*handling).notify},
-	parser.Vacation:    {need: proven, run: (*handling).vacation},
-	parser.Language:    {need: proven, run: (*handling).language},
+// handler is the handler of a command without arguments.
+func handler(n need, fn func(context.Context, *command.Request) (command.Result, error)) entry {
+	return entry{need: n, run: func(ctx context.Context, r *command.Request, _ parser.Command) (command.Result, error) {
+		return fn(ctx, r)
+	}}
+}
+
+// typed is the handler of a command with its kind's arguments, A.
+func typed[A parser.Args](n need, fn func(context.Context, *command.Request, A) (command.Result, error)) entry {
+	return entry{need: n, run: func(ctx context.Context, r *command.Request, c parser.Command) (command.Result, error) {
+		return fn(ctx, r, c.Args.(A))
+	}}
+}
+
+// commands is the table of every command the server carries out: who
+// may give it, and which room carries it out. The parser's grammar says
+// how each is written; to add a command, add its syntax there, its
+// handler in its room, and its entry here.
+var commands = map[parser.Kind]entry{
+	// Accounts: anyone may register and read the manual.
+	parser.Help:     handler(anyone, account.Help),
+	parser.Register: typed(anyone, account.Register),
+	parser.Rules:    handler(anyone, account.Rules),
+	parser.NewKey:   handler(proven, account.NewKey),
+	parser.Notify:   typed(proven, account.Notify),
+	parser.Vacation: typed(proven, account.Vacation),
+	parser.Language: typed(proven, account.Language),
+
+	// The lobby: games begin.
+	parser.Challenge: typed(proven, lobby.Challenge),
+	parser.Accept:    handler(proven, lobby.Accept),
+	parser.Decline:   handler(proven, lobby.Decline),
+	parser.Seek:      typed(proven, lobby.Seek),
+
+	// Play.
+	parser.Move:        typed(proven, play.Move),
+	parser.Resign:      handler(proven, play.Resign),
+	parser.Draw:        handler(proven, play.Draw),
+	parser.NoDraw:      handler(proven, play.NoDraw),
+	parser.Takeback:    handler(proven, play.Takeback),
+	parser.Abort:       handler(proven, play.Abort),
+	parser.If:          typed(proven, play.If),
+	parser.Conditional: withNeeds(conditionalNeed, typed(noOne, play.Conditional)),
+	parser.Board:       once(play.BoardKey, typed(proven, play.Board)), // no board answers a mail that proves nothing (M31)
+	parser.History:     handler(registered, play.History),
+	parser.Games:       typed(registered, play.Games),
+	parser.Ratings:     handler(registered, play.Ratings),
+	parser.Observe:     handler(proven, play.Observe(true)),
+	parser.Unobserve:   handler(proven, play.Observe(false)),
+
+	// Analyses: their mails go to the asker, none for a mail that proves
+	// nothing (M28, M31).
+	parser.Analyze: once(analyst.Key, handler(proven, analyst.Analyze)),
+
 	// Tournaments (M33, M34, M38): every one proven, as each answer but
 	// that of tournaments mails standings or others (M28, M31).
-	parser.TournamentNew:    {need: proven, run: (*handling).tournamentNew},
-	parser.TournamentStart:  {need: proven, run: (*handling).tournamentStart},
-	parser.TournamentCancel: {need: proven, run: (*handling).tournamentCancel},
-	parser.TournamentKick:   {need: proven, run: (*handling).kick},
-	parser.Tournament:       {need: proven, run: (*handling).tournamentShow},
-	parser.Tournaments:      {need: registered, run: (*handling).tournaments},
-	parser.Join:             {need: proven, run: (*handling).join},
-	parser.Leave:            {need: proven, run: (*handling).leave},
-	parser.Ban:              {need: operator, run: (*handling).operatorCommand},
-	parser.Unban:            {need: operator, run: (*handling).operatorCommand},
-	parser.Adjourn:          {need: operator, run: (*handling).operatorCommand},
-	parser.Resume:           {need: operator, run: (*handling).operatorCommand},
-	parser.Adjudicate:       {need: operator, run: (*handling).operatorCommand},
+	parser.TournamentNew:    typed(proven, tournament.New),
+	parser.TournamentStart:  typed(proven, tournament.Start),
+	parser.TournamentCancel: typed(proven, tournament.Cancel),
+	parser.TournamentKick:   typed(proven, tournament.Kick),
+	parser.Tournament:       typed(proven, tournament.Show),
+	parser.Tournaments:      handler(registered, tournament.List),
+	parser.Join:             typed(proven, tournament.Join),
+	parser.Leave:            typed(proven, tournament.Leave),
+
+	// The operator's.
+	parser.Ban:        {need: operatorOnly, run: operator.Command},
+	parser.Unban:      {need: operatorOnly, run: operator.Command},
+	parser.Adjourn:    {need: operatorOnly, run: operator.Command},
+	parser.Resume:     {need: operatorOnly, run: operator.Command},
+	parser.Adjudicate: {need: operatorOnly, run: operator.Command},
+}
+
+// withNeeds is e, whose commands' needs say who may give each.
+func withNeeds(needs func(parser.Command) need, e entry) entry {
+	e.needs = needs
+	return e
+}
+
+// once is e, asked once a mail by key.
+func once(key func(parser.Command) string, e entry) entry {
+	e.once = key
+	return e
 }
 
 // conditionalNeed: showing one's conditional moves is a question, which
@@ -93,14 +141,14 @@ func conditionalNeed(c parser.Command) need {
 
 // needOf is who may give the command c.
 func needOf(c parser.Command) need {
-	cmd, ok := commands[c.Kind]
+	e, ok := commands[c.Kind]
 	switch {
 	case !ok:
 		return noOne
-	case cmd.needs != nil:
-		return cmd.needs(c)
+	case e.needs != nil:
+		return e.needs(c)
 	}
-	return cmd.need
+	return e.need
 }
 
 // run carries out one command, after checking who may give it: a banned
@@ -108,7 +156,7 @@ func needOf(c parser.Command) need {
 // operator's commands), and each command as its need says.
 func (h *handling) run(ctx context.Context, c parser.Command) error {
 	h.kinds = append(h.kinds, c.Kind.String())
-	cmd, ok := commands[c.Kind]
+	e, ok := commands[c.Kind]
 	if !ok {
 		// A command the parser knows and the server does not: answer it,
 		// so that the mail is not tried again and again.
@@ -121,7 +169,7 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 		return nil
 	}
 	if c.Game != 0 && c.Kind != parser.Board && !c.Kind.Operator() {
-		adjourned, err := h.tx.Adjourned(ctx, c.Game)
+		adjourned, err := h.w.Tx.Adjourned(ctx, c.Game)
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
 			return err
 		}
@@ -137,11 +185,27 @@ func (h *handling) run(ctx context.Context, c parser.Command) error {
 	case need >= proven && !h.proven:
 		h.notProven(c.Line, c.Kind.String())
 		return nil
-	case need == operator && !h.isOperator():
+	case need == operatorOnly && !h.isOperator():
 		// The parser reads the operator's commands in the operator's
 		// mail only: this is a second lock on the same door.
 		h.fail(templates.Error{Line: c.Line, Problem: templates.Unsupported})
 		return nil
 	}
-	return cmd.run(h, ctx, c)
+	key := ""
+	if e.once != nil {
+		if key = c.Kind.String() + " " + e.once(c); h.done[key] {
+			return nil
+		}
+	}
+	res, err := e.run(ctx, h.request(c), c)
+	var refusal *command.Refusal
+	switch {
+	case errors.As(err, &refusal):
+		res = refusal.Result
+	case err != nil:
+		return err
+	case key != "":
+		h.done[key] = true
+	}
+	return h.apply(ctx, res)
 }

@@ -51,11 +51,11 @@ var needs = []struct {
 	{"tournaments", registered},
 	{"join tournament 1", proven},
 	{"leave tournament 1", proven},
-	{"ban bob", operator},
-	{"unban bob", operator},
-	{"adjourn congo 1", operator},
-	{"resume congo 1", operator},
-	{"adjudicate congo 1 draw", operator},
+	{"ban bob", operatorOnly},
+	{"unban bob", operatorOnly},
+	{"adjourn congo 1", operatorOnly},
+	{"resume congo 1", operatorOnly},
+	{"adjudicate congo 1 draw", operatorOnly},
 }
 
 // TestCommandNeeds checks the proof each command needs, over the table:
@@ -81,7 +81,7 @@ func TestCommandNeeds(t *testing.T) {
 		if !seen[k] {
 			t.Errorf("%v is not in this test's list of needs", k)
 		}
-		if k.Operator() != (commands[k].need == operator) {
+		if k.Operator() != (commands[k].need == operatorOnly) {
 			t.Errorf("%v: the parser reads it in the operator's mail only = %v, the table says it needs %v", k, k.Operator(), commands[k].need)
 		}
 	}

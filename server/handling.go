@@ -7,62 +7,30 @@ import (
 	"strings"
 	"time"
 
+	"github.com/congobymail/congo/command"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
-	"github.com/congobymail/congo/robot"
+	"github.com/congobymail/congo/play"
+	"github.com/congobymail/congo/tell"
 	"github.com/congobymail/congo/templates"
 )
 
-// work is what one transaction does, for a mail, the clock, the robot or
-// the operator: the changes it makes and the mails they cause, queued at
-// once.
-type work struct {
-	s   *Server
-	tx  *db.Tx
-	now time.Time
-
-	notes  []string // what was done, for the summary
-	queued int      // mails queued
-	capped int      // mails held back by a cap (M29)
-	// cause is who the mails are counted against (outbox.Mail.Cause):
-	// the sender of the mail handled; "" for the server itself. askedBy
-	// is the address of the sender of a proven mail, whose mails are
-	// always sent (outbox.Mail.Asked).
-	cause, askedBy string
-
-	// earlier are the moves the next board mails show before theirs: a
-	// player's move whose mail waited for the robot's answer.
-	earlier []templates.Move
-	// opening is the robot's level when its first move, as white, is
-	// the first the challenger hears of the game: the next board mail
-	// says that the challenge was accepted too.
-	opening int
-	// roots are the thread roots (M9) set by this work, by game.
-	roots map[int64]string
-	// stories are what happened in each game, to mail (flush).
-	stories []*story
-}
-
-func (s *Server) newWork(tx *db.Tx, now time.Time) *work {
-	return &work{s: s, tx: tx, now: now}
-}
-
-// note records what was done, for the summary.
-func (w *work) note(s string) {
-	w.notes = append(w.notes, s)
-}
-
-// handling is the work on one incoming mail, inside its transaction.
-// Game events queue their mails at once; everything that answers the
-// sender is gathered into one reply, queued last.
+// handling is the work on one incoming mail, inside its transaction:
+// who sent it, whether it proves it, and the answer being gathered. Each
+// command goes to its room's handler (run); game events queue their
+// mails through the work, and everything that answers the sender is
+// gathered into one answer, queued last.
 type handling struct {
-	*work
+	s    *Server
+	w    *tell.Work
 	mail *mailmsg.Incoming
 
 	sender *db.Player // nil while the From address is not registered
 	proven bool       // the mail proves it comes from sender
+	banned bool       // the sender is banned by the operator
 	// message is the sender's words for the opponent (M19), in the game
 	// messageGame; with a Subject command, that command's game, 0 for a
 	// command that starts one (a challenge).
@@ -71,35 +39,23 @@ type handling struct {
 	// subjectCommand is true when the Subject was a command: the answer
 	// must not repeat it, or a reply to the answer would run it again.
 	subjectCommand bool
-	// boards are the boards this mail asked for and got, by game and
-	// position, so that each is sent once; analysed the games whose
-	// analysis it asked for, answered once.
-	boards   map[string]bool
-	analysed map[int64]bool
 
-	reply      []templates.Section
-	replyGame  int64 // the game the reply is about, for threading
-	unproven   []string
-	proveAt    int // index in reply of the Prove section; -1 for none
-	unknown    []string
-	registerAt int // index in reply of the HowToRegister section; -1 for none
-
-	// The games whose conditional moves the mail showed or changed, in
-	// order, with the lines added and cleared: answered after all
-	// commands.
-	conditionals []int64
-	added        map[int64]int
-	cleared      map[int64]int
+	answer answer
+	// done are the commands asked once a mail (board, analyze) and
+	// carried out, by their keys.
+	done map[string]bool
+	// conditionals are the games whose conditional moves the mail showed
+	// or changed, in order, with the lines added and cleared: answered
+	// after all commands.
+	conditionals []command.Conditionals
 
 	kinds   []string // the kinds of the commands run, for the Metrics
-	banned  bool     // the sender is banned by the operator
 	refused bool     // a command was refused or not understood
 	ignored bool     // the mail is not to be answered
 }
 
 func (s *Server) newHandling(tx *db.Tx, m *mailmsg.Incoming, now time.Time) *handling {
-	return &handling{work: s.newWork(tx, now), mail: m, proveAt: -1, registerAt: -1,
-		added: map[int64]int{}, cleared: map[int64]int{}}
+	return &handling{s: s, w: s.tell.NewWork(tx, now), mail: m, answer: newAnswer(), done: map[string]bool{}}
 }
 
 // handle carries out the mail and returns a summary of what was done.
@@ -111,23 +67,23 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		return "not answered: " + m.Why, nil
 	case m.From == "":
 		return "not answered: no sender address", nil
-	case h.s.isOwn(m.From):
+	case h.s.tell.IsOwn(m.From):
 		return "not answered: from our own address", nil
-	case robot.IsAddress(m.From):
+	case tell.IsRobotAddress(m.From):
 		return "not answered: from the robot's address", nil
 	}
 	h.ignored = false
 	if err := h.identify(ctx); err != nil {
 		return "", err
 	}
-	h.cause = outbox.Recipient(m.From)
+	h.w.Cause = outbox.Recipient(m.From)
 	if h.sender != nil {
-		h.cause = outbox.Player(h.sender.ID)
+		h.w.Cause = outbox.Player(h.sender.ID)
 		if h.proven {
-			h.askedBy = h.sender.Address
+			h.w.AskedBy = h.sender.Address
 		}
 	}
-	ctxGame, err := h.tx.GameOfMessages(ctx, m.Answers()...)
+	ctxGame, err := h.w.Tx.GameOfMessages(ctx, m.Answers()...)
 	if err != nil {
 		return "", err
 	}
@@ -135,7 +91,7 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 	if ctxGame == 0 {
 		// A reply to a digest (M24): its games, and the one when it
 		// listed one.
-		if digest, err = h.tx.GamesOfMessages(ctx, m.Answers()...); err != nil {
+		if digest, err = h.w.Tx.GamesOfMessages(ctx, m.Answers()...); err != nil {
 			return "", err
 		}
 		if len(digest) == 1 {
@@ -153,10 +109,10 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 		h.messageGame = parser.GameFromSubject(m.Subject)
 	}
 	h.subjectCommand = res.CommandSubject
-	h.replyGame = ctxGame
+	h.answer.game = ctxGame
 	if len(res.Commands) == 0 {
 		if quiet, err := h.loop(ctx); err != nil || quiet {
-			return fmt.Sprintf("%s: %s", m.From, strings.Join(h.notes, "; ")), err
+			return h.summary(), err
 		}
 	}
 	for _, c := range res.Commands {
@@ -164,48 +120,57 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	if err := h.listConditionals(ctx); err != nil {
-		return "", err
+	for _, c := range h.conditionals {
+		sec, err := play.ListConditionals(ctx, h.w.Tx, *h.sender, c)
+		if err != nil {
+			return "", err
+		}
+		h.answer.add(sec)
 	}
 	if err := h.relay(ctx); err != nil {
 		return "", err
 	}
 	for _, e := range res.Errors {
-		h.answer(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Reason: templates.Phrase{Format: e.Format, Args: e.Args}})
-		h.note("not understood: " + e.Problem.String())
+		h.answer.add(templates.Error{Line: e.Line, Problem: templates.NotUnderstood, Reason: templates.Phrase{Format: e.Format, Args: e.Args}})
+		h.w.Note("not understood: " + e.Problem.String())
 		// A body not read beside a Subject's command is a notice: the
 		// command itself may have been carried out.
 		h.refused = h.refused || e.Problem != parser.NotRead
 	}
 	if m.Cut != "" {
-		h.answer(templates.Cut{Why: templates.Phrase{Format: m.CutFormat, Args: m.CutArgs}})
-		h.note("cut: " + m.Cut)
+		h.answer.add(templates.Cut{Why: templates.Phrase{Format: m.CutFormat, Args: m.CutArgs}})
+		h.w.Note("cut: " + m.Cut)
 	}
-	h.finishReply(len(res.Commands), len(res.Errors))
+	h.finishAnswer(len(res.Commands), len(res.Errors))
 	if err := h.fold(); err != nil {
 		return "", err
 	}
-	if err := h.flush(ctx); err != nil {
+	if err := h.w.Flush(ctx); err != nil {
 		return "", err
 	}
 	if err := h.answerOnce(ctx); err != nil {
 		return "", err
 	}
-	if len(h.reply) > 0 {
-		if err := h.sendReply(ctx); err != nil {
+	if len(h.answer.sections) > 0 {
+		if err := h.sendAnswer(ctx); err != nil {
 			return "", err
 		}
 	}
 	if err := h.capNotice(ctx); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s: %s", m.From, strings.Join(h.notes, "; ")), nil
+	return h.summary(), nil
+}
+
+// summary is what was done with the mail, for the log.
+func (h *handling) summary() string {
+	return fmt.Sprintf("%s: %s", h.mail.From, strings.Join(h.w.Notes(), "; "))
 }
 
 // identify finds the registered player who sent the mail, if any, and
 // whether the mail proves it.
 func (h *handling) identify(ctx context.Context) error {
-	p, err := h.tx.PlayerByAddress(ctx, h.mail.From)
+	p, err := h.w.Tx.PlayerByAddress(ctx, h.mail.From)
 	if errors.Is(err, db.ErrNotFound) {
 		return nil
 	}
@@ -214,14 +179,14 @@ func (h *handling) identify(ctx context.Context) error {
 	}
 	h.sender = &p
 	h.proven = h.s.proves(h.mail, p)
-	if h.banned, err = h.tx.Banned(ctx, p.ID); err != nil {
+	if h.banned, err = h.w.Tx.Banned(ctx, p.ID); err != nil {
 		return err
 	}
 	if h.proven && !p.Confirmed {
 		// The mail came to the personal address the welcome gave, from
 		// the address registered: the address is the player's (M28).
 		h.sender.Confirmed = true
-		return h.tx.ConfirmPlayer(ctx, p.ID)
+		return h.w.Tx.ConfirmPlayer(ctx, p.ID)
 	}
 	return nil
 }
@@ -243,175 +208,95 @@ const (
 // the notice alone.
 func (h *handling) loop(ctx context.Context) (bool, error) {
 	addr := outbox.Recipient(h.mail.From)
-	n, told, err := h.tx.NoCommand(ctx, addr, h.now, loopWindow)
+	n, told, err := h.w.Tx.NoCommand(ctx, addr, h.w.Now, loopWindow)
 	if err != nil {
 		return false, err
 	}
-	quiet := !told.IsZero() && h.now.Sub(told) < loopQuiet
+	quiet := !told.IsZero() && h.w.Now.Sub(told) < loopQuiet
 	if n < loopMails && !quiet {
 		return false, nil
 	}
-	if err := h.tx.ToldNoCommand(ctx, addr, h.now); err != nil {
+	if err := h.w.Tx.ToldNoCommand(ctx, addr, h.w.Now); err != nil {
 		return false, err
 	}
 	if quiet || h.sender == nil { // a stranger is answered once a day anyway
-		h.note("not answered: a loop")
+		h.w.Note("not answered: a loop")
 		return true, nil
 	}
-	h.note("not answered: a loop, told")
-	h.answer(templates.LoopNotice{Mails: n, Quiet: loopQuiet})
-	return true, h.sendReply(ctx)
+	h.w.Note("not answered: a loop, told")
+	h.answer.add(templates.LoopNotice{Mails: n, Quiet: loopQuiet})
+	return true, h.sendAnswer(ctx)
 }
 
-// answerOnce holds back the answer to a mail that proves nothing, so that
-// a forged From brings its owner no more than one mail (M28): an address
-// not registered is answered once a day at most; a player whose address
-// is not confirmed gets nothing but the welcome (and no second welcome
-// within a day); a confirmed player is not sent their personal address
-// again within a day.
-func (h *handling) answerOnce(ctx context.Context) error {
-	if len(h.reply) == 0 {
-		return nil
+// isOperator reports whether the sender of the mail is the operator, and
+// proves it.
+func (h *handling) isOperator() bool {
+	return h.s.operator != "" && h.sender != nil && h.proven && strings.EqualFold(h.sender.Address, h.s.operator)
+}
+
+// request is the Request of the command c of the mail.
+func (h *handling) request(c parser.Command) *command.Request {
+	r := command.Request{Work: h.w, Proven: h.proven, Operator: h.isOperator(), Line: c.Line, Game: c.Game, Mail: h.mail,
+		Proves: func(p db.Player) bool { return h.s.proves(h.mail, p) }}
+	if h.sender != nil {
+		r.Sender = *h.sender
 	}
-	const day = 24 * time.Hour
-	welcome := -1
-	for i, sec := range h.reply {
-		if _, ok := sec.(templates.Registered); ok {
-			welcome = i
-		}
+	return r.WithMessage(h.message, h.messageGame)
+}
+
+// apply takes in the Result of a command: the sender as it left them,
+// its events (told, with the message that goes with them), its answer
+// and notes, and the conditional moves to list.
+func (h *handling) apply(ctx context.Context, res command.Result) error {
+	if res.Sender != nil {
+		p := *res.Sender
+		h.sender = &p
 	}
-	if h.sender != nil && welcome >= 0 {
-		if !h.proven && !h.sender.Welcomed.IsZero() && h.now.Sub(h.sender.Welcomed) < day {
-			h.reply = nil
-			h.note("not answered: welcomed a day ago")
-			return nil
-		}
-		if err := h.tx.SetWelcomed(ctx, h.sender.ID, h.now); err != nil {
-			return err
-		}
+	h.proven = h.proven || res.Proven
+	h.rated(res.Events)
+	if err := h.w.Tell(ctx, res.Events, res.Message); err != nil {
+		return err
 	}
-	switch {
-	case h.proven:
-	case h.sender == nil:
-		last, err := h.tx.StrangerAnswered(ctx, outbox.Recipient(h.mail.From))
-		if err != nil {
-			return err
+	if res.Game != 0 && h.answer.game == 0 {
+		h.answer.game = res.Game
+	}
+	h.answer.add(res.Answers...)
+	for _, n := range res.Notes {
+		h.w.Note(n)
+	}
+	h.refused = h.refused || res.Refused
+	if c := res.Conditionals; c != nil {
+		for i := range h.conditionals {
+			if h.conditionals[i].Game == c.Game {
+				h.conditionals[i].Added += c.Added
+				h.conditionals[i].Cleared += c.Cleared
+				return nil
+			}
 		}
-		if !last.IsZero() && h.now.Sub(last) < day {
-			h.reply = nil
-			h.note("not answered: answered a day ago")
-			return nil
-		}
-		return h.tx.SetStrangerAnswered(ctx, outbox.Recipient(h.mail.From), h.now)
-	case welcome >= 0:
-		h.reply = h.reply[welcome : welcome+1]
-	case !h.sender.Confirmed:
-		h.reply = nil
-		h.note("not answered: address not confirmed")
+		h.conditionals = append(h.conditionals, *c)
 	}
 	return nil
 }
 
-// answer adds a section to the reply.
-func (h *handling) answer(s templates.Section) {
-	h.reply = append(h.reply, s)
+// rated brings the sender's rating up to date when the events end a
+// rated game of theirs.
+func (h *handling) rated(evs []game.Event) {
+	for _, e := range evs {
+		if st := e.Game; e.Kind == game.Ended && st.Rated != nil && h.sender != nil && st.Game.Has(h.sender.ID) {
+			*h.sender = st.Player(st.ColorOf(h.sender.ID))
+		}
+	}
 }
 
 // fail answers a command that cannot be carried out.
 func (h *handling) fail(e templates.Error) {
-	if e.Game != nil && h.replyGame == 0 {
-		h.replyGame = e.GameID
+	res := command.Fail(e)
+	if res.Game != 0 && h.answer.game == 0 {
+		h.answer.game = res.Game
 	}
-	h.answer(e)
-	h.note(string(e.Problem))
+	h.answer.add(e)
+	h.w.Note(string(e.Problem))
 	h.refused = true
-}
-
-// notRegistered answers a command from an address that is not registered.
-// All such commands share one section, where the first of them stood.
-func (h *handling) notRegistered(c parser.Command) {
-	if h.registerAt < 0 {
-		h.registerAt = len(h.reply)
-		h.answer(nil)
-	}
-	h.unknown = append(h.unknown, c.Line)
-	h.note(c.Kind.String() + ": not registered")
-}
-
-// notProven answers a line (a command of the given kind, or a message)
-// that the mail does not prove to come from the player. All such lines
-// share one section, where the first stood.
-func (h *handling) notProven(line, kind string) {
-	if h.proveAt < 0 {
-		h.proveAt = len(h.reply)
-		h.answer(nil)
-	}
-	h.unproven = append(h.unproven, line)
-	h.note(kind + ": not proven")
-}
-
-// finishReply fills in the gathered sections, and makes sure that every
-// mail gets an answer (M5): a mail without commands gets a reply, one
-// whose commands were all game events is answered by their mails.
-func (h *handling) finishReply(commands, errs int) {
-	if h.sender == nil && h.registerAt < 0 && (commands == 0 || errs > 0) {
-		h.registerAt = len(h.reply)
-		h.answer(nil)
-	}
-	if h.registerAt >= 0 {
-		h.reply[h.registerAt] = templates.HowToRegister{Lines: h.unknown}
-	}
-	if h.proveAt >= 0 {
-		h.reply[h.proveAt] = templates.Prove{Personal: h.s.personal(*h.sender), Lines: h.unproven}
-	}
-	if commands == 0 && len(h.reply) == 0 {
-		h.answer(templates.NoCommand{})
-		h.note("no command")
-	}
-	if !h.proven {
-		h.shorten()
-	}
-}
-
-// maxQuoted is the most lines of the sender's text that the answer to a
-// mail proving nothing quotes (M31).
-const maxQuoted = 3
-
-// shorten makes the answer to a mail that proves nothing short (M31): it
-// quotes maxQuoted lines of the sender's text at most, and shows no
-// board, so that a forged sender cannot make the server mail its text, or
-// boards, to someone else.
-func (h *handling) shorten() {
-	left, omitted := maxQuoted, 0
-	quote := func(lines []string) ([]string, int) {
-		n := min(len(lines), left)
-		left -= n
-		return lines[:n], len(lines) - n
-	}
-	var out []templates.Section
-	for _, sec := range h.reply {
-		switch s := sec.(type) {
-		case templates.Error:
-			if left == 0 {
-				omitted++
-				continue
-			}
-			left--
-			s.Board, s.Game = nil, nil
-			sec = s
-		case templates.HowToRegister:
-			s.Lines, s.More = quote(s.Lines)
-			sec = s
-		case templates.Prove:
-			s.Lines, s.More = quote(s.Lines)
-			sec = s
-		}
-		out = append(out, sec)
-	}
-	if omitted > 0 {
-		out = append(out, templates.Omitted{Lines: omitted})
-	}
-	h.reply = out
 }
 
 // outcome is how the handling ended, once handle returned without error.
@@ -419,7 +304,7 @@ func (h *handling) outcome() Outcome {
 	switch {
 	case h.ignored:
 		return Ignored
-	case h.refused || len(h.unknown) > 0 || len(h.unproven) > 0:
+	case h.refused || len(h.answer.unknown) > 0 || len(h.answer.unproven) > 0:
 		return Refused
 	}
 	return Done
@@ -431,13 +316,4 @@ func (h *handling) senderHandle() string {
 		return ""
 	}
 	return h.sender.Handle
-}
-
-// commentFor returns the sender's words for the opponent in the game
-// (0 for one the command starts), if any.
-func (h *handling) commentFor(game int64) *templates.Comment {
-	if h.message == "" || h.messageGame != 0 && h.messageGame != game {
-		return nil
-	}
-	return &templates.Comment{By: h.sender.Handle, Text: h.message}
 }

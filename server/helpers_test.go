@@ -126,7 +126,9 @@ func newHarnessOutbox(t *testing.T, cfg Config, oc outbox.Config) *harness {
 	t.Cleanup(func() { d.Close() })
 	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	cfg.DB, cfg.Address, cfg.Now = d, ourAddress, c.Now
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	oc.DB, oc.From, oc.Hostname, oc.Now, oc.Logger = d, ourAddress, "example.org", c.Now, cfg.Logger
 	ob, err := outbox.New(oc)
 	if err != nil {

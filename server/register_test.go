@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"github.com/congobymail/congo/account"
 	"github.com/congobymail/congo/config"
 	"regexp"
 	"strings"
@@ -174,7 +175,7 @@ func TestSecretsDiffer(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")
 	a, b := h.player("alice").Secret, h.player("bob").Secret
-	if a == b || len(a) != secretLen || strings.Trim(a, "abcdefghijklmnopqrstuvwxyz234567") != "" {
-		t.Errorf("secrets %q and %q: want two different ones of %d lowercase base32 characters", a, b, secretLen)
+	if a == b || len(a) != account.SecretLen || strings.Trim(a, "abcdefghijklmnopqrstuvwxyz234567") != "" {
+		t.Errorf("secrets %q and %q: want two different ones of %d lowercase base32 characters", a, b, account.SecretLen)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/congobymail/congo/config"
+	"github.com/congobymail/congo/tell"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ import (
 // and the players alice and bob.
 func newRobotHarness(t *testing.T) *harness {
 	t.Helper()
-	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: robot.DefaultHandle}})
+	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: config.DefaultRobot}})
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Fatalf("EnsureRobot: %v", err)
 	}
@@ -34,7 +35,7 @@ func (h *harness) deliverChecked() []received {
 	h.t.Helper()
 	mails := h.deliver()
 	for _, m := range mails {
-		if robot.IsAddress(m.To) {
+		if tell.IsRobotAddress(m.To) {
 			h.t.Errorf("mail %q sent to the robot at %s", m.Subject, m.To)
 		}
 	}
@@ -44,7 +45,7 @@ func (h *harness) deliverChecked() []received {
 // robotStep runs one RobotStep of s and reports whether it played.
 func (h *harness) robotStep(s *Server) bool {
 	h.t.Helper()
-	played, err := s.RobotStep(context.Background())
+	played, err := s.Robot().Step(context.Background())
 	if err != nil {
 		h.t.Fatalf("RobotStep: %v", err)
 	}
@@ -203,7 +204,7 @@ func TestRobotAfterCrash(t *testing.T) {
 	start := only(t, h.deliverChecked(), "alice")
 	h.reply(start, "c2-c3")
 	// The old server is gone; a new one starts on the same database.
-	restarted, err := New(Config{DB: h.db, Now: h.clock.Now, Logger: h.s.log, Settings: config.Settings{Address: ourAddress, Robot: robot.DefaultHandle}})
+	restarted, err := New(Config{DB: h.db, Now: h.clock.Now, Logger: h.s.log, Settings: config.Settings{Address: ourAddress, Robot: config.DefaultRobot}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +233,7 @@ func TestRobotRecheck(t *testing.T) {
 	const id = 1
 	var turn robot.Turn
 	h.inTx(func(ctx context.Context, tx *db.Tx) error {
-		me, err := tx.PlayerByHandle(ctx, robot.DefaultHandle)
+		me, err := tx.PlayerByHandle(ctx, config.DefaultRobot)
 		if err != nil {
 			return err
 		}
@@ -249,7 +250,7 @@ func TestRobotRecheck(t *testing.T) {
 	}
 	h.sendProven("alice", fmt.Sprintf("resign congo %d", id)) // meanwhile
 	h.deliverChecked()
-	if err := h.s.robotPlay(context.Background(), turn, d); err != nil {
+	if err := h.s.Robot().Play(context.Background(), turn, d); err != nil {
 		t.Fatalf("robotPlay: %v", err)
 	}
 	if mails := h.deliverChecked(); len(mails) != 0 {
@@ -335,7 +336,7 @@ func TestRobotResigns(t *testing.T) {
 func TestRobotMail(t *testing.T) {
 	h := newRobotHarness(t)
 	forged := h.mail("alice", "", "challenge congo alice")
-	forged.From = robot.Address("robot")
+	forged.From = tell.RobotAddress("robot")
 	h.handle(forged)
 	if mails := h.deliverChecked(); len(mails) != 0 {
 		t.Errorf("a mail from the robot's address was answered: %q", mails[0].Subject)
@@ -358,7 +359,7 @@ func TestRunRobot(t *testing.T) {
 	h.deliverChecked()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.s.RunRobot(ctx) }()
+	go func() { done <- h.s.Robot().Run(ctx) }()
 	defer func() {
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
@@ -394,7 +395,7 @@ func TestEnsureRobot(t *testing.T) {
 	if err := h.s.EnsureRobot(context.Background()); err != nil {
 		t.Errorf("EnsureRobot again: %v", err)
 	}
-	if p := h.player("robot"); !h.s.isRobot(p) {
+	if p := h.player("robot"); !h.s.tell.IsRobot(p) {
 		t.Errorf("robot registered as %+v", p)
 	}
 	// A player holding the handle already: the robot cannot have it.

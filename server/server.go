@@ -1,7 +1,8 @@
-// Package server carries out the commands players send by mail: who may
-// give which command, what each does (through game for the life of a
-// game), and the mails its events cause to each recipient; and it wires
-// the background loops of the clock and the robot.
+// Package server reads the commands players send by mail and hands each
+// to the room that owns it: it proves the sender, looks the command up in
+// one table (who may give it, which room's handler carries it out), and
+// gathers the answer to the mail. It makes the rooms' workers (the clock,
+// the robot, the analyses) and wires them together; it owns no feature.
 package server
 
 import (
@@ -14,13 +15,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/congobymail/congo/analysis"
+	"github.com/congobymail/congo/account"
+	"github.com/congobymail/congo/analyst"
 	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailmsg"
+	"github.com/congobymail/congo/operator"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/play"
+	"github.com/congobymail/congo/robot"
+	"github.com/congobymail/congo/tell"
+	"github.com/congobymail/congo/tournament"
 )
 
 // Config configures a Server: the settings, held whole, and what it
@@ -55,7 +62,8 @@ type Config struct {
 	// Logger receives what the server does; default slog.Default().
 	Logger *slog.Logger
 
-	// Metrics, when set, is told about each mail handled.
+	// Metrics, when set, is told about each mail handled, each move of
+	// the robot and each analysis.
 	Metrics Metrics
 
 	// Outbox is where the mails the server causes are queued; its caps
@@ -67,40 +75,24 @@ type Config struct {
 // Server handles incoming mail and sends the answers.
 type Server struct {
 	db            *db.DB
-	local, domain string // the two halves of Address
-	address       string
-	name          string
-	hostname      string
+	tell          *tell.Teller
 	trustAuthServ string
+	operator      string
 	now           func() time.Time
-	rand          io.Reader
 	log           *slog.Logger
 	metrics       Metrics
-	operator      string
-	outbox        *outbox.Outbox
 
-	robot     string // the robot's handle; "" for none
-	publicURL string // the web's pages, ending in "/"; "" for none
-
-	robotGames, challengesPerDay int
-	analysesPerDay               int
-	analysisNodes                int64
-	language                     lang.Code // the default language (M40)
-
-	// clockWake tells the clock loop that a mail was handled; robotWake
-	// tells the robot loop.
-	clockWake chan struct{}
-	robotWake chan struct{}
+	clock    *play.Clock
+	robot    *robot.Worker
+	analyses *analyst.Queue
 }
 
-// New returns a Server for cfg.
+// New returns a Server for cfg, with the workers of its rooms: the clock
+// (Clock), and the robot's worker (Robot), which makes the analyses
+// between its turns.
 func New(cfg Config) (*Server, error) {
 	if cfg.DB == nil {
 		return nil, errors.New("server: no database")
-	}
-	local, domain, ok := strings.Cut(strings.ToLower(cfg.Address), "@")
-	if !ok || local == "" || domain == "" || strings.ContainsAny(local, "+@ <>") || strings.ContainsAny(domain, "@ <>") {
-		return nil, fmt.Errorf("server: address %q is not of the form local@domain without +", cfg.Address)
 	}
 	if h := cfg.RobotHandle(); h != "" && !parser.ValidHandle(h) {
 		return nil, fmt.Errorf("server: robot handle %q is not a handle", h)
@@ -108,72 +100,81 @@ func New(cfg Config) (*Server, error) {
 	if l := lang.Code(cfg.Language); l != "" && !l.Valid() {
 		return nil, fmt.Errorf("server: language %q is none of %v", cfg.Language, lang.All)
 	}
-	s := &Server{
-		db:               cfg.DB,
-		local:            local,
-		domain:           domain,
-		address:          local + "@" + domain,
-		name:             cfg.Name,
-		hostname:         cfg.Hostname,
-		trustAuthServ:    cfg.TrustAuthServ,
-		now:              cfg.Now,
-		rand:             cfg.Rand,
-		log:              cfg.Logger,
-		metrics:          cfg.Metrics,
-		operator:         strings.ToLower(cfg.Operator),
-		outbox:           cfg.Outbox,
-		robot:            cfg.RobotHandle(),
-		publicURL:        cfg.PublicURL,
-		robotGames:       cfg.RobotGames,
-		challengesPerDay: cfg.ChallengesPerDay,
-		analysesPerDay:   cfg.AnalysesPerDay,
-		analysisNodes:    cfg.AnalysisNodes,
-		language:         cfg.Lang(),
-		clockWake:        make(chan struct{}, 1),
-		robotWake:        make(chan struct{}, 1),
-	}
-	if s.name == "" {
-		s.name = "Congo"
-	}
-	if s.robotGames == 0 {
-		s.robotGames = config.DefaultRobotGames
-	}
-	if s.challengesPerDay == 0 {
-		s.challengesPerDay = config.DefaultChallengesPerDay
-	}
-	if s.analysesPerDay == 0 {
-		s.analysesPerDay = config.DefaultAnalysesPerDay
-	}
-	if s.analysisNodes <= 0 {
-		s.analysisNodes = analysis.DefaultNodes
-	}
-	if s.hostname == "" {
-		s.hostname = domain
-	}
-	if s.publicURL != "" && !strings.HasSuffix(s.publicURL, "/") {
-		s.publicURL += "/"
-	}
+	s := &Server{db: cfg.DB, trustAuthServ: cfg.TrustAuthServ, operator: strings.ToLower(cfg.Operator),
+		now: cfg.Now, log: cfg.Logger, metrics: cfg.Metrics}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if s.rand == nil {
-		s.rand = rand.Reader
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Reader
 	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.outbox == nil {
-		ob, err := outbox.New(outbox.Config{DB: s.db, From: s.address, Hostname: s.hostname, Now: s.now, Logger: s.log})
+	ob := cfg.Outbox
+	if ob == nil {
+		local, domain, _ := strings.Cut(strings.ToLower(cfg.Address), "@")
+		hostname := cfg.Hostname
+		if hostname == "" {
+			hostname = domain
+		}
+		var err error
+		ob, err = outbox.New(outbox.Config{DB: s.db, From: local + "@" + domain, Hostname: hostname, Now: s.now, Logger: s.log})
 		if err != nil {
 			return nil, err
 		}
-		s.outbox = ob
+	}
+	t, err := tell.New(cfg.Settings, ob, cfg.Rand, s.log)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	t.GamesEnded = tournament.GamesEnded
+	s.tell = t
+	s.clock = play.NewClock(s.db, t, s.now)
+	s.robot = robot.NewWorker(s.db, t, s.now)
+	s.analyses = analyst.NewQueue(s.db, t, s.now)
+	s.robot.Analyses, s.analyses.Robot, s.robot.AfterMove = s.analyses, s.robot, s.clock.Wake
+	if s.metrics != nil {
+		s.robot.Metrics, s.analyses.Metrics = s.metrics, s.metrics
 	}
 	return s, nil
 }
 
 // Outbox is where the server queues its mails.
-func (s *Server) Outbox() *outbox.Outbox { return s.outbox }
+func (s *Server) Outbox() *outbox.Outbox { return s.tell.Outbox() }
+
+// Clock is the worker of the games' clocks: run it (Clock.Run) beside
+// the mail.
+func (s *Server) Clock() *play.Clock { return s.clock }
+
+// Robot is the robot's worker, which makes the analyses between its
+// turns: run it (robot.Worker.Run) beside the mail, once EnsureRobot
+// has registered the robot.
+func (s *Server) Robot() *robot.Worker { return s.robot }
+
+// Analyses is the queue of the analyses players ask for, which the
+// robot's worker makes.
+func (s *Server) Analyses() *analyst.Queue { return s.analyses }
+
+// EnsureRobot registers the robot player, unless it is registered
+// already or there is none (Config.Robot). A player of another address
+// holding the robot's handle is an error.
+func (s *Server) EnsureRobot(ctx context.Context) error {
+	return s.robot.Ensure(ctx, func() (string, error) { return account.NewSecret(s.tell.Rand()) })
+}
+
+// Admin carries out an operator's command given on the machine (congod
+// admin), in one transaction, and mails the players concerned. by says
+// who gave it, for the log. It returns what was done; an
+// *operator.Error when the command cannot be carried out.
+func (s *Server) Admin(ctx context.Context, c parser.Command, by string) (string, error) {
+	var summary string
+	_, err := s.tell.Tx(ctx, s.db, s.now().UTC(), func(w *tell.Work) (err error) {
+		summary, err = operator.Do(ctx, w, c, by)
+		return err
+	})
+	return summary, err
+}
 
 // HandleMail handles one incoming mail in one transaction: it carries out
 // the mail's commands and queues every mail they cause, and records the
@@ -235,25 +236,25 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 			if down != nil {
 				errs[i] = &DatabaseDown{Err: errs[i]}
 			}
-			s.tell(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
+			s.count(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
 		case r.seen:
 			s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
-			s.tell(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
+			s.count(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
 		default:
 			h := r.h
 			o := Handled{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
 			s.log.Info("mail handled", "message_id", m.MessageID, "handle", o.Handle, "commands", strings.Join(o.Commands, ","),
-				"outcome", string(o.Outcome), "duration", took, "queued", h.queued, "summary", r.summary)
-			s.tell(o)
-			queued = queued || h.queued > 0
+				"outcome", string(o.Outcome), "duration", took, "queued", h.w.Queued(), "summary", r.summary)
+			s.count(o)
+			queued = queued || h.w.Queued() > 0
 		}
 	}
 	if err == nil {
 		if queued {
-			s.outbox.Wake()
+			s.Outbox().Wake()
 		}
-		s.wakeClock()
-		s.wakeRobot()
+		s.clock.Wake()
+		s.robot.Wake()
 	}
 	return errs
 }
@@ -313,34 +314,9 @@ func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailmsg.Incoming) (
 	})
 }
 
-// tell tells the Metrics, if any, about a mail.
-func (s *Server) tell(o Handled) {
+// count tells the Metrics, if any, about a mail.
+func (s *Server) count(o Handled) {
 	if s.metrics != nil {
 		s.metrics.MailHandled(o)
 	}
-}
-
-// personal returns a player's personal address.
-func (s *Server) personal(p db.Player) string {
-	return s.local + "+" + p.Secret + "@" + s.domain
-}
-
-// isOwn reports whether addr is one of the server's addresses: its own
-// local part, with or without a +tag, at its domain.
-func (s *Server) isOwn(addr string) bool {
-	local, domain, ok := cutAddress(addr)
-	if !ok || !strings.EqualFold(domain, s.domain) {
-		return false
-	}
-	base, _, _ := strings.Cut(local, "+")
-	return strings.EqualFold(base, s.local)
-}
-
-// cutAddress splits an address at its last "@".
-func cutAddress(addr string) (local, domain string, ok bool) {
-	i := strings.LastIndexByte(addr, '@')
-	if i <= 0 || i == len(addr)-1 {
-		return "", "", false
-	}
-	return addr[:i], addr[i+1:], true
 }

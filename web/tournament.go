@@ -10,7 +10,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/director"
-	"github.com/congobymail/congo/tournament"
+	"github.com/congobymail/congo/pairing"
 )
 
 // A tournament's page (M44): its standings (M37), a round robin's
@@ -88,7 +88,7 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 	t := st.T
 	d := tournamentData{ID: t.ID, Name: t.Name, System: systemWords(t), Status: tournamentStatus(t),
 		Director: st.Director.Handle, DirectorHref: h.playerHref(st.Director.Handle),
-		TimeControl: timeControl(t.TimeControl), Rated: t.Rated, Swiss: st.System() == tournament.Swiss,
+		TimeControl: timeControl(t.TimeControl), Rated: t.Rated, Swiss: st.System() == pairing.Swiss,
 		Started: t.Status == db.TournamentRunning || t.Status == db.TournamentOver}
 	if t.Status == db.TournamentOpen {
 		d.Join = fmt.Sprintf("join tournament %d", t.ID)
@@ -106,8 +106,8 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 	}
 	for _, s := range standings {
 		d.Standings = append(d.Standings, standingRow{Place: s.Place, Handle: s.Handle, Href: h.playerHref(s.Handle),
-			Points: tournament.FormatPoints(s.Points), Buchholz: tournament.FormatPoints(s.Buchholz),
-			SB: tournament.FormatPoints(s.SB), Withdrawn: s.Withdrawn})
+			Points: pairing.FormatPoints(s.Points), Buchholz: pairing.FormatPoints(s.Buchholz),
+			SB: pairing.FormatPoints(s.SB), Withdrawn: s.Withdrawn})
 	}
 	if !d.Swiss {
 		c, err := st.Crosstable()
@@ -128,7 +128,7 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 				}
 			}
 			d.Cross = append(d.Cross, crossRow{Place: s.Place, Handle: s.Handle, Href: h.playerHref(s.Handle),
-				Cells: cells, Points: tournament.FormatPoints(s.Points)})
+				Cells: cells, Points: pairing.FormatPoints(s.Points)})
 		}
 	}
 	byRound := map[int]*roundData{}

@@ -12,8 +12,8 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/director"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/pairing"
 	"github.com/congobymail/congo/parser"
-	"github.com/congobymail/congo/tournament"
 )
 
 // t0 is when the world's first player registered; now is when its pages
@@ -143,7 +143,7 @@ func (w *world) build(ctx context.Context, t testing.TB, tx *db.Tx) error {
 		t.Fatal(err)
 	}
 
-	cup, err := director.New(ctx, tx, p("alice"), director.Spec{Name: "Spring Cup", System: tournament.RoundRobin,
+	cup, err := director.New(ctx, tx, p("alice"), director.Spec{Name: "Spring Cup", System: pairing.RoundRobin,
 		Control: parser.TimeControl{Days: 3}}, at(14))
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ func (w *world) build(ctx context.Context, t testing.TB, tx *db.Tx) error {
 		t.Fatal(err)
 	}
 
-	autumn, err := director.New(ctx, tx, p("bob"), director.Spec{Name: "Autumn Open", System: tournament.Swiss}, at(20))
+	autumn, err := director.New(ctx, tx, p("bob"), director.Spec{Name: "Autumn Open", System: pairing.Swiss}, at(20))
 	if err != nil {
 		return err
 	}

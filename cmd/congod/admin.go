@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/operator"
 	"io"
 	"log/slog"
 	"strings"
@@ -35,7 +36,7 @@ func runAdmin(ctx context.Context, cfg *settings, args []string, stdout, stderr 
 		return err
 	}
 	summary, err := srv.Admin(ctx, a, "command line")
-	var ae *server.AdminError
+	var ae *operator.Error
 	if errors.As(err, &ae) {
 		return fmt.Errorf("admin %s", ae)
 	}

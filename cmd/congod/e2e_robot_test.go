@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
+	"github.com/congobymail/congo/config"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/congobymail/congo/mailmsg"
-	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -15,7 +15,7 @@ import (
 // handle.
 func startRobotWorld(t *testing.T) *world {
 	t.Helper()
-	return startWorldTuned(t, func(c *settings) { c.Robot = robot.DefaultHandle }, "alice")
+	return startWorldTuned(t, func(c *settings) { c.Robot = config.DefaultRobot }, "alice")
 }
 
 // position finds the position in a board mail (M3).

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/congobymail/congo/analyst"
+	"github.com/congobymail/congo/robot"
 	"log/slog"
 	"net"
 	"net/http"
@@ -159,7 +161,7 @@ func (m *monitor) MailHandled(h server.Handled) {
 
 // RobotMoved counts a move of the robot's; it makes monitor a
 // server.Metrics.
-func (m *monitor) RobotMoved(r server.RobotMoved) {
+func (m *monitor) RobotMoved(r robot.Moved) {
 	m.robotMoves.Inc()
 	if r.TimedOut {
 		m.robotCapped.Inc()
@@ -167,7 +169,7 @@ func (m *monitor) RobotMoved(r server.RobotMoved) {
 }
 
 // Analysed counts an analysis; it makes monitor a server.Metrics.
-func (m *monitor) Analysed(a server.Analysed) {
+func (m *monitor) Analysed(a analyst.Done) {
 	switch {
 	case a.Interrupted:
 		m.analyses.WithLabelValues("interrupted").Inc()

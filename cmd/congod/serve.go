@@ -179,7 +179,7 @@ func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *d
 			{"outbox", func(ctx context.Context) error { return ob.Run(ctx, mon.sender(watch.sender(hand.sender(smtp)))) }},
 			{"smtp-watch", watch.run},
 		},
-		{{"clock", srv.RunClock}, {"robot", srv.RunRobot}},
+		{{"clock", srv.Clock().Run}, {"robot", srv.Robot().Run}},
 	}
 	if cfg.HTTP != "" {
 		ln, err := listenHTTP(cfg.HTTP, logger)

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/templates"
+)
+
+// relay passes the sender's message on to the opponent (M19): with the
+// board of the game, when the mail made a move or the like in it, or
+// alone; and tells the sender so in one line, in their own board mail
+// of the game when they get one, else in the answer. A message from a
+// mail that proves nothing, or to a game the sender does not play in,
+// is not passed on, and the answer says why.
+func (h *handling) relay(ctx context.Context) error {
+	if h.message == "" || h.messageGame == 0 || h.sender == nil {
+		return nil
+	}
+	if opp, relayed, withBoard := h.w.Relayed(h.messageGame, *h.sender); relayed {
+		return h.relayed(opp, withBoard)
+	}
+	if !h.proven {
+		h.notProven(firstLine(h.message), "message")
+		return nil
+	}
+	st, err := game.Load(ctx, h.w.Tx, h.messageGame, h.w.Now)
+	if errors.Is(err, db.ErrNotFound) || err == nil && !st.Game.Has(h.sender.ID) {
+		h.answer.add(templates.NotRelayed{GameID: h.messageGame})
+		h.w.Note("message not relayed")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h.w.TellMessage(st, *h.sender, &templates.Comment{By: h.sender.Handle, Text: h.message})
+	return h.relayed(st.Opponent(h.sender.ID), false)
+}
+
+// relayed tells the sender that the message went to opp: in their board
+// mail of the game, when they get one (withBoard).
+func (h *handling) relayed(opp db.Player, withBoard bool) error {
+	h.w.Note("message relayed")
+	if !withBoard {
+		h.answer.add(templates.Relayed{To: opp.Handle})
+		return nil
+	}
+	line, err := templates.RelayedLine(h.answerLang(), opp.Handle)
+	if err != nil {
+		return err
+	}
+	h.w.AddToMail(h.messageGame, *h.sender, line)
+	return nil
+}
+
+// fold puts the answer to a proven mail about one game into the
+// sender's board mail of that game, when they get one, so that the mail
+// brings one mail (M23).
+func (h *handling) fold() error {
+	a := &h.answer
+	if !h.proven || a.game == 0 || len(a.sections) == 0 || !h.w.Mails(a.game, *h.sender) {
+		return nil
+	}
+	texts, err := templates.Sections(h.answerLang(), a.sections)
+	if err != nil {
+		return err
+	}
+	h.w.AddToMail(a.game, *h.sender, texts...)
+	a.sections = nil
+	return nil
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	for i := range len(s) {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
