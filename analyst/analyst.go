@@ -51,14 +51,14 @@ func Analyze(ctx context.Context, r *command.Request) (command.Result, error) {
 	case db.Active, db.Challenged:
 		return refuse(templates.NotFinished)
 	case db.Declined:
-		return refuse(templates.NoMovesToAnalyse)
+		return refuse(templates.NoMovesToAnalyze)
 	}
 	moves, err := r.Tx.Moves(ctx, st.ID())
 	if err != nil {
 		return command.Result{}, err
 	}
 	if len(moves) == 0 {
-		return refuse(templates.NoMovesToAnalyse)
+		return refuse(templates.NoMovesToAnalyze)
 	}
 	res := command.Result{Game: st.ID()}
 	stored, err := r.Tx.Analysis(ctx, st.ID())

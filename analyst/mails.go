@@ -52,7 +52,7 @@ func analysisWords(st *game.State, a *analysis.Analysis, to, site string) templa
 	pawns := func(hundredths int) string { return fmt.Sprintf("%.2f", float64(hundredths)/100) }
 	for i := range a.Plies {
 		p := &a.Plies[i]
-		m := &templates.AnalysedMove{Move: p.Move.String(), Mark: p.Mark.String(), Eval: p.Eval.String()}
+		m := &templates.AnalyzedMove{Move: p.Move.String(), Mark: p.Mark.String(), Eval: p.Eval.String()}
 		if p.Side == rules.White {
 			m.Label = fmt.Sprintf("%d. %v", p.Number, p.Move)
 		} else {

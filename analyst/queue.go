@@ -29,7 +29,7 @@ type Done struct {
 
 // Metrics is told about each analysis. Its method must not block.
 type Metrics interface {
-	Analysed(Done)
+	Analyzed(Done)
 }
 
 // Robot is the robot's worker as the queue sees it: Woken signals when
@@ -123,7 +123,7 @@ func (q *Queue) Next(ctx context.Context) (bool, error) {
 	case errors.Is(err, context.Canceled):
 		q.log.Info("analysis interrupted by a robot turn; made again after it", "game", next.game, "after", took)
 		if q.Metrics != nil {
-			q.Metrics.Analysed(Done{Game: next.game, Plies: len(next.moves), Duration: took, Interrupted: true})
+			q.Metrics.Analyzed(Done{Game: next.game, Plies: len(next.moves), Duration: took, Interrupted: true})
 		}
 		return true, nil
 	}
@@ -227,7 +227,7 @@ func (q *Queue) finish(ctx context.Context, gameID int64, a *analysis.Analysis, 
 		if a != nil {
 			o.Plies = len(a.Plies)
 		}
-		q.Metrics.Analysed(o)
+		q.Metrics.Analyzed(o)
 	}
 	if queued > 0 {
 		q.tell.Outbox().Wake()

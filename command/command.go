@@ -55,11 +55,11 @@ func (r Request) WithMessage(text string, game int64) *Request {
 
 // Message returns the sender's message for the opponent in game (0 for
 // one the command starts), if any.
-func (r *Request) Message(game int64) *templates.Comment {
+func (r *Request) Message(game int64) *templates.Message {
 	if r.message == "" || r.messageGame != 0 && r.messageGame != game {
 		return nil
 	}
-	return &templates.Comment{By: r.Sender.Handle, Text: r.message}
+	return &templates.Message{By: r.Sender.Handle, Text: r.message}
 }
 
 // MessageText is the text of Message(game), "" for none.
@@ -80,7 +80,7 @@ type Result struct {
 	// them, and brings the sender's rating up to date when they end a
 	// rated game of theirs.
 	Events  []game.Event
-	Message *templates.Comment
+	Message *templates.Message
 	// Game is the game the answer is about, for its thread and Subject
 	// (M9, M22), when no earlier command of the mail named one.
 	Game int64

@@ -64,6 +64,29 @@ func (r Result) String() string {
 	return resultNames[r]
 }
 
+// Token is the result as a game record (PGN) writes it: "1-0", "0-1",
+// "1/2-1/2", or "*" for a game not over or aborted.
+func (r Result) Token() string {
+	switch r {
+	case WhiteWins:
+		return "1-0"
+	case BlackWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// Score is the result as mails and pages show it: Token, with a draw
+// written "½-½".
+func (r Result) Score() string {
+	if r == Draw {
+		return "½-½"
+	}
+	return r.Token()
+}
+
 func parseResult(s string) (Result, error) {
 	for r, name := range resultNames {
 		if name == s {
@@ -416,7 +439,7 @@ type Move struct {
 	Move     string // canonical notation
 	Position string // the position after the move
 	At       time.Time
-	Comment  string // what the mover wrote with it, if anything
+	Message  string // what the mover wrote with it, if anything
 	// TimeLeft is the time the mover had left when making it, before
 	// the increment it earned; zero when not known.
 	TimeLeft time.Duration
@@ -429,7 +452,7 @@ func (tx *Tx) AddMove(ctx context.Context, m Move) error {
 		left = sql.NullInt64{Int64: int64(m.TimeLeft), Valid: true}
 	}
 	_, err := tx.exec(ctx, "INSERT INTO moves (game, ply, move, position, at, comment, time_left) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At), m.Comment, left)
+		m.Game, m.Ply, m.Move, m.Position, formatTime(m.At), m.Message, left)
 	if err != nil {
 		return fmt.Errorf("add move %d of game %d: %w", m.Ply, m.Game, err)
 	}
@@ -449,7 +472,7 @@ func (tx *Tx) Moves(ctx context.Context, game int64) ([]Move, error) {
 		var m Move
 		var at string
 		var left sql.NullInt64
-		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at, &m.Comment, &left); err != nil {
+		if err := rows.Scan(&m.Game, &m.Ply, &m.Move, &m.Position, &at, &m.Message, &left); err != nil {
 			return nil, fmt.Errorf("moves of game %d: %w", game, err)
 		}
 		if m.At, err = parseTime(at); err != nil {

@@ -43,7 +43,7 @@ func TestGameClocks(t *testing.T) {
 			t.Errorf("ActiveGames() = %+v, %v, want [%+v]", active, err, g)
 		}
 		for ply, m := range []string{"b2-b3", "b6-b5"} {
-			if err := tx.AddMove(ctx, Move{Game: g.ID, Ply: ply + 1, Move: m, Position: start, At: t0, Comment: "hi"}); err != nil {
+			if err := tx.AddMove(ctx, Move{Game: g.ID, Ply: ply + 1, Move: m, Position: start, At: t0, Message: "hi"}); err != nil {
 				return err
 			}
 		}
@@ -51,7 +51,7 @@ func TestGameClocks(t *testing.T) {
 			return err
 		}
 		moves, err := tx.Moves(ctx, g.ID)
-		if err != nil || len(moves) != 1 || moves[0].Move != "b2-b3" || moves[0].Comment != "hi" {
+		if err != nil || len(moves) != 1 || moves[0].Move != "b2-b3" || moves[0].Message != "hi" {
 			t.Errorf("Moves() after DeleteLastMove = %+v, %v, want b2-b3 with its comment", moves, err)
 		}
 		return nil

@@ -186,7 +186,7 @@ func (tx *Tx) ScoreOf(ctx context.Context, player int64) (Score, error) {
 }
 
 // PublicMoves returns the moves of a game in order, without the messages
-// sent with them (Move.Comment is empty).
+// sent with them (Move.Message is empty).
 func (tx *Tx) PublicMoves(ctx context.Context, game int64) ([]Move, error) {
 	rows, err := tx.query(ctx, "SELECT ply, move, position, at FROM moves WHERE game = ? ORDER BY ply", game)
 	if err != nil {

@@ -61,7 +61,7 @@ func webWorld(t *testing.T) (*DB, map[string]Player) {
 				return err
 			}
 			if spec.status == Active {
-				if err := tx.AddMove(ctx, Move{Game: g.ID, Ply: 1, Move: "b2-b3", Position: start, At: at, Comment: "hello carol"}); err != nil {
+				if err := tx.AddMove(ctx, Move{Game: g.ID, Ply: 1, Move: "b2-b3", Position: start, At: at, Message: "hello carol"}); err != nil {
 					return err
 				}
 			}
@@ -143,7 +143,7 @@ func TestWebQueries(t *testing.T) {
 			}
 		}
 		moves, err := tx.PublicMoves(ctx, 3)
-		if err != nil || len(moves) != 1 || moves[0].Move != "b2-b3" || moves[0].Comment != "" || !moves[0].At.Equal(t0.Add(2*time.Hour)) {
+		if err != nil || len(moves) != 1 || moves[0].Move != "b2-b3" || moves[0].Message != "" || !moves[0].At.Equal(t0.Add(2*time.Hour)) {
 			t.Errorf("PublicMoves(3) = %+v, %v, want b2-b3 without its message", moves, err)
 		}
 		ended, err := tx.EndedSince(ctx, time.Time{})

@@ -312,7 +312,7 @@ func TestRecordLines(t *testing.T) {
 	for ply := 1; ply <= 40; ply++ {
 		m := db.Move{Ply: ply, Move: "b2-b3"}
 		if ply == 7 {
-			m.Comment = strings.Repeat("a rather long comment {with braces} ", 6)
+			m.Message = strings.Repeat("a rather long comment {with braces} ", 6)
 		}
 		moves = append(moves, m)
 	}

@@ -69,7 +69,7 @@ func applyMove(ctx context.Context, tx *db.Tx, st *State, mover db.Player, m rul
 		st.Game.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
 	}
 	st.Game.Takeback = 0
-	stored := db.Move{Game: st.ID(), Ply: n, Move: m.String(), Position: st.Game.Position, At: st.Now, TimeLeft: left, Comment: comment}
+	stored := db.Move{Game: st.ID(), Ply: n, Move: m.String(), Position: st.Game.Position, At: st.Now, TimeLeft: left, Message: comment}
 	if err := tx.AddMove(ctx, stored); err != nil {
 		return eff, err
 	}

@@ -14,7 +14,7 @@ const recordWidth = 72
 // docs/playing.md: PGN's tag pairs (Site is site, the server's address), then
 // the numbered moves in R20 notation, comments in braces, and the result.
 func Record(st *State, moves []db.Move, site string) string {
-	result := resultToken(st.Game)
+	result := st.Game.Result.Token()
 	var b strings.Builder
 	tag := func(name, value string) {
 		value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
@@ -47,7 +47,7 @@ func Record(st *State, moves []db.Move, site string) string {
 		} else {
 			tokens = append(tokens, m.Move)
 		}
-		if words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(m.Comment)); len(words) > 0 {
+		if words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(m.Message)); len(words) > 0 {
 			words[0], words[len(words)-1] = "{"+words[0], words[len(words)-1]+"}"
 			tokens = append(tokens, words...)
 		}
@@ -66,18 +66,4 @@ func Record(st *State, moves []db.Move, site string) string {
 	}
 	b.WriteString(line)
 	return b.String()
-}
-
-// resultToken is a game's result as PGN writes it: "1-0", "0-1",
-// "1/2-1/2", or "*" for a game not over or aborted.
-func resultToken(g db.Game) string {
-	switch g.Result {
-	case db.WhiteWins:
-		return "1-0"
-	case db.BlackWins:
-		return "0-1"
-	case db.Draw:
-		return "1/2-1/2"
-	}
-	return "*"
 }

@@ -56,7 +56,7 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 		return command.Result{}, err
 	}
 	data := templates.ChallengeData{Lang: r.Lang(opponent), Game: tell.GameWords(&st), To: opponent.Handle, Challenger: r.Sender.Handle,
-		Challenged: opponent.Handle, Comment: r.Message(0)}
+		Challenged: opponent.Handle, Message: r.Message(0)}
 	if err := r.Subject(ctx, &data.Game, opponent); err != nil {
 		return command.Result{}, err
 	}
@@ -76,7 +76,7 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 		}
 		st.Game.ThreadRoot = root
 	}
-	data.Lang, data.To, data.Comment = r.Lang(r.Sender), r.Sender.Handle, nil
+	data.Lang, data.To, data.Message = r.Lang(r.Sender), r.Sender.Handle, nil
 	if err := r.Subject(ctx, &data.Game, r.Sender); err != nil {
 		return command.Result{}, err
 	}
@@ -156,12 +156,12 @@ func Decline(ctx context.Context, r *command.Request) (command.Result, error) {
 	challenger := st.Opponent(r.Sender.ID)
 	data := templates.ChallengeData{Game: tell.GameWords(&st), Challenger: challenger.Handle, Challenged: r.Sender.Handle}
 	for _, to := range []db.Player{challenger, r.Sender} {
-		data.Lang, data.To, data.Comment = r.Lang(to), to.Handle, nil
+		data.Lang, data.To, data.Message = r.Lang(to), to.Handle, nil
 		if err := r.Subject(ctx, &data.Game, to); err != nil {
 			return command.Result{}, err
 		}
 		if to.ID != r.Sender.ID {
-			data.Comment = r.Message(st.ID())
+			data.Message = r.Message(st.ID())
 		}
 		subject, body, err := templates.ChallengeDeclined(data)
 		if err != nil {

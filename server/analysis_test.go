@@ -54,9 +54,9 @@ func (h *harness) playShortGame(white, black string) int64 {
 	return id
 }
 
-// analyseNext runs the worker's next analysis and reports whether there
+// analyzeNext runs the worker's next analysis and reports whether there
 // was one.
-func (h *harness) analyseNext(s *Server) bool {
+func (h *harness) analyzeNext(s *Server) bool {
 	h.t.Helper()
 	more, err := s.Analyses().Next(context.Background())
 	if err != nil {
@@ -158,7 +158,7 @@ func TestAnalyze(t *testing.T) {
 	if queued.Subject != "Re: Congo game 1: alice vs bob" {
 		t.Errorf("answer Subject = %q, want the game's (M22)", queued.Subject)
 	}
-	if !h.analyseNext(h.s) {
+	if !h.analyzeNext(h.s) {
 		t.Fatalf("analyseNext found nothing to analyse")
 	}
 	mail := onlyHTML(t, h.deliverHTML(), "alice")
@@ -167,7 +167,7 @@ func TestAnalyze(t *testing.T) {
 	if reqs := h.waiting(id); len(reqs) != 0 {
 		t.Errorf("requests still waiting after the analysis: %+v", reqs)
 	}
-	if h.analyseNext(h.s) {
+	if h.analyzeNext(h.s) {
 		t.Errorf("analyseNext found another analysis to make")
 	}
 
@@ -181,7 +181,7 @@ func TestAnalyze(t *testing.T) {
 	}
 	wantWords(t, again[0].received, "analyze needs a game number")
 	wantAnalysisMail(t, again[1], h.last.MessageID, root)
-	if h.analyseNext(h.s) {
+	if h.analyzeNext(h.s) {
 		t.Errorf("the stored analysis was queued to be made again")
 	}
 	// Asked twice in one mail: one analysis.
@@ -208,7 +208,7 @@ func TestAnalyzeReply(t *testing.T) {
 	h.reply(mails[len(mails)-1], "Well played!\nanalyze")
 	answer := only(t, h.deliver(), "bob")
 	wantWords(t, answer, "The analysis of game 1 is queued")
-	h.analyseNext(h.s)
+	h.analyzeNext(h.s)
 	m := only(t, h.deliver(), "bob")
 	wantWords(t, m, "your game 1", "you (black)", "alice wins: your lion was captured")
 }
@@ -247,7 +247,7 @@ func TestAnalyzeRefusals(t *testing.T) {
 	}
 	h.send("carol", "analyze congo 1")
 	wantWords(t, only(t, h.deliver(), "carol"), "did not come to your personal address")
-	if h.analyseNext(h.s) {
+	if h.analyzeNext(h.s) {
 		t.Errorf("a refused request was queued")
 	}
 }
@@ -263,7 +263,7 @@ func TestAnalyzeCap(t *testing.T) {
 	}
 	// Game 1 is analysed already, at bob's request.
 	h.sendProven("bob", fmt.Sprintf("analyze congo %d", games[0]))
-	h.analyseNext(h.s)
+	h.analyzeNext(h.s)
 	h.deliver()
 	first := h.clock.Now()
 	for i, id := range games[1 : config.DefaultAnalysesPerDay+1] {
@@ -307,16 +307,16 @@ func TestAnalysisQueue(t *testing.T) {
 	wantWords(t, only(t, mails, "bob"), "with 1 analysis ahead of it")
 	wantWords(t, only(t, mails, "carol"), "it is next")
 
-	h.analyseNext(h.s)
+	h.analyzeNext(h.s)
 	mails = h.deliver()
 	if len(mails) != 2 {
 		t.Fatalf("%d mails after the first analysis, want alice's and carol's", len(mails))
 	}
 	wantWords(t, only(t, mails, "alice"), "your game 1", "you (white)")
 	wantWords(t, only(t, mails, "carol"), "The robot's analysis of game 1,", "alice (white)  ")
-	h.analyseNext(h.s)
+	h.analyzeNext(h.s)
 	wantWords(t, only(t, h.deliver(), "bob"), "your game 2", "bob (white) vs alice (black)")
-	if h.analyseNext(h.s) {
+	if h.analyzeNext(h.s) {
 		t.Errorf("a third analysis was made")
 	}
 }
@@ -347,7 +347,7 @@ func TestAnalysisAcrossRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.s, h.db = s, d
-		did := h.analyseNext(s)
+		did := h.analyzeNext(s)
 		mails := h.deliverHTML()
 		switch {
 		case run == 0 && (!did || len(mails) != 1):
@@ -397,7 +397,7 @@ func TestAnalysisAllOrNothing(t *testing.T) {
 	if mails := h.deliver(); len(mails) != 0 {
 		t.Errorf("%d mails queued by a transaction cut short, want none", len(mails))
 	}
-	h.analyseNext(h.s)
+	h.analyzeNext(h.s)
 	mails := h.deliver()
 	if len(mails) != 2 {
 		t.Fatalf("%d mails after the analysis made again, want alice's and carol's", len(mails))
@@ -420,9 +420,9 @@ func TestAnalysisFailure(t *testing.T) {
 	if _, err := raw.Exec("UPDATE moves SET move = 'a1-a7' WHERE game = 1 AND ply = 2"); err != nil {
 		t.Fatal(err)
 	}
-	h.analyseNext(h.s)
+	h.analyzeNext(h.s)
 	wantWords(t, only(t, h.deliver(), "alice"), "could not be made, because of a fault")
-	if h.analyseNext(h.s) || len(h.waiting(1)) != 0 {
+	if h.analyzeNext(h.s) || len(h.waiting(1)) != 0 {
 		t.Errorf("the failed analysis is still in the queue")
 	}
 }
@@ -449,13 +449,13 @@ type metricsRecorder struct {
 	analyses []analyst.Done
 }
 
-func (m *metricsRecorder) MailHandled(Handled) {}
+func (m *metricsRecorder) MailProcessed(Processed) {}
 func (m *metricsRecorder) RobotMoved(r robot.Moved) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.robot = append(m.robot, r)
 }
-func (m *metricsRecorder) Analysed(a analyst.Done) {
+func (m *metricsRecorder) Analyzed(a analyst.Done) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.analyses = append(m.analyses, a)

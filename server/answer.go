@@ -58,14 +58,14 @@ func (a *answer) notProven(line string) {
 }
 
 // notRegistered answers a command from an address that is not registered.
-func (h *handling) notRegistered(c parser.Command) {
+func (h *processing) notRegistered(c parser.Command) {
 	h.answer.notRegistered(c.Line)
 	h.w.Note(c.Kind.String() + ": not registered")
 }
 
 // notProven answers a line (a command of the given kind, or a message)
 // that the mail does not prove to come from the player.
-func (h *handling) notProven(line, kind string) {
+func (h *processing) notProven(line, kind string) {
 	h.answer.notProven(line)
 	h.w.Note(kind + ": not proven")
 }
@@ -73,7 +73,7 @@ func (h *handling) notProven(line, kind string) {
 // finishAnswer fills in the gathered sections, and makes sure that every
 // mail gets an answer (M5): a mail without commands gets one, one whose
 // commands were all game events is answered by their mails.
-func (h *handling) finishAnswer(commands, errs int) {
+func (h *processing) finishAnswer(commands, errs int) {
 	a := &h.answer
 	if h.sender == nil && a.registerAt < 0 && (commands == 0 || errs > 0) {
 		a.registerAt = len(a.sections)
@@ -141,7 +141,7 @@ func (a *answer) shorten() {
 // is not confirmed gets nothing but the welcome (and no second welcome
 // within a day); a confirmed player is not sent their personal address
 // again within a day.
-func (h *handling) answerOnce(ctx context.Context) error {
+func (h *processing) answerOnce(ctx context.Context) error {
 	a := &h.answer
 	if len(a.sections) == 0 {
 		return nil
@@ -190,7 +190,7 @@ func (h *handling) answerOnce(ctx context.Context) error {
 // for a sender who is not registered, the language their mail names in
 // its Content-Language, when the server has it, else the server's
 // default.
-func (h *handling) answerLang() lang.Code {
+func (h *processing) answerLang() lang.Code {
 	if h.sender != nil {
 		return h.w.Lang(*h.sender)
 	}
@@ -201,7 +201,7 @@ func (h *handling) answerLang() lang.Code {
 }
 
 // sendAnswer queues the one answer to the mail, in reply to it.
-func (h *handling) sendAnswer(ctx context.Context) error {
+func (h *processing) sendAnswer(ctx context.Context) error {
 	answered := h.mail.Subject
 	if h.subjectCommand {
 		answered = ""
@@ -246,7 +246,7 @@ func (h *handling) sendAnswer(ctx context.Context) error {
 // capNotice tells the one who caused the mail, once an hour at most, that
 // mails it caused were held back by a cap (M29). It goes out past the
 // caps, as the one mail that says so.
-func (h *handling) capNotice(ctx context.Context) error {
+func (h *processing) capNotice(ctx context.Context) error {
 	capped := h.w.Capped()
 	if capped == 0 {
 		return nil
@@ -272,7 +272,7 @@ func (h *handling) capNotice(ctx context.Context) error {
 // answerTo is a mail to the sender of the mail handled: a registered
 // player at the registered address only (M5), anyone else at the From
 // address.
-func (h *handling) answerTo(subject, body string) mailmsg.Outgoing {
+func (h *processing) answerTo(subject, body string) mailmsg.Outgoing {
 	if h.sender != nil {
 		return h.w.MailTo(*h.sender, subject, body)
 	}

@@ -154,7 +154,7 @@ func needOf(c parser.Command) need {
 // run carries out one command, after checking who may give it: a banned
 // player only help, in an adjourned game nothing but board (and the
 // operator's commands), and each command as its need says.
-func (h *handling) run(ctx context.Context, c parser.Command) error {
+func (h *processing) run(ctx context.Context, c parser.Command) error {
 	h.kinds = append(h.kinds, c.Kind.String())
 	e, ok := commands[c.Kind]
 	if !ok {

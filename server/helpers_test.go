@@ -168,8 +168,8 @@ func (h *harness) mail(from, subject, body string) *mailmsg.Incoming {
 func (h *harness) handle(m *mailmsg.Incoming) {
 	h.t.Helper()
 	h.last = m
-	if err := h.s.HandleMail(context.Background(), m); err != nil {
-		h.t.Fatalf("HandleMail(%q): %v", m.Subject, err)
+	if err := h.s.ProcessMail(context.Background(), m); err != nil {
+		h.t.Fatalf("ProcessMail(%q): %v", m.Subject, err)
 	}
 }
 

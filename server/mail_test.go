@@ -167,11 +167,11 @@ func TestConcurrentDuplicate(t *testing.T) {
 	m.HeaderRecipients = []string{h.personal("alice")}
 	errs := make(chan error, 4)
 	for range cap(errs) {
-		go func() { errs <- h.s.HandleMail(context.Background(), m) }()
+		go func() { errs <- h.s.ProcessMail(context.Background(), m) }()
 	}
 	for range cap(errs) {
 		if err := <-errs; err != nil {
-			t.Errorf("HandleMail: %v", err)
+			t.Errorf("ProcessMail: %v", err)
 		}
 	}
 	if mails := h.deliver(); len(mails) != 2 {
@@ -253,9 +253,9 @@ func (r *switchRand) Read(p []byte) (int, error) {
 	return rand.Read(p)
 }
 
-// TestHandleMailsAlone handles mails in one transaction: in order, each
+// TestProcessMailsAlone handles mails in one transaction: in order, each
 // seeing what those before it did, and a mail that fails is undone alone.
-func TestHandleMailsAlone(t *testing.T) {
+func TestProcessMailsAlone(t *testing.T) {
 	r := &switchRand{}
 	h := newHarnessWith(t, Config{Rand: r})
 	h.register("alice", "bob")
@@ -270,9 +270,9 @@ func TestHandleMailsAlone(t *testing.T) {
 		h.provenMail("bob", fmt.Sprintf("move congo %d b6-b5", id)), // legal only after white's move
 		&again,
 	}
-	errs := h.s.HandleMails(context.Background(), batch)
+	errs := h.s.ProcessMails(context.Background(), batch)
 	if len(errs) != len(batch) {
-		t.Fatalf("HandleMails gave %d errors for %d mails", len(errs), len(batch))
+		t.Fatalf("ProcessMails gave %d errors for %d mails", len(errs), len(batch))
 	}
 	for i, err := range errs {
 		if (err != nil) != (i == 1) {
@@ -300,7 +300,7 @@ func TestHandleMailsAlone(t *testing.T) {
 	}
 
 	r.broken.Store(false)
-	if err := h.s.HandleMails(context.Background(), batch[1:2])[0]; err != nil {
+	if err := h.s.ProcessMails(context.Background(), batch[1:2])[0]; err != nil {
 		t.Fatalf("the registration again: %v", err)
 	}
 	if mails := h.deliver(); len(mails) != 1 {
@@ -308,11 +308,11 @@ func TestHandleMailsAlone(t *testing.T) {
 	}
 }
 
-// TestHandleMailsAfterSQLiteRollback: when SQLite rolls back the whole
+// TestProcessMailsAfterSQLiteRollback: when SQLite rolls back the whole
 // transaction of a batch on one mail's error (a trigger's RAISE(ROLLBACK)
 // here, as a full disk would), the mails are handled again one at a time:
 // the others are carried out, once, and only that mail fails.
-func TestHandleMailsAfterSQLiteRollback(t *testing.T) {
+func TestProcessMailsAfterSQLiteRollback(t *testing.T) {
 	h := newHarness(t)
 	h.register("alice", "bob")
 	id := h.startGame("alice", "bob")
@@ -330,7 +330,7 @@ func TestHandleMailsAfterSQLiteRollback(t *testing.T) {
 		h.mail("carol", "", "register carol"),
 		h.provenMail("bob", fmt.Sprintf("move congo %d b6-b5", id)),
 	}
-	errs := h.s.HandleMails(context.Background(), batch)
+	errs := h.s.ProcessMails(context.Background(), batch)
 	for i, err := range errs {
 		if (err != nil) != (i == 1) {
 			t.Errorf("mail %d (%q): error %v, want one for the registration alone", i, batch[i].Text, err)

@@ -10,7 +10,7 @@ import (
 // Outcome is how the handling of one mail ended.
 type Outcome string
 
-// Outcomes of HandleMail.
+// Outcomes of ProcessMail.
 const (
 	Done      Outcome = "done"      // every command was carried out
 	Refused   Outcome = "refused"   // a command was refused or not understood (and answered)
@@ -19,8 +19,8 @@ const (
 	Failed    Outcome = "failed"    // nothing was done; the mail is to be tried again
 )
 
-// Handled tells the Metrics about one mail.
-type Handled struct {
+// Processed tells the Metrics about one mail.
+type Processed struct {
 	MessageID string
 	Handle    string   // the sender's handle; empty when not registered
 	Commands  []string // the kinds of the mail's commands, in order
@@ -29,11 +29,11 @@ type Handled struct {
 	Err       error         // why it Failed
 }
 
-// Metrics is told about each mail that HandleMail handles, after its
+// Metrics is told about each mail that ProcessMail takes, after its
 // transaction, each move of the robot's and each analysis; cmd/congod
 // counts them. Its methods must not block.
 type Metrics interface {
-	MailHandled(Handled)
+	MailProcessed(Processed)
 	robot.Metrics
 	analyst.Metrics
 }

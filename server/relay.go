@@ -15,7 +15,7 @@ import (
 // of the game when they get one, else in the answer. A message from a
 // mail that proves nothing, or to a game the sender does not play in,
 // is not passed on, and the answer says why.
-func (h *handling) relay(ctx context.Context) error {
+func (h *processing) relay(ctx context.Context) error {
 	if h.message == "" || h.messageGame == 0 || h.sender == nil {
 		return nil
 	}
@@ -35,13 +35,13 @@ func (h *handling) relay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	h.w.TellMessage(st, *h.sender, &templates.Comment{By: h.sender.Handle, Text: h.message})
+	h.w.TellMessage(st, *h.sender, &templates.Message{By: h.sender.Handle, Text: h.message})
 	return h.relayed(st.Opponent(h.sender.ID), false)
 }
 
 // relayed tells the sender that the message went to opp: in their board
 // mail of the game, when they get one (withBoard).
-func (h *handling) relayed(opp db.Player, withBoard bool) error {
+func (h *processing) relayed(opp db.Player, withBoard bool) error {
 	h.w.Note("message relayed")
 	if !withBoard {
 		h.answer.add(templates.Relayed{To: opp.Handle})
@@ -58,7 +58,7 @@ func (h *handling) relayed(opp db.Player, withBoard bool) error {
 // fold puts the answer to a proven mail about one game into the
 // sender's board mail of that game, when they get one, so that the mail
 // brings one mail (M23).
-func (h *handling) fold() error {
+func (h *processing) fold() error {
 	a := &h.answer
 	if !h.proven || a.game == 0 || len(a.sections) == 0 || !h.w.Mails(a.game, *h.sender) {
 		return nil

@@ -176,18 +176,18 @@ func (s *Server) Admin(ctx context.Context, c parser.Command, by string) (string
 	return summary, err
 }
 
-// HandleMail handles one incoming mail in one transaction: it carries out
+// ProcessMail handles one incoming mail in one transaction: it carries out
 // the mail's commands and queues every mail they cause, and records the
 // mail so that it is never handled twice. It returns nil when the mail is
 // handled, including a mail handled before and one that must not be
 // answered, so that the caller can file it away. An error means that
 // nothing was done (the transaction was rolled back), as when the
 // database is busy or ctx ends: the caller should try again later.
-func (s *Server) HandleMail(ctx context.Context, m *mailmsg.Incoming) error {
-	return s.HandleMails(ctx, []*mailmsg.Incoming{m})[0]
+func (s *Server) ProcessMail(ctx context.Context, m *mailmsg.Incoming) error {
+	return s.ProcessMails(ctx, []*mailmsg.Incoming{m})[0]
 }
 
-// HandleMails handles mails in the order given, as HandleMail does each,
+// ProcessMails processes mails in the order given, as ProcessMail does each,
 // but in one transaction, so that the cost of a commit (a sync to disk)
 // is shared. Each mail is handled in a savepoint of it: a mail that fails
 // is undone alone and gets its error, and the others go on. When the
@@ -195,7 +195,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailmsg.Incoming) error {
 // whole transaction on a mail's error (a full disk, say), each mail is
 // handled again in a transaction of its own, so that the error is the
 // failing mail's alone. A panic goes on to the caller, with nothing done.
-func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []error {
+func (s *Server) ProcessMails(ctx context.Context, ms []*mailmsg.Incoming) []error {
 	errs := make([]error, len(ms))
 	results := make([]mailResult, len(ms))
 	begun := s.now().UTC()
@@ -203,7 +203,7 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 		for i, m := range ms {
 			errs[i] = tx.Savepoint(ctx, func() error {
 				var err error
-				results[i], err = s.handleIn(ctx, tx, m)
+				results[i], err = s.processIn(ctx, tx, m)
 				return err
 			})
 			if errors.Is(errs[i], db.ErrTxAborted) {
@@ -215,7 +215,7 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 	if errors.Is(err, db.ErrTxAborted) && len(ms) > 1 {
 		s.log.Warn("the database rolled back a batch of mail; handling its mails one at a time", "mails", len(ms), "err", err)
 		for i := range ms {
-			errs[i] = s.HandleMails(ctx, ms[i:i+1])[0]
+			errs[i] = s.ProcessMails(ctx, ms[i:i+1])[0]
 		}
 		return errs
 	}
@@ -236,13 +236,13 @@ func (s *Server) HandleMails(ctx context.Context, ms []*mailmsg.Incoming) []erro
 			if down != nil {
 				errs[i] = &DatabaseDown{Err: errs[i]}
 			}
-			s.count(Handled{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
+			s.count(Processed{MessageID: m.MessageID, Outcome: Failed, Duration: took, Err: errs[i]})
 		case r.seen:
 			s.log.Info("mail seen before", "message_id", m.MessageID, "uid", m.UID)
-			s.count(Handled{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
+			s.count(Processed{MessageID: m.MessageID, Outcome: Duplicate, Duration: took})
 		default:
 			h := r.h
-			o := Handled{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
+			o := Processed{MessageID: m.MessageID, Handle: h.senderHandle(), Commands: h.kinds, Outcome: h.outcome(), Duration: took}
 			s.log.Info("mail handled", "message_id", m.MessageID, "handle", o.Handle, "commands", strings.Join(o.Commands, ","),
 				"outcome", string(o.Outcome), "duration", took, "queued", h.w.Queued(), "summary", r.summary)
 			s.count(o)
@@ -293,19 +293,19 @@ func (s *Server) databaseDown(ctx context.Context, txErr error, errs []error) er
 type mailResult struct {
 	start   time.Time // when its handling began
 	seen    bool      // handled before: nothing done
-	h       *handling
+	h       *processing
 	summary string
 }
 
-// handleIn handles m in tx, unless it was handled before, and records it.
-func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailmsg.Incoming) (mailResult, error) {
+// processIn handles m in tx, unless it was handled before, and records it.
+func (s *Server) processIn(ctx context.Context, tx *db.Tx, m *mailmsg.Incoming) (mailResult, error) {
 	r := mailResult{start: s.now().UTC()}
 	seen, err := tx.Seen(ctx, m.MessageID, m.UIDValidity, m.UID)
 	if err != nil || seen {
 		r.seen = seen
 		return r, err
 	}
-	r.h = s.newHandling(tx, m, r.start)
+	r.h = s.newProcessing(tx, m, r.start)
 	if r.summary, err = r.h.handle(ctx); err != nil {
 		return r, err
 	}
@@ -315,8 +315,8 @@ func (s *Server) handleIn(ctx context.Context, tx *db.Tx, m *mailmsg.Incoming) (
 }
 
 // count tells the Metrics, if any, about a mail.
-func (s *Server) count(o Handled) {
+func (s *Server) count(o Processed) {
 	if s.metrics != nil {
-		s.metrics.MailHandled(o)
+		s.metrics.MailProcessed(o)
 	}
 }

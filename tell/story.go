@@ -21,7 +21,7 @@ type story struct {
 	events  []templates.Happening
 	last    rules.Move // the last move, for the HTML board
 	actor   *db.Player // who caused it; nil for the clock
-	message *templates.Comment
+	message *templates.Message
 	perMove bool // moves alone: not mailed to those who want no mail per move (M18)
 	// only, when set, is the one player told: a message alone goes to
 	// the opponent.
@@ -45,7 +45,7 @@ func (s *story) note(player int64, text string) {
 // story. A reminder and a vacation, which concern one player, are mailed
 // at once; the ends of tournament games move their tournaments on
 // (Teller.GamesEnded).
-func (w *Work) Tell(ctx context.Context, evs []game.Event, message *templates.Comment) error {
+func (w *Work) Tell(ctx context.Context, evs []game.Event, message *templates.Message) error {
 	var ended []db.Game // tournament games
 	for _, e := range evs {
 		if e.Kind == game.Ended && e.Game.Game.Tournament != 0 {
@@ -130,7 +130,7 @@ func (w *Work) story(st game.State, by db.Player) *story {
 // TellMessage records a player's message for their opponent in st, sent
 // alone, without a change to the game: it goes in a mail of its own
 // (M19).
-func (w *Work) TellMessage(st game.State, from db.Player, message *templates.Comment) {
+func (w *Work) TellMessage(st game.State, from db.Player, message *templates.Message) {
 	opp := st.Opponent(from.ID)
 	s := w.story(st, from)
 	s.message, s.only = message, &opp
@@ -181,7 +181,7 @@ func (w *Work) Flush(ctx context.Context) error {
 	for _, s := range stories {
 		data := templates.BoardData{Moves: s.moves, Events: s.events, Last: s.last}
 		if s.only != nil {
-			data.Game, data.To, data.Comment = GameWords(&s.st), s.only.Handle, s.message
+			data.Game, data.To, data.Message = GameWords(&s.st), s.only.Handle, s.message
 			data.Board = templates.ViewOf(s.st.Pos, s.st.Side(s.only.ID))
 			if err := w.BoardMail(ctx, &s.st, *s.only, data); err != nil {
 				return err
@@ -269,7 +269,7 @@ func (w *Work) Announce(ctx context.Context, st *game.State, data templates.Boar
 // is over. The first mail of a game without a thread starts it (M9).
 // When the robot is to move, the mails about a move wait for its answer,
 // and then show both moves.
-func (w *Work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, message *templates.Comment, perMove bool, notes map[int64][]string) error {
+func (w *Work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, message *templates.Message, perMove bool, notes map[int64][]string) error {
 	if perMove && w.RobotWaits(st) {
 		return nil // the robot's answer brings the move
 	}
@@ -295,9 +295,9 @@ func (w *Work) announce(ctx context.Context, st *game.State, data templates.Boar
 		if perMove && !isActor && st.Active() && to.Notify != db.NotifyEach && to.Notify != "" {
 			continue
 		}
-		data.To, data.Comment, data.Notes = to.Handle, nil, notes[to.ID]
+		data.To, data.Message, data.Notes = to.Handle, nil, notes[to.ID]
 		if !isActor && i < len(players) {
-			data.Comment = message
+			data.Message = message
 		}
 		data.Board = templates.ViewOf(st.Pos, st.Side(to.ID)).WithLast(data.Last)
 		data.Drowning = nil

@@ -36,11 +36,11 @@ type AnalysisData struct {
 // AnalysisRow is one move number of an analysed game.
 type AnalysisRow struct {
 	Number       int
-	White, Black *AnalysedMove
+	White, Black *AnalyzedMove
 }
 
-// AnalysedMove is one move of an analysed game, in words.
-type AnalysedMove struct {
+// AnalyzedMove is one move of an analysed game, in words.
+type AnalyzedMove struct {
 	Label string // "19... c5-d4", the move with its number
 	Move  string // "c5-d4"
 	Mark  string // "?!", "?", "??" or ""
@@ -177,7 +177,7 @@ type AnalysisRefusal string
 
 const (
 	NotFinished      AnalysisRefusal = "not finished"    // the game is being played, or waits for an answer to its challenge
-	NoMovesToAnalyse AnalysisRefusal = "no moves"        // the game ended (or was declined, or aborted) before any move
+	NoMovesToAnalyze AnalysisRefusal = "no moves"        // the game ended (or was declined, or aborted) before any move
 	TooManyAnalyses  AnalysisRefusal = "too many"        // Limit requests in the last 24 hours
 	AnalysisFailed   AnalysisRefusal = "analysis failed" // the analysis could not be made: a fault of the server's
 )

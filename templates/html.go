@@ -23,10 +23,10 @@ func init() {
 				Row  AnalysisRow
 			}{l, r}
 		},
-		"moveIn": func(l lang.Code, m *AnalysedMove) any {
+		"moveIn": func(l lang.Code, m *AnalyzedMove) any {
 			return struct {
 				Lang lang.Code
-				Move *AnalysedMove
+				Move *AnalyzedMove
 			}{l, m}
 		},
 	}).ParseFS(files, "*.html"))

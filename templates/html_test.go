@@ -50,7 +50,7 @@ func htmlBoard() BoardData {
 	g := playing
 	g.WhiteRating, g.BlackRating, g.TimeControl = 1532, 1468, "days=3"
 	g.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 52 * time.Hour}}
-	return BoardData{Game: g, To: "bob", Board: viewWithRows(), Comment: &Comment{By: "alice", Text: "Your move <3"},
+	return BoardData{Game: g, To: "bob", Board: viewWithRows(), Message: &Message{By: "alice", Text: "Your move <3"},
 		Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}}
 }
 
@@ -138,7 +138,7 @@ func TestDigestHTMLGolden(t *testing.T) {
 func TestBoardHTMLWebPage(t *testing.T) {
 	d := htmlBoard()
 	d.Page = "https://congo.example.org/games/42"
-	d.Comment = &Comment{By: "alice", Text: "See the game on the web: https://evil.example/games/42"}
+	d.Message = &Message{By: "alice", Text: "See the game on the web: https://evil.example/games/42"}
 	_, text, got, err := BoardMail(d)
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +269,7 @@ func TestBoardHTMLModes(t *testing.T) {
 	d := lastMoveBoard(t)
 	// A player's words with a long address in them, which must wrap on a
 	// phone like everything else.
-	d.Comment = &Comment{By: "alice", Text: "Your move <3 The rules I follow: https://example.org/congo/rules/of/the/game/as/published/in/1982.html"}
+	d.Message = &Message{By: "alice", Text: "Your move <3 The rules I follow: https://example.org/congo/rules/of/the/game/as/published/in/1982.html"}
 	_, _, page, err := BoardMail(d)
 	if err != nil {
 		t.Fatal(err)

@@ -123,8 +123,9 @@ type Move struct {
 	Yours bool
 }
 
-// Comment is what a player wrote with a command sent in the Subject.
-type Comment struct {
+// Message is a player's words to the opponent (M19), relayed with a move
+// or alone.
+type Message struct {
 	By   string
 	Text string
 }
@@ -174,8 +175,8 @@ type BoardData struct {
 	// Last is the move the HTML board marks (View.WithLast); the zero
 	// Move for none.
 	Last rules.Move
-	// Comment is the message the other player wrote (M19).
-	Comment *Comment
+	// Message is the message the other player wrote (M19).
+	Message *Message
 	// Notes are paragraphs for this recipient alone: answers to their
 	// own mail about the game.
 	Notes []string
@@ -258,7 +259,7 @@ type ChallengeData struct {
 	To         string // handle of the recipient
 	Challenger string
 	Challenged string
-	Comment    *Comment
+	Message    *Message
 }
 
 // Challenge renders the mail that asks the challenged player to accept.

@@ -55,7 +55,7 @@ func TestGolden(t *testing.T) {
 	challenge := Game{ID: 42, White: "alice", Black: "bob", State: Challenged}
 	declined := challenge
 	declined.State = Declined
-	comment := &Comment{By: "alice", Text: "Good luck!\n\nI have been waiting for this."}
+	comment := &Message{By: "alice", Text: "Good luck!\n\nI have been waiting for this."}
 	clocked := playing
 	clocked.WhiteRating, clocked.BlackRating, clocked.TimeControl = 1532, 1468, "days=3"
 	clocked.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Left: 52*time.Hour + 7*time.Minute}}
@@ -76,11 +76,11 @@ func TestGolden(t *testing.T) {
 			return Board(BoardData{Lang: l, Game: started, To: "alice", Board: view, Events: []Happening{{Event: Accepted, By: "bob"}}})
 		}},
 		{"board_move", func(l lang.Code) (string, string, error) {
-			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view, Comment: &Comment{By: "alice", Text: "Your move."},
+			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view, Message: &Message{By: "alice", Text: "Your move."},
 				Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
 		}},
 		{"board_message", func(l lang.Code) (string, string, error) { // words alone, no command (M19)
-			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Comment: &Comment{By: "bob", Text: "Sorry, I am travelling: I will move on Sunday."}})
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Message: &Message{By: "bob", Text: "Sorry, I am travelling: I will move on Sunday."}})
 		}},
 		{"board_move_mover", func(l lang.Code) (string, string, error) {
 			return Board(BoardData{Lang: l, Game: playing, To: "alice", Board: view,
@@ -160,14 +160,14 @@ func TestGolden(t *testing.T) {
 			return Board(BoardData{Lang: l, Game: playing, To: "bob", Board: view})
 		}},
 		{"challenge", func(l lang.Code) (string, string, error) {
-			return Challenge(ChallengeData{Lang: l, Game: challenge, To: "bob", Challenger: "alice", Challenged: "bob", Comment: comment})
+			return Challenge(ChallengeData{Lang: l, Game: challenge, To: "bob", Challenger: "alice", Challenged: "bob", Message: comment})
 		}},
 		{"challenge_sent", func(l lang.Code) (string, string, error) {
 			return ChallengeSent(ChallengeData{Lang: l, Game: challenge, To: "alice", Challenger: "alice", Challenged: "bob"})
 		}},
 		{"declined_challenger", func(l lang.Code) (string, string, error) {
 			return ChallengeDeclined(ChallengeData{Lang: l, Game: declined, To: "alice", Challenger: "alice", Challenged: "bob",
-				Comment: &Comment{By: "bob", Text: "Not today."}})
+				Message: &Message{By: "bob", Text: "Not today."}})
 		}},
 		{"declined_challenged", func(l lang.Code) (string, string, error) {
 			return ChallengeDeclined(ChallengeData{Lang: l, Game: declined, To: "bob", Challenger: "alice", Challenged: "bob"})

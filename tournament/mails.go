@@ -205,8 +205,8 @@ func yourGames(st *director.State, player int64, k director.Kind, round int) []t
 // gameWords is a game of a tournament as its lists show it.
 func gameWords(g db.Game, white, black string) templates.TournamentGame {
 	tg := templates.TournamentGame{Round: g.Round, GameID: g.ID, White: white, Black: black}
-	if g.Status == db.Finished {
-		tg.Result = map[db.Result]string{db.WhiteWins: "1-0", db.BlackWins: "0-1", db.Draw: "½-½"}[g.Result]
+	if g.Status == db.Finished && g.Result != db.NoResult {
+		tg.Result = g.Result.Score()
 	}
 	return tg
 }

@@ -229,7 +229,7 @@ func (h *Handler) gameData(v *gameView, ply int) (gameData, error) {
 	}
 	switch {
 	case g.Status == db.Finished:
-		d.Status, d.Result, d.Ended = outcome(g, v.white.Handle, v.black.Handle), resultToken(g), moment(g.Updated)
+		d.Status, d.Result, d.Ended = outcome(g, v.white.Handle, v.black.Handle), g.Result.Score(), moment(g.Updated)
 	case g.IsAdjourned():
 		d.Status = "Adjourned by the server's operator: nobody moves, and the clocks stand still."
 	default:

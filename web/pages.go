@@ -44,7 +44,7 @@ func (h *Handler) row(g db.ListedGame) listRow {
 	pos, err := rules.ParsePosition(g.Position)
 	switch {
 	case g.Status == db.Finished:
-		r.State = resultToken(g.Game)
+		r.State = g.Game.Result.Score()
 		if g.Result == db.NoResult {
 			r.State = "aborted"
 		}

@@ -148,7 +148,7 @@ func TestRecord(t *testing.T) {
 				return err
 			}
 			for i := range moves {
-				moves[i].Comment = ""
+				moves[i].Message = ""
 			}
 			want = game.Record(&st, moves, "congo@example.org") + "\n"
 			return nil

@@ -49,20 +49,6 @@ func outcome(g db.Game, white, black string) string {
 	return winner + " won."
 }
 
-// resultToken is a game's result as records write it: "1-0", "0-1",
-// "½-½", or "*" for a game not over or aborted.
-func resultToken(g db.Game) string {
-	switch g.Result {
-	case db.WhiteWins:
-		return "1-0"
-	case db.BlackWins:
-		return "0-1"
-	case db.Draw:
-		return "½-½"
-	}
-	return "*"
-}
-
 // scoreFor is a finished game's result for one of its players: "won",
 // "lost", "drawn" or "aborted"; "" for a game not over.
 func scoreFor(g db.Game, player int64) string {

@@ -267,7 +267,7 @@ func seedGames(t testing.TB, store *db.DB, n int) []*crashGame {
 		seq++
 		m := &mailmsg.Incoming{MessageID: fmt.Sprintf("seed%d@test", seq), From: from,
 			HeaderRecipients: []string{to}, Subject: "seed", Text: text}
-		if err := srv.HandleMail(ctx, m); err != nil {
+		if err := srv.ProcessMail(ctx, m); err != nil {
 			t.Fatalf("seed %q: %v", text, err)
 		}
 	}

@@ -70,8 +70,8 @@ func (h *hostile) handle(raw []byte) []db.Mail {
 	}
 	h.uid++
 	m.UIDValidity, m.UID = 1, h.uid
-	if err := h.srv.HandleMail(ctx, m); err != nil {
-		h.t.Fatalf("HandleMail: %v", err)
+	if err := h.srv.ProcessMail(ctx, m); err != nil {
+		h.t.Fatalf("ProcessMail: %v", err)
 	}
 	var out []db.Mail
 	err = h.store.Tx(ctx, func(tx *db.Tx) error {

@@ -150,8 +150,8 @@ func (m *monitor) PageServed(page string, status int, d time.Duration) {
 // mailCapped counts a mail held back by a cap (outbox.Config.OnCapped).
 func (m *monitor) mailCapped(cap string) { m.capped.WithLabelValues(cap).Inc() }
 
-// MailHandled counts a handled mail; it makes monitor a server.Metrics.
-func (m *monitor) MailHandled(h server.Handled) {
+// MailProcessed counts a handled mail; it makes monitor a server.Metrics.
+func (m *monitor) MailProcessed(h server.Processed) {
 	m.handled.WithLabelValues(string(h.Outcome)).Inc()
 	for _, k := range h.Commands {
 		m.commands.WithLabelValues(k).Inc()
@@ -168,8 +168,8 @@ func (m *monitor) RobotMoved(r robot.Moved) {
 	}
 }
 
-// Analysed counts an analysis; it makes monitor a server.Metrics.
-func (m *monitor) Analysed(a analyst.Done) {
+// Analyzed counts an analysis; it makes monitor a server.Metrics.
+func (m *monitor) Analyzed(a analyst.Done) {
 	switch {
 	case a.Interrupted:
 		m.analyses.WithLabelValues("interrupted").Inc()

@@ -161,7 +161,7 @@ func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *d
 	// The batch in hand is finished whatever the stop: its handler does
 	// not see it (runStages bounds the wait).
 	handle := func(ctx context.Context, ms []*mailmsg.Incoming) []error {
-		return srv.HandleMails(context.WithoutCancel(ctx), ms)
+		return srv.ProcessMails(context.WithoutCancel(ctx), ms)
 	}
 	watch := newSMTPWatch(smtp, store, ob, serverClock, logger)
 	// The web pages stop with the mail: they only read.

@@ -18,12 +18,12 @@ import (
 	"github.com/congobymail/congo/templates"
 )
 
-// handling is the work on one incoming mail, inside its transaction:
+// processing is the work on one incoming mail, inside its transaction:
 // who sent it, whether it proves it, and the answer being gathered. Each
 // command goes to its room's handler (run); game events queue their
 // mails through the work, and everything that answers the sender is
 // gathered into one answer, queued last.
-type handling struct {
+type processing struct {
 	s    *Server
 	w    *tell.Work
 	mail *mailmsg.Incoming
@@ -54,12 +54,12 @@ type handling struct {
 	ignored bool     // the mail is not to be answered
 }
 
-func (s *Server) newHandling(tx *db.Tx, m *mailmsg.Incoming, now time.Time) *handling {
-	return &handling{s: s, w: s.tell.NewWork(tx, now), mail: m, answer: newAnswer(), done: map[string]bool{}}
+func (s *Server) newProcessing(tx *db.Tx, m *mailmsg.Incoming, now time.Time) *processing {
+	return &processing{s: s, w: s.tell.NewWork(tx, now), mail: m, answer: newAnswer(), done: map[string]bool{}}
 }
 
 // handle carries out the mail and returns a summary of what was done.
-func (h *handling) handle(ctx context.Context) (string, error) {
+func (h *processing) handle(ctx context.Context) (string, error) {
 	m := h.mail
 	h.ignored = true
 	switch {
@@ -163,13 +163,13 @@ func (h *handling) handle(ctx context.Context) (string, error) {
 }
 
 // summary is what was done with the mail, for the log.
-func (h *handling) summary() string {
+func (h *processing) summary() string {
 	return fmt.Sprintf("%s: %s", h.mail.From, strings.Join(h.w.Notes(), "; "))
 }
 
 // identify finds the registered player who sent the mail, if any, and
 // whether the mail proves it.
-func (h *handling) identify(ctx context.Context) error {
+func (h *processing) identify(ctx context.Context) error {
 	p, err := h.w.Tx.PlayerByAddress(ctx, h.mail.From)
 	if errors.Is(err, db.ErrNotFound) {
 		return nil
@@ -206,7 +206,7 @@ const (
 // loop counts a mail without a command, and reports whether it is to go
 // unanswered, being part of a loop; the first such mail is answered by
 // the notice alone.
-func (h *handling) loop(ctx context.Context) (bool, error) {
+func (h *processing) loop(ctx context.Context) (bool, error) {
 	addr := outbox.Recipient(h.mail.From)
 	n, told, err := h.w.Tx.NoCommand(ctx, addr, h.w.Now, loopWindow)
 	if err != nil {
@@ -230,12 +230,12 @@ func (h *handling) loop(ctx context.Context) (bool, error) {
 
 // isOperator reports whether the sender of the mail is the operator, and
 // proves it.
-func (h *handling) isOperator() bool {
+func (h *processing) isOperator() bool {
 	return h.s.operator != "" && h.sender != nil && h.proven && strings.EqualFold(h.sender.Address, h.s.operator)
 }
 
 // request is the Request of the command c of the mail.
-func (h *handling) request(c parser.Command) *command.Request {
+func (h *processing) request(c parser.Command) *command.Request {
 	r := command.Request{Work: h.w, Proven: h.proven, Operator: h.isOperator(), Line: c.Line, Game: c.Game, Mail: h.mail,
 		Proves: func(p db.Player) bool { return h.s.proves(h.mail, p) }}
 	if h.sender != nil {
@@ -247,7 +247,7 @@ func (h *handling) request(c parser.Command) *command.Request {
 // apply takes in the Result of a command: the sender as it left them,
 // its events (told, with the message that goes with them), its answer
 // and notes, and the conditional moves to list.
-func (h *handling) apply(ctx context.Context, res command.Result) error {
+func (h *processing) apply(ctx context.Context, res command.Result) error {
 	if res.Sender != nil {
 		p := *res.Sender
 		h.sender = &p
@@ -280,7 +280,7 @@ func (h *handling) apply(ctx context.Context, res command.Result) error {
 
 // rated brings the sender's rating up to date when the events end a
 // rated game of theirs.
-func (h *handling) rated(evs []game.Event) {
+func (h *processing) rated(evs []game.Event) {
 	for _, e := range evs {
 		if st := e.Game; e.Kind == game.Ended && st.Rated != nil && h.sender != nil && st.Game.Has(h.sender.ID) {
 			*h.sender = st.Player(st.ColorOf(h.sender.ID))
@@ -289,7 +289,7 @@ func (h *handling) rated(evs []game.Event) {
 }
 
 // fail answers a command that cannot be carried out.
-func (h *handling) fail(e templates.Error) {
+func (h *processing) fail(e templates.Error) {
 	res := command.Fail(e)
 	if res.Game != 0 && h.answer.game == 0 {
 		h.answer.game = res.Game
@@ -300,7 +300,7 @@ func (h *handling) fail(e templates.Error) {
 }
 
 // outcome is how the handling ended, once handle returned without error.
-func (h *handling) outcome() Outcome {
+func (h *processing) outcome() Outcome {
 	switch {
 	case h.ignored:
 		return Ignored
@@ -311,7 +311,7 @@ func (h *handling) outcome() Outcome {
 }
 
 // senderHandle is the sender's handle, or "".
-func (h *handling) senderHandle() string {
+func (h *processing) senderHandle() string {
 	if h.sender == nil {
 		return ""
 	}
