@@ -9,8 +9,15 @@ import (
 	"time"
 )
 
-// minuteOf is the minute of t, counted from the Unix epoch.
-func minuteOf(t time.Time) int64 { return t.Unix() / 60 }
+// MinuteOf is the minute of t, counted from the Unix epoch: mail is
+// counted by the minute (CountMail).
+func MinuteOf(t time.Time) int64 { return t.Unix() / 60 }
+
+func minuteOf(t time.Time) int64 { return MinuteOf(t) }
+
+// DayKey begins the keys whose counts are kept a day (PruneMailCounts),
+// not two hours.
+const DayKey = "day:"
 
 // CountMail counts one mail queued at t under each of keys (M29).
 func (tx *Tx) CountMail(ctx context.Context, at time.Time, keys ...string) error {
@@ -49,45 +56,60 @@ const (
 )
 
 // MailCount returns how many mails were counted under key in the hour
-// before now, by the minute: the minute of now and the 59 before it.
+// that ends at now, by the minute: the minute of now and the 59 before it.
 func (tx *Tx) MailCount(ctx context.Context, key string, now time.Time) (int, error) {
 	var n int
-	err := tx.queryRow(ctx, "SELECT coalesce(sum(n), 0) FROM mail_counts WHERE key = ? AND minute > ?",
-		key, minuteOf(now)-60).Scan(&n)
+	err := tx.queryRow(ctx, "SELECT coalesce(sum(n), 0) FROM mail_counts WHERE key = ? AND minute > ? AND minute <= ?",
+		key, minuteOf(now)-60, minuteOf(now)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("mail counted for %q: %w", key, err)
 	}
 	return n, nil
 }
 
-// PruneMailCounts deletes the counts of the minutes before a time.
-func (tx *Tx) PruneMailCounts(ctx context.Context, before time.Time) error {
-	if _, err := tx.exec(ctx, "DELETE FROM mail_counts WHERE minute < ?", minuteOf(before)); err != nil {
+// MailCounts returns the mails counted under key by the minute (counted
+// from the Unix epoch), from the minute from on, the minutes to come
+// too (mail that waits for a cap is counted when it is due).
+func (tx *Tx) MailCounts(ctx context.Context, key string, from int64) (map[int64]int, error) {
+	rows, err := tx.query(ctx, "SELECT minute, n FROM mail_counts WHERE key = ? AND minute >= ?", key, from)
+	if err != nil {
+		return nil, fmt.Errorf("mail counted for %q: %w", key, err)
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var m int64
+		var n int
+		if err := rows.Scan(&m, &n); err != nil {
+			return nil, fmt.Errorf("mail counted for %q: %w", key, err)
+		}
+		out[m] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("mail counted for %q: %w", key, err)
+	}
+	return out, nil
+}
+
+// MailCountSince returns how many mails were counted under key from the
+// minute of since on, the minutes to come too.
+func (tx *Tx) MailCountSince(ctx context.Context, key string, since time.Time) (int, error) {
+	var n int
+	err := tx.queryRow(ctx, "SELECT coalesce(sum(n), 0) FROM mail_counts WHERE key = ? AND minute >= ?",
+		key, minuteOf(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("mail counted for %q: %w", key, err)
+	}
+	return n, nil
+}
+
+// PruneMailCounts deletes the counts of the minutes before a time, and
+// those of the keys that begin with DayKey before dayBefore.
+func (tx *Tx) PruneMailCounts(ctx context.Context, before, dayBefore time.Time) error {
+	_, err := tx.exec(ctx, "DELETE FROM mail_counts WHERE minute < ? AND (minute < ? OR key NOT LIKE 'day:%')",
+		minuteOf(before), minuteOf(dayBefore))
+	if err != nil {
 		return fmt.Errorf("prune mail counts: %w", err)
-	}
-	return nil
-}
-
-// CapNoticeAt returns when the one who caused mail past a cap was last
-// told so; zero when never.
-func (tx *Tx) CapNoticeAt(ctx context.Context, cause string) (time.Time, error) {
-	var at string
-	err := tx.queryRow(ctx, "SELECT at FROM cap_notices WHERE cause = ?", cause).Scan(&at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, nil
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("cap notice of %q: %w", cause, err)
-	}
-	return parseTime(at)
-}
-
-// SetCapNotice records that the one who caused mail past a cap was told
-// so at a time.
-func (tx *Tx) SetCapNotice(ctx context.Context, cause string, at time.Time) error {
-	_, err := tx.exec(ctx, "INSERT INTO cap_notices (cause, at) VALUES (?, ?) ON CONFLICT (cause) DO UPDATE SET at = excluded.at", cause, formatTime(at))
-	if err != nil {
-		return fmt.Errorf("cap notice of %q: %w", cause, err)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -132,28 +131,4 @@ func (tx *Tx) GamesOfMessage(ctx context.Context, messageID string) ([]int64, er
 		games = append(games, g)
 	}
 	return games, rows.Err()
-}
-
-// StrangerAnswered returns when an address that is not registered was
-// last answered; zero when never.
-func (tx *Tx) StrangerAnswered(ctx context.Context, address string) (time.Time, error) {
-	var at string
-	err := tx.queryRow(ctx, "SELECT at FROM strangers WHERE address = ?", strings.ToLower(address)).Scan(&at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, nil
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("stranger %q: %w", address, err)
-	}
-	return parseTime(at)
-}
-
-// SetStrangerAnswered records that an address that is not registered was
-// answered at a time.
-func (tx *Tx) SetStrangerAnswered(ctx context.Context, address string, at time.Time) error {
-	_, err := tx.exec(ctx, "INSERT INTO strangers (address, at) VALUES (?, ?) ON CONFLICT (address) DO UPDATE SET at = excluded.at", strings.ToLower(address), formatTime(at))
-	if err != nil {
-		return fmt.Errorf("stranger %q: %w", address, err)
-	}
-	return nil
 }

@@ -32,13 +32,14 @@ const (
 	mailFrom = " FROM outbox AS m JOIN outbox_text AS t ON t.id = m.id"
 )
 
-// Enqueue adds a mail to the outbox, due at once. It uses Created, From,
-// To, MessageID and Raw of m and returns the new id.
+// Enqueue adds a mail to the outbox, due at once, or at its NextAttempt
+// when that is later (a mail that waits for a cap). It uses Created,
+// From, To, MessageID, Raw and NextAttempt of m and returns the new id.
 func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 	var id int64
 	err := tx.queryRow(ctx,
 		"INSERT INTO outbox (created, mail_from, rcpt_to, message_id, next_attempt) VALUES (?, ?, ?, ?, ?) RETURNING id",
-		formatTime(m.Created), m.From, m.To, m.MessageID, formatTime(m.Created)).Scan(&id)
+		formatTime(m.Created), m.From, m.To, m.MessageID, formatTime(latest(m.Created, m.NextAttempt))).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
 	}
@@ -46,6 +47,14 @@ func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
 		return 0, fmt.Errorf("enqueue mail %q: %w", m.MessageID, err)
 	}
 	return id, nil
+}
+
+// latest returns the later of two times.
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // Due returns up to limit mails waiting to be sent whose next attempt is

@@ -46,17 +46,19 @@ type Config struct {
 	// crash makes the mail be sent twice.
 	SentLog *db.SentLog
 
-	// The caps (M29): the most mails queued in a sliding hour to one
+	// The caps (M29): the most mails sent in a sliding hour to one
 	// recipient (its address lowercased, without a +tag), caused by one
-	// player or address, and from the whole server. Past one, Queue
-	// queues nothing. Defaults DefaultMaxPerRecipient, DefaultMaxPerSender
+	// player or address, and from the whole server. Past one, a mail
+	// waits (M53). Defaults DefaultMaxPerRecipient, DefaultMaxPerSender
 	// and DefaultMaxPerHour; negative for no cap.
 	MaxPerRecipient, MaxPerSender, MaxPerHour int
 
-	// OnCapped, when set, is told of every mail held back by a cap, with
-	// the cap's name ("recipient", "sender" or "server"), for the
-	// operator's metrics. It must not block.
-	OnCapped func(cap string)
+	// OnCapped, when set, is told of every answer to a mail that proves
+	// nothing dropped by a cap, with the cap's name ("unproven" or
+	// "server"); OnDeferred of every mail that waits for a cap, with its
+	// name ("recipient", "sender" or "server"): for the operator's
+	// metrics. They must not block.
+	OnCapped, OnDeferred func(cap string)
 
 	// Connections is how many mails are sent at once, each over an SMTP
 	// session of its own (the Sender must allow as many Sends at once):
@@ -87,7 +89,7 @@ type Outbox struct {
 	local    string         // the local part of From, lowercase
 
 	maxPerRecipient, maxPerSender, maxPerHour int
-	onCapped                                  func(string)
+	onCapped, onDeferred                      func(string)
 	maySend                                   func() error
 	connections                               int
 
@@ -117,6 +119,7 @@ func New(cfg Config) (*Outbox, error) {
 		maxPerSender:    or(cfg.MaxPerSender, DefaultMaxPerSender),
 		maxPerHour:      or(cfg.MaxPerHour, DefaultMaxPerHour),
 		onCapped:        cfg.OnCapped,
+		onDeferred:      cfg.OnDeferred,
 		maySend:         cfg.MaySend,
 		connections:     max(cfg.Connections, 0),
 		now:             cfg.Now, log: cfg.Logger, wake: make(chan struct{}, 1),

@@ -20,6 +20,10 @@ const (
 	DefaultMaxPerHour      = 20000
 )
 
+// MaxUnprovenPerDay is the most answers to mail that proves nothing that
+// go to one address in a sliding day (M52).
+const MaxUnprovenPerDay = 3
+
 // Mail is a mail to queue.
 type Mail struct {
 	Out  mailmsg.Outgoing
@@ -31,14 +35,20 @@ type Mail struct {
 	// for a player's mail, else an address; "" for the server itself
 	// (the clock, the robot, the operator).
 	Cause string
-	// Notice is set for the one notice that mail was not sent past a
-	// cap: it is counted, but not held back by the caps.
+	// Notice is set for a mail that goes out past the caps: it is
+	// counted, but not held back.
 	Notice bool
 	// Asked is set for mail to the one whose proven mail caused it (the
-	// answer, their own board): a proven mail is always answered, so it
-	// is counted but not held back by the recipient's or the sender's
-	// cap, which forged mail in their name may have filled.
+	// answer, their own board): it is counted, but waits for no cap but
+	// the server's.
 	Asked bool
+	// Unproven is set for an answer to a mail that proves nothing (M52):
+	// it spends no budget of the address that mail claims, neither its
+	// recipient's cap nor a sender's, and has a cap of its own,
+	// MaxUnprovenPerDay answers to an address in a sliding day. Past it,
+	// or past the server's cap, it is dropped: Queue returns a
+	// *CapError. Every other mail waits past a cap (M53).
+	Unproven bool
 	// Render, when set, writes the mail's Subject, Text and HTML into
 	// its Out when the mail is composed: after Queue has returned, in
 	// another goroutine (see Queue), so it must use nothing that changes
@@ -49,13 +59,17 @@ type Mail struct {
 // Player is the Cause of the mails a registered player's mail causes.
 func Player(id int64) string { return fmt.Sprintf("player:%d", id) }
 
-// CapError is a mail not queued because a cap (M29) was reached.
+// CapError is an answer to a mail that proves nothing not queued because
+// its cap (M52) or the server's (M29) was reached.
 type CapError struct {
-	Cap   string // "recipient", "sender" or "server"
-	Limit int    // the most mails an hour
+	Cap   string // "unproven" (a day) or "server" (an hour)
+	Limit int    // the most mails in that time
 }
 
 func (e *CapError) Error() string {
+	if e.Cap == "unproven" {
+		return fmt.Sprintf("not queued: the cap of %d answers a day to mail that proves nothing is reached", e.Limit)
+	}
 	return fmt.Sprintf("not queued: the %s's cap of %d mails an hour is reached", e.Cap, e.Limit)
 }
 
@@ -92,8 +106,15 @@ func Recipient(addr string) string {
 // +tag (a player's personal address) but the recipient's own is first
 // replaced in its text by "[address removed]" (M30). It returns the
 // Message-ID; "" for mail to an address never mailed (the robot's), which
-// is not queued. Past a cap (M29) nothing is queued and the error is a
-// *CapError.
+// is not queued.
+//
+// Every mail is counted against the caps of M29: its recipient, the
+// player or address that caused it, and the whole server, over a sliding
+// hour. A mail past one of them waits in the outbox (M53): it is due at
+// the first minute when it is within all of them, and is counted there,
+// so that mails go out in order and no hour holds more than a cap. Only
+// an answer to a mail that proves nothing is dropped, past its own cap
+// or the server's (Mail.Unproven; the error is a *CapError).
 //
 // The mail is rendered (m.Render) and composed in another goroutine,
 // while tx goes on, and written into the outbox before tx commits, in the
@@ -105,29 +126,40 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 	if Undeliverable(m.Out.To) {
 		return "", nil
 	}
-	keys := []string{"to:" + Recipient(m.Out.To), "*"}
-	limits := []int{o.maxPerRecipient, o.maxPerHour}
-	caps := []string{"recipient", "server"}
-	if m.Cause != "" {
-		keys = append(keys, "by:"+m.Cause)
-		limits = append(limits, o.maxPerSender)
-		caps = append(caps, "sender")
-	}
-	if !m.Notice {
-		for i, k := range keys {
-			if limits[i] <= 0 || m.Asked && caps[i] != "server" {
-				continue
+	var keys []string
+	at := now
+	switch {
+	case m.Unproven:
+		keys = []string{unprovenKey(m.Out.To), "*"}
+		if err := o.unprovenCap(ctx, tx, m.Out.To, now); err != nil {
+			return "", err
+		}
+	default:
+		keys = []string{"to:" + Recipient(m.Out.To), "*"}
+		limits := []int{o.maxPerRecipient, o.maxPerHour}
+		caps := []string{"recipient", "server"}
+		if m.Cause != "" {
+			keys = append(keys, "by:"+m.Cause)
+			limits = append(limits, o.maxPerSender)
+			caps = append(caps, "sender")
+		}
+		if m.Notice {
+			break
+		}
+		for i := range caps {
+			if m.Asked && caps[i] != "server" {
+				limits[i] = 0 // counted, not held back
 			}
-			n, err := tx.MailCount(ctx, k, now)
-			if err != nil {
-				return "", err
-			}
-			if n >= limits[i] {
-				o.log.Warn("mail not queued: a cap is reached", "cap", caps[i], "limit", limits[i], "to", m.Out.To, "cause", m.Cause)
-				if o.onCapped != nil {
-					o.onCapped(caps[i])
-				}
-				return "", &CapError{Cap: caps[i], Limit: limits[i]}
+		}
+		var cap string
+		var err error
+		if at, cap, err = slot(ctx, tx, keys, limits, caps, now); err != nil {
+			return "", err
+		}
+		if at.After(now) {
+			o.log.Warn("mail waits: a cap is reached", "cap", cap, "to", m.Out.To, "cause", m.Cause, "until", at)
+			if o.onDeferred != nil {
+				o.onDeferred(cap)
 			}
 		}
 	}
@@ -149,7 +181,7 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 		if err != nil {
 			return fmt.Errorf("mail to %s: %w", to, err)
 		}
-		_, err = tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: to, MessageID: id, Raw: raw})
+		_, err = tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: to, MessageID: id, Raw: raw, NextAttempt: at})
 		return err
 	})
 	if err := tx.RecordSent(ctx, out.MessageID, m.Game, now); err != nil {
@@ -158,7 +190,7 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 	if err := tx.RecordSentGames(ctx, out.MessageID, m.Games); err != nil {
 		return "", err
 	}
-	if err := tx.CountMail(ctx, now, keys...); err != nil {
+	if err := tx.CountMail(ctx, at, keys...); err != nil {
 		return "", err
 	}
 	if tx.Finishing() >= maxComposing {
@@ -212,6 +244,92 @@ func (o *Outbox) compose(out mailmsg.Outgoing, render func(*mailmsg.Outgoing) er
 func (c *composition) wait() ([]byte, error) {
 	<-c.done
 	return c.raw, c.err
+}
+
+// unprovenKey is the key the answers to mail that proves nothing are
+// counted under, a day long (M52).
+func unprovenKey(to string) string { return db.DayKey + "unproven:" + Recipient(to) }
+
+// unprovenCap refuses an answer to a mail that proves nothing past its
+// cap, MaxUnprovenPerDay to one address in a sliding day, or past the
+// server's cap.
+func (o *Outbox) unprovenCap(ctx context.Context, tx *db.Tx, to string, now time.Time) error {
+	n, err := tx.MailCountSince(ctx, unprovenKey(to), now.Add(-24*time.Hour))
+	if err != nil {
+		return err
+	}
+	var capErr *CapError
+	switch {
+	case n >= MaxUnprovenPerDay:
+		capErr = &CapError{Cap: "unproven", Limit: MaxUnprovenPerDay}
+	case o.maxPerHour > 0:
+		if n, err = tx.MailCountSince(ctx, "*", now.Add(-time.Hour)); err != nil {
+			return err
+		}
+		if n >= o.maxPerHour {
+			capErr = &CapError{Cap: "server", Limit: o.maxPerHour}
+		}
+	}
+	if capErr == nil {
+		return nil
+	}
+	o.log.Warn("answer to a mail that proves nothing not queued: a cap is reached", "cap", capErr.Cap, "limit", capErr.Limit, "to", to)
+	if o.onCapped != nil {
+		o.onCapped(capErr.Cap)
+	}
+	return capErr
+}
+
+// slot returns the first minute, from now on, at which a mail counted
+// under keys is within every one of their caps (limits, a sliding hour
+// each; 0 or less for none): now when it is within them now, else the
+// start of that minute, and the name of the first cap it waits for.
+func slot(ctx context.Context, tx *db.Tx, keys []string, limits []int, caps []string, now time.Time) (time.Time, string, error) {
+	first := db.MinuteOf(now)
+	type window struct {
+		counts map[int64]int
+		sum    int // of the hour ending at the minute looked at
+	}
+	var ws []*window
+	var held []int // the indexes of keys with a cap
+	for i, k := range keys {
+		if limits[i] <= 0 {
+			continue
+		}
+		counts, err := tx.MailCounts(ctx, k, first-59)
+		if err != nil {
+			return time.Time{}, "", err
+		}
+		w := &window{counts: counts}
+		for m := first - 59; m <= first; m++ {
+			w.sum += counts[m]
+		}
+		ws, held = append(ws, w), append(held, i)
+	}
+	cap := ""
+	for m := first; ; m++ {
+		if m > first {
+			for _, w := range ws {
+				w.sum += w.counts[m] - w.counts[m-60]
+			}
+		}
+		within := true
+		for j, w := range ws {
+			if w.sum >= limits[held[j]] {
+				within = false
+				if cap == "" {
+					cap = caps[held[j]]
+				}
+				break
+			}
+		}
+		if within {
+			if m == first {
+				return now, "", nil
+			}
+			return time.Unix(m*60, 0).UTC(), cap, nil
+		}
+	}
 }
 
 // IsCapped reports whether err says that a mail was held back by a cap.
@@ -278,7 +396,7 @@ func (o *Outbox) Prune(ctx context.Context, now time.Time) error {
 		if pruned, err = tx.PruneOutbox(ctx, now.Add(-KeepSent), pruneBatch); err != nil {
 			return err
 		}
-		return tx.PruneMailCounts(ctx, now.Add(-2*time.Hour))
+		return tx.PruneMailCounts(ctx, now.Add(-2*time.Hour), now.Add(-25*time.Hour))
 	})
 	if err != nil {
 		return err

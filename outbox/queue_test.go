@@ -47,51 +47,115 @@ func (h *harness) queued() []db.Mail {
 	return out
 }
 
+// queueMail queues m now and returns Queue's error.
+func (h *harness) queueMail(m Mail) error {
+	h.t.Helper()
+	now := h.clock.Now()
+	m.Out = mailmsg.Outgoing{From: "congo@example.org", To: m.Out.To, Subject: "Congo", Text: "hello", Date: now}
+	return h.db.Tx(context.Background(), func(tx *db.Tx) error {
+		_, err := h.o.Queue(context.Background(), tx, m, now)
+		return err
+	})
+}
+
+// due returns how many of the outbox's mails are due at now, and when
+// the last of them is due.
+func due(mails []db.Mail, now time.Time) (n int, last time.Time) {
+	for _, m := range mails {
+		if !m.NextAttempt.After(now) {
+			n++
+		}
+		if m.NextAttempt.After(last) {
+			last = m.NextAttempt
+		}
+	}
+	return n, last
+}
+
 // TestCaps: each cap of M29 holds over a sliding hour, the recipient's
-// counting an address with any +tag as one.
+// counting an address with any +tag as one; a mail past a cap is not
+// dropped but waits, in order, for the minute the hour allows it (M53).
 func TestCaps(t *testing.T) {
-	var capped []string
+	var deferred []string
 	h := newHarnessWith(t, Config{MaxPerRecipient: 3, MaxPerSender: 5, MaxPerHour: 8,
-		OnCapped: func(c string) { capped = append(capped, c) }})
+		OnDeferred: func(c string) { deferred = append(deferred, c) }})
+	start := h.clock.Now()
 	for _, to := range []string{"victim@x.example", "Victim+1@x.example", "victim+2@X.example", "victim+3@x.example"} {
 		if err := h.send(to, "by:evil", "hello"); err != nil {
 			t.Fatal(err)
 		}
+		h.clock.Advance(time.Minute)
 	}
-	if n := len(h.queued()); n != 3 {
-		t.Errorf("4 mails to victim with different +tags: %d queued, want 3", n)
+	all := h.queued()
+	if n, last := due(all, h.clock.Now()); len(all) != 4 || n != 3 || !last.Equal(start.Add(time.Hour).Truncate(time.Minute)) {
+		t.Errorf("4 mails a minute apart to victim with different +tags: %d queued, %d due, the last at %v; want 4, 3, and the 4th an hour after the first",
+			len(all), n, last)
 	}
 	for _, to := range []string{"a@x.example", "b@x.example", "c@x.example"} {
 		h.send(to, "by:evil", "hello")
 	}
-	if n := len(h.queued()); n != 5 {
-		t.Errorf("after 6 mails caused by one sender, %d queued, want 5", n)
+	if n, _ := due(h.queued(), h.clock.Now()); n != 5 {
+		t.Errorf("after 7 mails caused by one sender, %d due, want 5", n)
 	}
 	for _, to := range []string{"d@x.example", "e@x.example", "f@x.example", "g@x.example"} {
 		h.send(to, "", "a reminder") // the server's own: no sender's cap
 	}
-	if n := len(h.queued()); n != 8 {
-		t.Errorf("with the server's cap of 8, %d queued, want 8", n)
+	if all, n := h.queued(), 0; len(all) != 11 {
+		t.Errorf("%d queued, want every one of the 11", len(all))
+	} else if n, _ = due(all, h.clock.Now()); n != 8 {
+		t.Errorf("with the server's cap of 8 an hour, %d due, want 8", n)
 	}
-	if want := []string{"recipient", "sender", "server"}; strings.Join(capped, " ") != strings.Join(want, " ") {
-		t.Errorf("caps told = %q, want %q", capped, want)
+	if want := "recipient sender server"; strings.Join(deferred, " ") != want {
+		t.Errorf("caps told = %q, want %q", deferred, want)
 	}
 	// A notice goes out past the caps.
-	now := h.clock.Now()
-	err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
-		_, err := h.o.Queue(context.Background(), tx, Mail{Cause: "by:evil", Notice: true,
-			Out: mailmsg.Outgoing{From: "congo@example.org", To: "victim@x.example", Subject: "Congo", Text: "capped", Date: now}}, now)
-		return err
-	})
-	if err != nil {
+	if err := h.queueMail(Mail{Cause: "by:evil", Notice: true, Out: mailmsg.Outgoing{To: "victim@x.example"}}); err != nil {
 		t.Errorf("the notice: %v", err)
 	}
-	// The hour slides: an hour later everything goes again.
+	if n, _ := due(h.queued(), h.clock.Now()); n != 9 {
+		t.Errorf("after the notice, %d due, want 9", n)
+	}
+	// The hour slides: an hour later everything has gone, in order.
 	h.clock.Advance(61 * time.Minute)
-	before := len(h.queued())
-	h.send("victim@x.example", "by:evil", "hello")
-	if n := len(h.queued()); n != before+1 {
-		t.Errorf("an hour later: %d queued, want %d", n, before+1)
+	if all := h.queued(); len(all) != 12 {
+		t.Errorf("an hour later: %d queued, want 12", len(all))
+	} else if n, _ := due(all, h.clock.Now()); n != 12 {
+		t.Errorf("an hour later: %d due, want all 12", n)
+	}
+}
+
+// TestUnprovenCap: answers to mail that proves nothing count under a cap
+// of their own, MaxUnprovenPerDay an address a day (M52), and are
+// dropped past it; they spend no budget of the recipient's.
+func TestUnprovenCap(t *testing.T) {
+	var capped []string
+	h := newHarnessWith(t, Config{MaxPerRecipient: 2, OnCapped: func(c string) { capped = append(capped, c) }})
+	for i := range MaxUnprovenPerDay + 2 {
+		err := h.queueMail(Mail{Unproven: true, Out: mailmsg.Outgoing{To: "Alice+" + string(rune('a'+i)) + "@x.example"}})
+		if i < MaxUnprovenPerDay && err != nil || i >= MaxUnprovenPerDay && !IsCapped(err) {
+			t.Errorf("answer %d to mail that proves nothing: %v", i+1, err)
+		}
+	}
+	if n := len(h.queued()); n != MaxUnprovenPerDay {
+		t.Errorf("%d answers queued, want %d", n, MaxUnprovenPerDay)
+	}
+	if strings.Join(capped, " ") != "unproven unproven" {
+		t.Errorf("caps told = %q, want unproven twice", capped)
+	}
+	// alice's own mail is not held back by them.
+	for range 2 {
+		h.send("alice@x.example", "player:1", "her board")
+	}
+	if n, _ := due(h.queued(), h.clock.Now()); n != MaxUnprovenPerDay+2 {
+		t.Errorf("alice's own mail behind the answers: %d due, want %d", n, MaxUnprovenPerDay+2)
+	}
+	h.clock.Advance(23 * time.Hour)
+	if err := h.queueMail(Mail{Unproven: true, Out: mailmsg.Outgoing{To: "alice@x.example"}}); !IsCapped(err) {
+		t.Errorf("23 hours later: %v, want still capped", err)
+	}
+	h.clock.Advance(2 * time.Hour)
+	if err := h.queueMail(Mail{Unproven: true, Out: mailmsg.Outgoing{To: "alice@x.example"}}); err != nil {
+		t.Errorf("a day later: %v, want queued", err)
 	}
 }
 

@@ -74,19 +74,19 @@ func TestForgedRegisterBringsOneMail(t *testing.T) {
 	}
 }
 
-// TestStrangerAnsweredOnceADay: a forged From of an address that is not
-// registered brings it one answer a day, whatever its +tag (M28, M31).
-func TestStrangerAnsweredOnceADay(t *testing.T) {
+// TestStrangerAnsweredThreeADay: a forged From of an address that is not
+// registered brings it at most MaxUnprovenPerDay answers a day, whatever
+// its +tag (M31, M52).
+func TestStrangerAnsweredThreeADay(t *testing.T) {
 	h := newHarness(t)
 	h.send("victim", "help")
-	m := h.mail("victim", "", "help")
-	m.From = "victim+1@" + players
-	h.handle(m)
-	m = h.mail("victim", "", "hello")
-	m.From = "VICTIM+2@" + players
-	h.handle(m)
-	if got := h.deliver(); len(got) != 1 {
-		t.Errorf("three mails from victim, victim+1 and victim+2 gave %d answers, want 1", len(got))
+	for i, text := range []string{"help", "hello", "rules"} {
+		m := h.mail("victim", "", text)
+		m.From = fmt.Sprintf("VICTIM+%d@%s", i+1, players)
+		h.handle(m)
+	}
+	if got := h.deliver(); len(got) != outbox.MaxUnprovenPerDay {
+		t.Errorf("four mails from victim, victim+1, victim+2 and victim+3 gave %d answers, want %d", len(got), outbox.MaxUnprovenPerDay)
 	}
 	h.clock.Advance(25 * time.Hour)
 	h.send("victim", "help")

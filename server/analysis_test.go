@@ -364,7 +364,7 @@ func TestAnalysisAcrossRestart(t *testing.T) {
 // TestAnalysisAllOrNothing: the analysis is stored, its mails queued and
 // its requests marked done in one transaction, so that a failure (or a
 // crash) on the way leaves nothing of it: here the first mail meets the
-// server's cap, whose notice cuts the transaction short, as a crash would.
+// server's cap, whose wait cuts the transaction short, as a crash would.
 func TestAnalysisAllOrNothing(t *testing.T) {
 	h := newAnalysisHarness(t)
 	h.playShortGame("alice", "bob")
@@ -374,7 +374,7 @@ func TestAnalysisAllOrNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ob, err := outbox.New(outbox.Config{DB: h.db, From: ourAddress, Hostname: "example.org", Now: h.clock.Now,
-		Logger: h.s.log, MaxPerHour: 1, OnCapped: func(string) { cancel() }})
+		Logger: h.s.log, MaxPerHour: 1, OnDeferred: func(string) { cancel() }})
 	if err != nil {
 		t.Fatal(err)
 	}

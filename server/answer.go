@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -136,11 +135,12 @@ func (a *answer) shorten() {
 }
 
 // answerOnce holds back the answer to a mail that proves nothing, so that
-// a forged From brings its owner no more than one mail (M28): an address
-// not registered is answered once a day at most; a player whose address
-// is not confirmed gets nothing but the welcome (and no second welcome
-// within a day); a confirmed player is not sent their personal address
-// again within a day.
+// a forged From brings its owner no more than it must (M28, M52, M56): a
+// player whose address is not confirmed gets nothing but the welcome,
+// again at most once a day; a confirmed player asking to register again
+// gets the welcome, restating the personal address. Every answer to
+// such a mail is counted under the recipient's own cap, MaxUnprovenPerDay
+// a day (sendAnswer), and spends none of their other budgets.
 func (h *processing) answerOnce(ctx context.Context) error {
 	a := &h.answer
 	if len(a.sections) == 0 {
@@ -155,7 +155,7 @@ func (h *processing) answerOnce(ctx context.Context) error {
 	}
 	now, tx := h.w.Now, h.w.Tx
 	if h.sender != nil && welcome >= 0 {
-		if !h.proven && !h.sender.Welcomed.IsZero() && now.Sub(h.sender.Welcomed) < day {
+		if !h.proven && !h.sender.Confirmed && !h.sender.Welcomed.IsZero() && now.Sub(h.sender.Welcomed) < day {
 			a.sections = nil
 			h.w.Note("not answered: welcomed a day ago")
 			return nil
@@ -165,18 +165,7 @@ func (h *processing) answerOnce(ctx context.Context) error {
 		}
 	}
 	switch {
-	case h.proven:
-	case h.sender == nil:
-		last, err := tx.StrangerAnswered(ctx, outbox.Recipient(h.mail.From))
-		if err != nil {
-			return err
-		}
-		if !last.IsZero() && now.Sub(last) < day {
-			a.sections = nil
-			h.w.Note("not answered: answered a day ago")
-			return nil
-		}
-		return tx.SetStrangerAnswered(ctx, outbox.Recipient(h.mail.From), now)
+	case h.proven, h.sender == nil:
 	case welcome >= 0:
 		a.sections = a.sections[welcome : welcome+1]
 	case !h.sender.Confirmed:
@@ -236,37 +225,11 @@ func (h *processing) sendAnswer(ctx context.Context) error {
 	}
 	o.References = h.mail.ReplyReferences(root)
 	capped := h.w.Capped()
-	if _, err = h.w.Enqueue(ctx, outbox.Mail{Out: o, Game: h.answer.game}); err != nil || h.w.Capped() == capped {
+	if _, err = h.w.Enqueue(ctx, outbox.Mail{Out: o, Game: h.answer.game, Unproven: !h.proven}); err != nil || h.w.Capped() == capped {
 		return err
 	}
 	h.w.Note("not answered: a cap is reached")
 	return nil
-}
-
-// capNotice tells the one who caused the mail, once an hour at most, that
-// mails it caused were held back by a cap (M29). It goes out past the
-// caps, as the one mail that says so.
-func (h *processing) capNotice(ctx context.Context) error {
-	capped := h.w.Capped()
-	if capped == 0 {
-		return nil
-	}
-	last, err := h.w.Tx.CapNoticeAt(ctx, h.w.Cause)
-	if err != nil || !last.IsZero() && h.w.Now.Sub(last) < time.Hour {
-		return err
-	}
-	caps := h.s.Outbox().Caps()
-	subject, body, err := templates.Reply(templates.ReplyData{Lang: h.answerLang(), Subject: h.mail.Subject, Sections: []templates.Section{
-		templates.CapNotice{Mails: capped, PerRecipient: caps.PerRecipient, PerSender: caps.PerSender}}})
-	if err != nil {
-		return err
-	}
-	o := h.answerTo(subject, body)
-	if _, err := h.w.Enqueue(ctx, outbox.Mail{Out: o, Notice: true}); err != nil {
-		return err
-	}
-	h.w.Note(fmt.Sprintf("%d mails held back by a cap: told", capped))
-	return h.w.Tx.SetCapNotice(ctx, h.w.Cause, h.w.Now)
 }
 
 // answerTo is a mail to the sender of the mail handled: a registered

@@ -215,8 +215,9 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 }
 
 // A flood of board requests: each position is sent once per mail; the
-// player's own proven requests are always answered, forged ones count
-// against the recipient's cap (M29) like any mail.
+// player's own proven requests are always answered; forged ones are
+// answered within a cap of their own (M52), the welcome among them, and
+// spend nothing of hers.
 func TestBoardFloodIsCapped(t *testing.T) {
 	h := newHarnessOutbox(t, Config{}, outbox.Config{MaxPerRecipient: 10})
 	h.register("alice", "bob")
@@ -238,8 +239,8 @@ func TestBoardFloodIsCapped(t *testing.T) {
 	for range 20 {
 		h.send("alice", body) // forged: each is answered that it proves nothing
 	}
-	if n := len(to(h.deliver(), "alice")); n != 10+1 {
-		t.Errorf("20 forged mails asking for boards gave alice %d mails, want 10 (the cap) and the notice", n)
+	if n := len(to(h.deliver(), "alice")); n != outbox.MaxUnprovenPerDay-1 {
+		t.Errorf("20 forged mails asking for boards gave alice %d mails, want %d (the cap, but for her welcome)", n, outbox.MaxUnprovenPerDay-1)
 	}
 }
 

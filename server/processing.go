@@ -76,12 +76,10 @@ func (h *processing) handle(ctx context.Context) (string, error) {
 	if err := h.identify(ctx); err != nil {
 		return "", err
 	}
-	h.w.Cause = outbox.Recipient(m.From)
-	if h.sender != nil {
-		h.w.Cause = outbox.Player(h.sender.ID)
-		if h.proven {
-			h.w.AskedBy = h.sender.Address
-		}
+	if h.proven {
+		// A mail that proves nothing spends no budget of the address it
+		// claims (M52): its answer has a cap of its own.
+		h.w.Cause, h.w.AskedBy = outbox.Player(h.sender.ID), h.sender.Address
 	}
 	ctxGame, err := h.w.Tx.GameOfMessages(ctx, m.Answers()...)
 	if err != nil {
@@ -110,7 +108,7 @@ func (h *processing) handle(ctx context.Context) (string, error) {
 	}
 	h.subjectCommand = res.CommandSubject
 	h.answer.game = ctxGame
-	if len(res.Commands) == 0 {
+	if len(res.Commands) == 0 && h.proven {
 		if quiet, err := h.loop(ctx); err != nil || quiet {
 			return h.summary(), err
 		}
@@ -156,9 +154,6 @@ func (h *processing) handle(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	if err := h.capNotice(ctx); err != nil {
-		return "", err
-	}
 	return h.summary(), nil
 }
 
@@ -203,9 +198,10 @@ const (
 	loopQuiet  = time.Hour
 )
 
-// loop counts a mail without a command, and reports whether it is to go
-// unanswered, being part of a loop; the first such mail is answered by
-// the notice alone.
+// loop counts a proven mail without a command (a mail that proves
+// nothing counts against no counter of the address it claims, M52), and
+// reports whether it is to go unanswered, being part of a loop; the
+// first such mail is answered by the notice alone.
 func (h *processing) loop(ctx context.Context) (bool, error) {
 	addr := outbox.Recipient(h.mail.From)
 	n, told, err := h.w.Tx.NoCommand(ctx, addr, h.w.Now, loopWindow)
@@ -219,7 +215,7 @@ func (h *processing) loop(ctx context.Context) (bool, error) {
 	if err := h.w.Tx.ToldNoCommand(ctx, addr, h.w.Now); err != nil {
 		return false, err
 	}
-	if quiet || h.sender == nil { // a stranger is answered once a day anyway
+	if quiet {
 		h.w.Note("not answered: a loop")
 		return true, nil
 	}

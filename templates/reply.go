@@ -249,14 +249,6 @@ type Omitted struct {
 // NoCommand answers a mail with no command in it.
 type NoCommand struct{}
 
-// CapNotice tells the one whose mail caused mails past a cap (M29) that
-// they were not sent.
-type CapNotice struct {
-	Mails        int // held back
-	PerRecipient int // the caps, mails an hour
-	PerSender    int
-}
-
 // Cut says that only the start of the mail was read (M32): Why says why.
 type Cut struct {
 	Why Phrase
@@ -312,7 +304,6 @@ func (Error) template() string         { return "error" }
 func (Prove) template() string         { return "prove" }
 func (HowToRegister) template() string { return "how_to_register" }
 func (NoCommand) template() string     { return "no_command" }
-func (CapNotice) template() string     { return "cap_notice" }
 func (Omitted) template() string       { return "omitted" }
 func (RulesSummary) template() string  { return "rules" }
 func (Cut) template() string           { return "cut" }

@@ -331,7 +331,6 @@ func TestGolden(t *testing.T) {
 				Omitted{Lines: 1},
 				Omitted{Lines: 4},
 				Cut{Why: Phrase{"more than %d parts", []any{100}}},
-				CapNotice{Mails: 3, PerRecipient: 60, PerSender: 200},
 				LoopNotice{Mails: 5, Quiet: time.Hour},
 			}})
 		}},

@@ -39,6 +39,7 @@ type monitor struct {
 	sent     prometheus.Counter
 	smtpErrs *prometheus.CounterVec
 	capped   *prometheus.CounterVec
+	deferred *prometheus.CounterVec
 	pages    *prometheus.HistogramVec
 	requests *prometheus.CounterVec
 
@@ -86,7 +87,11 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 		}, []string{"kind"}),
 		capped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "congod_mails_capped_total",
-			Help: "Mails not queued because a cap was reached, by cap: recipient, sender or server (-max-per-recipient, -max-per-sender, -max-per-hour).",
+			Help: "Answers to mail that proves nothing not queued because a cap was reached (M52), by cap: unproven (3 an address a day) or server (-max-per-hour).",
+		}, []string{"cap"}),
+		deferred: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "congod_mails_deferred_total",
+			Help: "Mails that wait in the outbox for a cap to allow them (M53), by the cap they wait for: recipient, sender or server (-max-per-recipient, -max-per-sender, -max-per-hour).",
 		}, []string{"cap"}),
 		pages: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "congod_web_request_seconds",
@@ -127,13 +132,16 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 	}
 	m.smtpErrs.WithLabelValues("temporary")
 	m.smtpErrs.WithLabelValues("permanent")
-	for _, c := range []string{"recipient", "sender", "server"} {
+	for _, c := range []string{"unproven", "server"} {
 		m.capped.WithLabelValues(c)
+	}
+	for _, c := range []string{"recipient", "sender", "server"} {
+		m.deferred.WithLabelValues(c)
 	}
 	for _, o := range []string{"done", "interrupted", "failed"} {
 		m.analyses.WithLabelValues(o)
 	}
-	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m.capped,
+	m.reg.MustRegister(m.handled, m.commands, m.latency, m.sent, m.smtpErrs, m.capped, m.deferred,
 		m.robotMoves, m.robotCapped, m.analyses, m.analysisTime, m.pages, m.requests, m,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
@@ -149,6 +157,9 @@ func (m *monitor) PageServed(page string, status int, d time.Duration) {
 
 // mailCapped counts a mail held back by a cap (outbox.Config.OnCapped).
 func (m *monitor) mailCapped(cap string) { m.capped.WithLabelValues(cap).Inc() }
+
+// mailDeferred counts a mail that waits for a cap (outbox.Config.OnDeferred).
+func (m *monitor) mailDeferred(cap string) { m.deferred.WithLabelValues(cap).Inc() }
 
 // MailProcessed counts a handled mail; it makes monitor a server.Metrics.
 func (m *monitor) MailProcessed(h server.Processed) {

@@ -126,6 +126,7 @@ func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *d
 		MaxPerSender:    cfg.MaxPerSender,
 		MaxPerHour:      cfg.MaxPerHour,
 		OnCapped:        mon.mailCapped,
+		OnDeferred:      mon.mailDeferred,
 		MaySend:         maySend,
 		Connections:     cfg.Connections(),
 		Now:             serverClock,
