@@ -90,6 +90,7 @@ func (h *processing) finishAnswer(commands, errs int) {
 	}
 	if !h.proven {
 		a.shorten()
+		h.s.quoteSections(a.sections)
 	}
 }
 
@@ -195,7 +196,7 @@ func (h *processing) sendAnswer(ctx context.Context) error {
 	if h.subjectCommand {
 		answered = ""
 	}
-	data := templates.ReplyData{Lang: h.answerLang(), Subject: answered, Sections: h.answer.sections}
+	data := templates.ReplyData{Lang: h.answerLang(), Subject: answered, Sections: h.answer.sections, OwnSubject: !h.proven}
 	if id := h.answer.game; id != 0 {
 		st, err := game.Load(ctx, h.w.Tx, id, h.w.Now)
 		if err != nil && !errors.Is(err, db.ErrNotFound) {

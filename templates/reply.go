@@ -16,6 +16,10 @@ type ReplyData struct {
 	// the game's thread: its Subject is then the game's (M22).
 	Game     *Game
 	Sections []Section
+	// OwnSubject is set for the answer to a mail that proves nothing
+	// (M55): its Subject is never the sender's, but the game's, or what
+	// its first section is about, or "Your mail to Congo".
+	OwnSubject bool
 }
 
 // Reply renders the answer to a mail.
@@ -35,8 +39,16 @@ func Reply(d ReplyData) (subject, body string, err error) {
 		}
 		return "Re: " + subject, body, nil
 	}
+	if d.OwnSubject {
+		if len(d.Sections) > 0 {
+			subject, err = t.answerSubject(d.Sections[0], "subject_unproven")
+		} else {
+			subject, err = t.raw("subject_unproven", nil)
+		}
+		return strings.TrimSpace(subject), body, err
+	}
 	if strings.TrimSpace(d.Subject) == "" && len(d.Sections) > 0 {
-		subject, err = t.answerSubject(d.Sections[0])
+		subject, err = t.answerSubject(d.Sections[0], "subject_answer")
 		return subject, body, err
 	}
 	if s := strings.TrimSpace(d.Subject); s != "" {
@@ -60,10 +72,11 @@ func (t *tongue) sections(secs []Section) ([]string, error) {
 }
 
 // answerSubject names an answer to a mail without a Subject, or with a
-// command for one, which the answer must not repeat: by what it begins
-// with (templates "subject_..." of the language).
-func (t *tongue) answerSubject(s Section) (string, error) {
-	name := "subject_answer"
+// command for one, which the answer must not repeat, or one whose
+// Subject it must not repeat: by what it begins with (templates
+// "subject_..." of the language), else by the template other.
+func (t *tongue) answerSubject(s Section, other string) (string, error) {
+	name := other
 	var data any
 	switch s := s.(type) {
 	case Registered:
