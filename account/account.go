@@ -56,11 +56,25 @@ func Register(ctx context.Context, r *command.Request, a parser.RegisterArgs) (c
 			Confirm: !r.Sender.Confirmed, Robot: r.Robot()}
 		if !strings.EqualFold(a.Handle, r.Sender.Handle) {
 			w.Asked = a.Handle
+			begun, err := started(ctx, r.Tx, r.Sender.ID)
+			if err != nil {
+				return command.Result{}, err
+			}
+			w.Rename = r.Sender.Confirmed && !begun
 		}
 		return command.Answer("register: already "+r.Sender.Handle, w), nil
 	}
 	if !parser.ValidHandle(a.Handle) {
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.BadHandle, Handle: a.Handle})
+	}
+	if like, err := lookalike(ctx, r.Tx, a.Handle, 0); err != nil || like != "" {
+		if err != nil {
+			return command.Result{}, err
+		}
+		// The same handle, in any case, is taken, not like another.
+		if !strings.EqualFold(like, a.Handle) {
+			return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.HandleLooksLike, Handle: a.Handle, Detail: like})
+		}
 	}
 	secret, err := NewSecret(r.Rand())
 	if err != nil {

@@ -103,6 +103,40 @@ func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, 
 	return p, nil
 }
 
+// SetHandle gives a player a new handle. A handle another player holds,
+// in any case, is ErrHandleTaken.
+func (tx *Tx) SetHandle(ctx context.Context, id int64, handle string) error {
+	if p, err := tx.PlayerByHandle(ctx, handle); err == nil && p.ID != id {
+		return fmt.Errorf("rename player %d to %q: %w", id, handle, ErrHandleTaken)
+	} else if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	res, err := tx.exec(ctx, "UPDATE players SET handle = ? WHERE id = ?", handle, id)
+	if err != nil {
+		return fmt.Errorf("rename player %d to %q: %w", id, handle, err)
+	}
+	return mustAffect(res, fmt.Sprintf("player %d", id))
+}
+
+// Handles returns every player's handle, by id.
+func (tx *Tx) Handles(ctx context.Context) (map[int64]string, error) {
+	rows, err := tx.query(ctx, "SELECT id, handle FROM players")
+	if err != nil {
+		return nil, fmt.Errorf("handles: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, fmt.Errorf("handles: %w", err)
+		}
+		out[id] = h
+	}
+	return out, rows.Err()
+}
+
 // Player returns the player with the given id.
 func (tx *Tx) Player(ctx context.Context, id int64) (Player, error) {
 	row := tx.queryRow(ctx, "SELECT "+playerColumns+" FROM players WHERE id = ?", id)

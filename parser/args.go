@@ -20,6 +20,12 @@ type RegisterArgs struct {
 	Handle string
 }
 
+// RenameArgs are the arguments of rename <handle> (M56).
+type RenameArgs struct {
+	// Handle is the new handle, as written.
+	Handle string
+}
+
 // ChallengeArgs are the arguments of challenge congo <handle>
 // [white|black] [days=N|bank=D+I] [unrated] [level=N].
 type ChallengeArgs struct {
@@ -168,6 +174,7 @@ type AdjudicateArgs struct {
 }
 
 func (RegisterArgs) isArgs()      {}
+func (RenameArgs) isArgs()        {}
 func (ChallengeArgs) isArgs()     {}
 func (MoveArgs) isArgs()          {}
 func (BoardArgs) isArgs()         {}

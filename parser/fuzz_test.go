@@ -91,6 +91,10 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 		if !ValidHandle(a.Handle) {
 			t.Errorf("Parse(%q, %q) gave command %+v with an invalid handle", subject, body, c)
 		}
+	case RenameArgs:
+		if !ValidHandle(a.Handle) {
+			t.Errorf("Parse(%q, %q) gave command %+v with an invalid handle", subject, body, c)
+		}
 	case ChallengeArgs:
 		if !ValidHandle(a.Handle) {
 			t.Errorf("Parse(%q, %q) gave command %+v with an invalid handle", subject, body, c)
@@ -122,7 +126,7 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 // kindArgs is the type of the arguments of each kind of command that has
 // any: a value of it, the zero value.
 var kindArgs = map[Kind]Args{
-	Register: RegisterArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
+	Register: RegisterArgs{}, Rename: RenameArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
 	Conditional: ConditionalArgs{}, If: IfArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
 	Language: LanguageArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
 	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{},

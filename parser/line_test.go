@@ -28,6 +28,8 @@ func TestParseCommand(t *testing.T) {
 		{"Register Alice_B-2", 0, Command{Kind: Register, Args: RegisterArgs{Handle: "Alice_B-2"}}},
 		{"REGISTER ab", 0, Command{Kind: Register, Args: RegisterArgs{Handle: "ab"}}},
 		{"register abcdefghijklmnopqrst", 0, Command{Kind: Register, Args: RegisterArgs{Handle: "abcdefghijklmnopqrst"}}},
+		{"rename carol", 0, Command{Kind: Rename, Args: RenameArgs{Handle: "carol"}}},
+		{"Rename Carol_2", 0, Command{Kind: Rename, Args: RenameArgs{Handle: "Carol_2"}}},
 		{"register congo", 0, Command{Kind: Register, Args: RegisterArgs{Handle: "congo"}}},
 		// M21, M41: a Japanese input method's full-width letters are read
 		// after NFKC; the handle is then ASCII.
@@ -236,6 +238,8 @@ func TestParseLineError(t *testing.T) {
 		{"challenge congo", 0, MissingHandle},
 
 		{"register a", 0, BadHandle},
+		{"rename", 0, MissingHandle},
+		{"rename a", 0, BadHandle},
 		{"register alice smith", 0, BadHandle},
 		{"register abcdefghijklmnopqrstu", 0, BadHandle},
 		{"register alice!", 0, BadHandle},

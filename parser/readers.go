@@ -42,6 +42,18 @@ func registerArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
+// renameArgs reads the new handle of rename.
+func renameArgs(c *Command, args []string, _ int64) Error {
+	if len(args) == 0 {
+		return lineError(c.Line, MissingHandle, "rename needs the new handle: rename <handle>")
+	}
+	if !ValidHandle(args[0]) {
+		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[0]))
+	}
+	c.Args = RenameArgs{Handle: args[0]}
+	return Error{}
+}
+
 func challengeArgs(c *Command, args []string, _ int64) Error {
 	if len(args) == 0 {
 		return lineError(c.Line, MissingHandle, "challenge needs a handle: %s", usage(c.Kind))

@@ -69,6 +69,7 @@ var commands = map[parser.Kind]entry{
 	parser.Register: typed(anyone, account.Register),
 	parser.Rules:    handler(anyone, account.Rules),
 	parser.NewKey:   handler(proven, account.NewKey),
+	parser.Rename:   typed(proven, account.Rename),
 	parser.Notify:   typed(proven, account.Notify),
 	parser.Vacation: typed(proven, account.Vacation),
 	parser.Language: typed(proven, account.Language),

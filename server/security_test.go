@@ -67,6 +67,7 @@ var forgedCommands = []struct {
 	body  string
 }{
 	{"newkey", nil, "alice", "newkey"},
+	{"rename", nil, "alice", "rename alicia"},
 	{"challenge", nil, "alice", "challenge congo bob"},
 	{"accept", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "accept congo 1"},
 	{"decline", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "decline congo 1"},

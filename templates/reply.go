@@ -147,9 +147,18 @@ type Registered struct {
 	Already  bool
 	Asked    string // with Already: the handle asked for, when another
 	// Confirm is set while the address is not confirmed (M28): the
-	// player is asked to answer.
+	// player is asked to answer, and told how to take an address
+	// someone else registered (M56).
 	Confirm bool
-	Robot   string // the computer player's handle, for the welcome; "" for none
+	// Rename is set for a confirmed player whose handle may still
+	// change (rename), their first game not begun, who asked for another.
+	Rename bool
+	Robot  string // the computer player's handle, for the welcome; "" for none
+}
+
+// Renamed answers rename: the player's new handle (M56).
+type Renamed struct {
+	Old, New string
 }
 
 // NewKey answers newkey with the new personal address.
@@ -174,7 +183,9 @@ type Problem string
 const (
 	NotUnderstood   Problem = "not understood"    // the parser's Reason says why
 	BadHandle       Problem = "bad handle"        // Handle breaks the handle rule
-	HandleTaken     Problem = "handle taken"      // Handle belongs to someone else
+	HandleTaken     Problem = "handle taken"      // Handle belongs to someone else; Detail "rename" for a rename
+	HandleLooksLike Problem = "handle looks like" // Handle looks like another player's handle, Detail (M56)
+	RenameTooLate   Problem = "rename too late"   // the player's first game has begun: they stay Handle (M56)
 	NoSuchPlayer    Problem = "no such player"    // no player has Handle
 	ChallengeSelf   Problem = "challenge self"    // a challenge to oneself
 	NoSuchGame      Problem = "no such game"      // GameID names no game
@@ -311,6 +322,7 @@ type RulesSummary struct{}
 
 func (Help) template() string          { return "help" }
 func (Registered) template() string    { return "registered" }
+func (Renamed) template() string       { return "renamed" }
 func (NewKey) template() string        { return "newkey" }
 func (GameList) template() string      { return "games" }
 func (Error) template() string         { return "error" }

@@ -190,6 +190,25 @@ func TestGolden(t *testing.T) {
 				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true, Asked: "alicia"},
 			}})
 		}},
+		{"reply_register_provisional", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "register alice", OwnSubject: true, Sections: []Section{
+				Registered{Handle: "Carol_is_a_cheat", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Confirm: true},
+			}})
+		}},
+		{"reply_register_rename", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "", Sections: []Section{
+				Registered{Handle: "alice", Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org", Already: true, Asked: "alicia", Rename: true},
+			}})
+		}},
+		{"reply_renamed", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "Re: Welcome to Congo, Carol_is_a_cheat", Sections: []Section{
+				Renamed{Old: "Carol_is_a_cheat", New: "carol"},
+			}})
+		}},
+		{"reply_unproven", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "Urgent: verify your account at http://phish.example/login", OwnSubject: true,
+				Sections: []Section{HowToRegister{Lines: []string{"Hello [link removed] now"}}}})
+		}},
 		{"reply_newkey", func(l lang.Code) (string, string, error) {
 			return Reply(ReplyData{Lang: l, Subject: "newkey", Sections: []Section{
 				NewKey{Personal: "congo+abcdefghijklmnopqrstuvwxyz@example.org"},
@@ -566,7 +585,7 @@ func TestReplySubject(t *testing.T) {
 
 // everyProblem lists every Problem, for reply_problems.
 var everyProblem = []Problem{
-	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation, LevelForHuman, RobotTakeback, Unconfirmed, TooManyRobotGames,
@@ -576,7 +595,7 @@ var everyProblem = []Problem{
 
 // problems lists every Problem.
 var problems = []Problem{
-	NotUnderstood, BadHandle, HandleTaken, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation,
