@@ -62,11 +62,12 @@ type Settings struct {
 
 	DB string `key:"db" arg:"PATH" group:"Storage" usage:"the database: a SQLite file, or a URL postgres://user:password@host:port/dbname?sslmode=... (M47)" doc:"The database: a SQLite file, or PostgreSQL as a URL \x60postgres://congo:PASSWORD@db.example.org:5432/congo?sslmode=verify-full\x60 (M47; several congod on other hosts may share one PostgreSQL database and one mailbox, one of them at a time doing the work: see Beyond one machine in docs/operating.md). With a password to a host that is not loopback the URL must say \x60sslmode=require\x60, \x60verify-ca\x60 or \x60verify-full\x60 (or \x60insecure\x60). Back it up, while congod runs, with \x60congod -config FILE backup /var/backups/congo-DATE.db\x60 (for PostgreSQL it runs pg_dump, which must be installed)."`
 
-	LogLevel  string `key:"log-level" arg:"LEVEL" group:"Logs and monitoring" usage:"log level: debug, info, warn or error" doc:"debug, info, warn or error. Mail bodies and passwords are never logged."`
-	LogFormat string `key:"log-format" arg:"FORMAT" group:"Logs and monitoring" usage:"log format: text or json" doc:"\x60text\x60 (key=value, one line an event) or \x60json\x60 (one object a line)."`
-	HTTP      string `key:"http" arg:"ADDR" group:"Logs and monitoring" shown:"none (off)" usage:"serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)" doc:"Serve \x60/healthz\x60 and Prometheus \x60/metrics\x60 on this address, such as \x60127.0.0.1:8025\x60; empty serves nothing. They tell about the games' traffic: keep them on loopback or behind a firewall."`
-	Web       string `key:"web" arg:"ADDR" group:"Logs and monitoring" shown:"none (off); 127.0.0.1:8080 with -demo" usage:"serve the read-only web pages of the games, players and tournaments on this address, e.g. 127.0.0.1:8080 (off when empty or \"off\"; 127.0.0.1:8080 with -demo)" doc:"Serve the read-only web pages of the games, players, ratings and tournaments (see On the web in docs/playing.md) on this address, such as \x60127.0.0.1:8080\x60 behind a proxy with TLS; empty (or \x60off\x60) serves none, with \x60-demo\x60 too, where it must be a loopback address. Every board mail then names its game's page."`
-	PublicURL string `key:"public-url" arg:"URL" group:"Logs and monitoring" shown:"http://ADDR/ of -web" usage:"the address of the -web pages as players reach them, the base of the links in mails, e.g. https://congo.example.org/ (default http://ADDR/ of -web)" doc:"The address players reach the web pages at, the base of the links in mails, such as \x60https://congo.example.org/\x60; a path (\x60https://example.org/congo/\x60) puts the pages' links under it. Empty means \x60http://ADDR/\x60 of \x60web\x60 (with localhost for a host left open, as in \x60:8080\x60). Needs \x60web\x60."`
+	LogLevel       string `key:"log-level" arg:"LEVEL" group:"Logs and monitoring" usage:"log level: debug, info, warn or error" doc:"debug, info, warn or error. Mail bodies and passwords are never logged."`
+	LogFormat      string `key:"log-format" arg:"FORMAT" group:"Logs and monitoring" usage:"log format: text or json" doc:"\x60text\x60 (key=value, one line an event) or \x60json\x60 (one object a line)."`
+	HTTP           string `key:"http" arg:"ADDR" group:"Logs and monitoring" shown:"none (off)" usage:"serve /healthz and /metrics on this address, e.g. 127.0.0.1:8025 (off when empty)" doc:"Serve \x60/healthz\x60 and Prometheus \x60/metrics\x60 on this address, such as \x60127.0.0.1:8025\x60; empty serves nothing. They tell about the games' traffic: keep them on loopback or behind a firewall."`
+	Web            string `key:"web" arg:"ADDR" group:"Logs and monitoring" shown:"none (off); 127.0.0.1:8080 with -demo" usage:"serve the read-only web pages of the games, players and tournaments on this address, e.g. 127.0.0.1:8080 (off when empty or \"off\"; 127.0.0.1:8080 with -demo)" doc:"Serve the read-only web pages of the games, players, ratings and tournaments (see On the web in docs/playing.md) on this address, such as \x60127.0.0.1:8080\x60 behind a proxy with TLS; empty (or \x60off\x60) serves none, with \x60-demo\x60 too, where it must be a loopback address. Every board mail then names its game's page."`
+	WebConnections int    `key:"web-connections" arg:"N" group:"Logs and monitoring" usage:"most connections the web pages serve at once; more wait to be accepted" doc:"The most connections the web pages (\x60web\x60) serve at once; more wait until one closes (M57): no number of web clients keeps congod from reading or sending mail. congod raises its limit of open files to the system's hard limit at start, and logs both."`
+	PublicURL      string `key:"public-url" arg:"URL" group:"Logs and monitoring" shown:"http://ADDR/ of -web" usage:"the address of the -web pages as players reach them, the base of the links in mails, e.g. https://congo.example.org/ (default http://ADDR/ of -web)" doc:"The address players reach the web pages at, the base of the links in mails, such as \x60https://congo.example.org/\x60; a path (\x60https://example.org/congo/\x60) puts the pages' links under it. Empty means \x60http://ADDR/\x60 of \x60web\x60 (with localhost for a host left open, as in \x60:8080\x60). Needs \x60web\x60."`
 
 	Config      string `key:"config" arg:"FILE" group:"Commands and the demo" file:"no" usage:"TOML configuration file; its keys are the flag names (imap = \"imaps://...\")" doc:"The TOML file of settings, keys named as the flags (\x60CONGO_CONFIG\x60 too; not itself a key)."`
 	CheckConfig bool   `key:"check-config" group:"Commands and the demo" file:"no" usage:"check the settings, log in to IMAP and SMTP and write to the database (no mail sent), print what is wrong or \"configuration ok\", and exit" doc:"Check the settings, then connect as the daemon would: log in to IMAP and open the mailbox (read only), set up an SMTP session (EHLO, STARTTLS, AUTH; no mail sent), open the database and write to it (one not there yet is not made: its directory must take files); print a line for each, then \x60configuration ok\x60, or what is wrong with each (a refused login, a certificate not trusted or not for the host, a mailbox not found, a database that takes no write) and exit 1."`
@@ -101,6 +102,7 @@ func Defaults() Settings {
 		AnalysisNodes:    analysis.DefaultNodes,
 		Language:         string(lang.English),
 		DB:               "congo.db",
+		WebConnections:   DefaultWebConnections,
 		LogLevel:         "info",
 		LogFormat:        "text",
 		DemoIMAP:         "127.0.0.1:1143",
@@ -114,6 +116,7 @@ const (
 	DefaultRobotGames       = 10
 	DefaultChallengesPerDay = 20
 	DefaultAnalysesPerDay   = 5
+	DefaultWebConnections   = 256
 )
 
 // RobotHandle is the handle of the robot player, "" for none.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -117,6 +118,48 @@ func (tx *Tx) SetHandle(ctx context.Context, id int64, handle string) error {
 	}
 	return mustAffect(res, fmt.Sprintf("player %d", id))
 }
+
+// KnownSecrets returns those of secrets that are a player's secret,
+// each once.
+func (tx *Tx) KnownSecrets(ctx context.Context, secrets []string) ([]string, error) {
+	var out []string
+	const batch = 64 // the values of one statement (knownSecrets)
+	for len(secrets) > 0 {
+		n := min(len(secrets), batch)
+		part := secrets[:n]
+		secrets = secrets[n:]
+		args := make([]any, batch)
+		for i := range args {
+			args[i] = part[i%len(part)] // the batch padded with its own values
+		}
+		rows, err := tx.query(ctx, knownSecrets, args...)
+		if err != nil {
+			return nil, fmt.Errorf("known secrets: %w", err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("known secrets: %w", err)
+			}
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("known secrets: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// knownSecrets is KnownSecrets' statement, for 64 values: a constant
+// (TestSQLOnlyThroughParameters), a batch padded with its own values.
+const (
+	eightValues  = "?, ?, ?, ?, ?, ?, ?, ?"
+	knownSecrets = "SELECT DISTINCT secret FROM players WHERE secret IN (" + eightValues + ", " + eightValues + ", " +
+		eightValues + ", " + eightValues + ", " + eightValues + ", " + eightValues + ", " + eightValues + ", " + eightValues + ")"
+)
 
 // Handles returns every player's handle, by id.
 func (tx *Tx) Handles(ctx context.Context) (map[int64]string, error) {

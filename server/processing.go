@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/congobymail/congo/account"
 	"strings"
 	"time"
 
@@ -98,6 +99,17 @@ func (h *processing) handle(ctx context.Context) (string, error) {
 	}
 	res := parser.Parse(m.Subject, m.Text, parser.Context{Game: ctxGame, Digest: digest, Operator: h.isOperator()})
 	h.message = strings.TrimSpace(res.Message)
+	if h.message != "" {
+		// No secret of ours is relayed, in any form that reads as one
+		// (M30, M57).
+		var n int
+		if h.message, n, err = account.RemoveSecrets(ctx, h.w.Tx, h.message); err != nil {
+			return "", err
+		}
+		if n > 0 {
+			h.w.Note(fmt.Sprintf("%d secrets removed from the message", n))
+		}
+	}
 	switch {
 	case res.FromSubject:
 		h.messageGame = res.Commands[0].Game // 0: with whatever the command starts (a challenge)

@@ -170,8 +170,11 @@ func isLoopback(host string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
-// validateWeb checks -web and -public-url.
+// validateWeb checks -web, -web-connections and -public-url.
 func (c *settings) validateWeb() error {
+	if c.WebConnections < 0 {
+		return c.Bad("web-connections", errors.New("must be positive"))
+	}
 	if !c.WebOn() {
 		if c.PublicURL != "" {
 			return c.Bad("public-url", errors.New("names the address of the web pages, which need -web ADDR"))

@@ -76,6 +76,7 @@ func serve(ctx context.Context, cfg *settings, logger *slog.Logger) error {
 	}
 
 	logger.Info("congod started", "version", version(), "address", cfg.Address, "db", db.RedactURL(cfg.DB))
+	raiseOpenFiles(logger)
 	if store.Postgres() {
 		err = serveLeased(ctx, cfg, logger, store, sentLog, tlsConfig)
 	} else {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/congobymail/congo/config"
+	"golang.org/x/net/netutil"
 	"log/slog"
 	"net"
 
@@ -36,8 +38,14 @@ func (c *settings) openWeb(logger *slog.Logger) (*webListener, error) {
 		ln.Close()
 		return nil, c.Bad("public-url", err)
 	}
-	logger.Info("serving the web pages", "addr", ln.Addr().String(), "public_url", u.String())
-	return &webListener{ln: ln, publicURL: u.String()}, nil
+	n := c.WebConnections
+	if n <= 0 {
+		n = config.DefaultWebConnections // settings made in a test
+	}
+	logger.Info("serving the web pages", "addr", ln.Addr().String(), "public_url", u.String(), "connections", n)
+	// At most n connections at once (M57): the others wait to be
+	// accepted, and hold none of the process's open files meanwhile.
+	return &webListener{ln: netutil.LimitListener(ln, n), publicURL: u.String()}, nil
 }
 
 // pages is the address of the web pages that mails name: the listener's
