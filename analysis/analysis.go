@@ -231,11 +231,42 @@ type Analysis struct {
 }
 
 // Analyze analyses the game of moves, played from the start position:
-// each must be legal in the position the ones before it reach. It returns
-// ctx's error when ctx ends first. The positions are judged by the board
-// alone: a repetition is no draw (R19), so the search knows its own path
-// only (engine.Search).
+// a Job made to its end. A move that is not legal is an error; when ctx
+// ends first, it returns ctx.Err() (a Job keeps what was done instead).
 func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, error) {
+	j, err := NewJob(moves, o)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		done, err := j.Step(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return j.Analysis(), nil
+		}
+	}
+}
+
+// Job is the analysis of a game being made, one position at a time, so
+// that it can stop between two positions and go on later where it
+// stopped (M54): each position's search is made by a fresh engine, and
+// depends on its position alone, so the analysis is the same however
+// often it stops.
+type Job struct {
+	nodes     int64
+	moves     []rules.Move
+	positions []rules.Position
+	results   []engine.Result
+	evals     []Eval
+	next      int // the position the next Step searches
+	engine    *engine.Engine
+}
+
+// NewJob returns the job of analysing the game of moves, played from the
+// start position; a move that is not legal is an error.
+func NewJob(moves []rules.Move, o Options) (*Job, error) {
 	if o.Nodes <= 0 {
 		o.Nodes = DefaultNodes
 	}
@@ -251,24 +282,49 @@ func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, err
 		}
 		positions = append(positions, p.After(m))
 	}
-	e := engine.New(engine.Options{TTBits: ttBits})
-	// One search per position, each by a fresh engine so that it depends
-	// on its position alone.
-	results := make([]engine.Result, len(positions))
-	evals := make([]Eval, len(positions))
-	for i, p := range positions {
-		if p.Outcome().Over() {
-			evals[i] = endEval(p)
-			continue
-		}
-		e.Reset()
-		r := e.Search(ctx, p, engine.Limits{Nodes: o.Nodes})
-		if r.Stop == engine.StopContext || ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		results[i], evals[i] = r, evalOf(p, r.Score)
+	return &Job{nodes: o.Nodes, moves: moves, positions: positions,
+		results: make([]engine.Result, len(positions)), evals: make([]Eval, len(positions))}, nil
+}
+
+// Step searches the next position of the game, and reports whether the
+// job is done. When ctx ends during the search, the position is left for
+// the next Step, and Step returns ctx.Err().
+func (j *Job) Step(ctx context.Context) (bool, error) {
+	if j.next == len(j.positions) {
+		return true, nil
 	}
-	return assemble(o.Nodes, moves, positions, results, evals), nil
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	p := j.positions[j.next]
+	if p.Outcome().Over() {
+		j.evals[j.next] = endEval(p)
+	} else {
+		if j.engine == nil {
+			j.engine = engine.New(engine.Options{TTBits: ttBits})
+		}
+		j.engine.Reset()
+		r := j.engine.Search(ctx, p, engine.Limits{Nodes: j.nodes})
+		if r.Stop == engine.StopContext || ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		j.results[j.next], j.evals[j.next] = r, evalOf(p, r.Score)
+	}
+	j.next++
+	if j.next == len(j.positions) {
+		j.engine = nil // its table is not needed any more
+		return true, nil
+	}
+	return false, nil
+}
+
+// Progress is how many of the game's positions are searched, of how
+// many.
+func (j *Job) Progress() (done, of int) { return j.next, len(j.positions) }
+
+// Analysis returns the analysis, once Step has reported the job done.
+func (j *Job) Analysis() *Analysis {
+	return assemble(j.nodes, j.moves, j.positions, j.results, j.evals)
 }
 
 // assemble makes the analysis of the game of moves from what the engine

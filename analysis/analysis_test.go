@@ -137,6 +137,44 @@ func TestAnalyzeDeterministic(t *testing.T) {
 	}
 }
 
+// TestJobStops (M54): a job stopped in the middle of its searches, again
+// and again, goes on where it stopped, and ends with the analysis an
+// uninterrupted one makes.
+func TestJobStops(t *testing.T) {
+	want := analyze(t, quietGame)
+	j, err := NewJob(moves(t, quietGame), Options{Nodes: testNodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops := 0
+	for {
+		before, of := j.Progress()
+		// A search cut short, as a robot turn does: nothing of it counts.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if done, err := j.Step(ctx); done || !errors.Is(err, context.Canceled) {
+			t.Fatalf("Step with its context ended = %v, %v, want false, context.Canceled", done, err)
+		}
+		if after, _ := j.Progress(); after != before {
+			t.Fatalf("a stopped Step went from position %d to %d", before, after)
+		}
+		stops++
+		done, err := j.Step(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := j.Progress(); after != before+1 && !done {
+			t.Fatalf("Step went from position %d to %d of %d", before, after, of)
+		}
+		if done {
+			break
+		}
+	}
+	if got := j.Analysis(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the analysis of a job stopped %d times differs from Analyze's:\n%+v\nwant\n%+v", stops, got, want)
+	}
+}
+
 func TestAnalyzeErrors(t *testing.T) {
 	ms := moves(t, blunderGame)
 	over := append(ms, ms[0])

@@ -16,14 +16,14 @@ import (
 )
 
 // Done tells the Metrics about one analysis of a game (M49) that the
-// worker made, or began.
+// worker made, or paused.
 type Done struct {
 	Game     int64
 	Plies    int
-	Duration time.Duration // by the queue's clock
-	// Interrupted is set when a robot turn stopped it: it is made again
-	// from the start after the turn. Failed is set when the game's moves
-	// could not be analyzed (its players were told).
+	Duration time.Duration // by the queue's clock, the pauses left out
+	// Interrupted is set when a robot turn paused it: it goes on where
+	// it stopped after the turn (M54). Failed is set when the game's
+	// moves could not be analyzed (its players were told).
 	Interrupted, Failed bool
 }
 
@@ -39,14 +39,22 @@ type Robot interface {
 	TurnWaits(ctx context.Context) bool
 }
 
-// Queue makes the analyses players wait for, oldest first, one at a
-// time, giving way to the robot (robot.Worker.Analyses).
+// Queue makes the analyses players wait for, one at a time, giving way
+// to the robot (robot.Worker.Analyses): the players in turn, by their
+// ids, each player's oldest request first (M54); a robot turn pauses the
+// analysis under way, which then goes on where it stopped.
 type Queue struct {
 	db    *db.DB
 	tell  *tell.Teller
 	now   func() time.Time
 	log   *slog.Logger
 	nodes int64
+
+	// job is the analysis under way, paused while the robot plays; nil
+	// for none. last is the player whose request was taken last. Both
+	// are the worker's alone (Next).
+	job  *job
+	last int64
 
 	// Robot, when set, is watched while an analysis is made: a robot
 	// turn stops it. Metrics, when set, is told about each analysis.
@@ -61,73 +69,133 @@ func NewQueue(store *db.DB, t *tell.Teller, now func() time.Time) *Queue {
 	return &Queue{db: store, tell: t, now: now, log: t.Log(), nodes: t.Settings().AnalysisNodes}
 }
 
-// waiting is the analysis the oldest request waits for, as read before
-// it is made.
-type waiting struct {
+// job is an analysis under way.
+type job struct {
 	game  int64
-	moves []rules.Move
-	err   error // the game's moves cannot be read: the analysis fails
+	job   *analysis.Job
+	plies int
+	took  time.Duration // searching, the pauses left out
 }
 
-// Next makes the analysis the oldest request waits for and mails it, in
-// one transaction, to every player waiting for it, marking their
-// requests done. It reports whether there was one to make. The analysis
-// is made outside any transaction, and gives way to the robot: when a
-// mail handled meanwhile gave the robot a turn, it is stopped (to be
-// made again from the start, as analysis.Analyze does after a cancel)
-// and Next reports true, so that the robot plays the turn first.
+// Next makes, or goes on with, the analysis of the next game waited for
+// (the queue's order), and once it is made mails it, in one transaction,
+// to every player waiting for it, marking their requests done. It
+// reports whether there was one. The analysis is made outside any
+// transaction, and gives way to the robot: when a mail handled meanwhile
+// gave the robot a turn, it pauses between two positions (analysis.Job),
+// and Next reports true, so that the robot plays the turn first; the
+// next Next goes on with it.
 func (q *Queue) Next(ctx context.Context) (bool, error) {
-	var next waiting
-	found := false
+	if q.job != nil {
+		waited, err := q.waited(ctx, q.job.game)
+		if err != nil {
+			return false, err
+		}
+		if !waited { // no request left: nobody wants it any more
+			q.job = nil
+		} else {
+			done, of := q.job.job.Progress()
+			q.log.Info("analysis goes on", "game", q.job.game, "positions", done, "of", of)
+		}
+	}
+	if q.job == nil {
+		found, err := q.take(ctx)
+		if err != nil || !found {
+			return found, err
+		}
+		if q.job == nil {
+			return true, nil // failed, and its players told
+		}
+		q.log.Info("analysis begun", "game", q.job.game, "plies", q.job.plies, "nodes", q.nodes)
+	}
+	j := q.job
+	actx, cancel := context.WithCancel(ctx)
+	watched := q.watchRobot(actx, cancel)
+	began := q.now()
+	var done bool
+	var err error
+	for !done && err == nil {
+		done, err = j.job.Step(actx)
+	}
+	cancel()
+	<-watched
+	j.took += q.now().Sub(began)
+	switch {
+	case ctx.Err() != nil:
+		return false, ctx.Err() // cut short by shutdown: made again after the restart
+	case errors.Is(err, context.Canceled):
+		at, of := j.job.Progress()
+		q.log.Info("analysis paused for a robot turn; it goes on after it", "game", j.game, "positions", at, "of", of)
+		if q.Metrics != nil {
+			q.Metrics.Analyzed(Done{Game: j.game, Plies: j.plies, Duration: j.took, Interrupted: true})
+		}
+		return true, nil
+	case err != nil:
+		return true, err
+	}
+	q.job = nil
+	return true, q.finish(ctx, j.game, j.job.Analysis(), j.took, nil)
+}
+
+// waited reports whether a request still waits for game's analysis.
+func (q *Queue) waited(ctx context.Context, game int64) (bool, error) {
+	var reqs []db.AnalysisRequest
+	err := q.db.Read(ctx, func(tx *db.Tx) error {
+		var err error
+		reqs, err = tx.WaitingAnalysisRequests(ctx, game)
+		return err
+	})
+	return len(reqs) > 0, err
+}
+
+// take takes the next request (the players in turn, each one's oldest
+// first) and begins its game's analysis (job); a game whose moves cannot
+// be analyzed fails at once, and its players are told. It reports
+// whether a request waited.
+func (q *Queue) take(ctx context.Context) (bool, error) {
+	var (
+		found bool
+		game  int64
+		moves []rules.Move
+		bad   error // the game's moves cannot be read: the analysis fails
+	)
 	err := q.db.Tx(ctx, func(tx *db.Tx) error {
-		r, err := tx.NextAnalysisRequest(ctx)
+		r, err := tx.NextAnalysisRequestAfter(ctx, q.last)
 		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		found, next.game = true, r.Game
-		moves, err := tx.Moves(ctx, r.Game)
+		found, game, moves, bad = true, r.Game, nil, nil
+		q.last = r.Player
+		stored, err := tx.Moves(ctx, r.Game)
 		if err != nil {
 			return err
 		}
 		p := rules.Start()
-		for _, m := range moves {
+		for _, m := range stored {
 			var eff rules.Effects
 			if p, eff, err = p.Play(m.Move); err != nil {
-				next.err = fmt.Errorf("move %d %s: %w", m.Ply, m.Move, err)
+				bad = fmt.Errorf("move %d %s: %w", m.Ply, m.Move, err)
 				return nil
 			}
-			next.moves = append(next.moves, eff.Move)
+			moves = append(moves, eff.Move)
 		}
 		return nil
 	})
 	if err != nil || !found {
-		return false, err
+		return found, err
 	}
-	if next.err != nil {
-		return true, q.finish(ctx, next.game, nil, 0, next.err)
+	var j *analysis.Job
+	if bad == nil {
+		j, bad = analysis.NewJob(moves, analysis.Options{Nodes: q.nodes})
 	}
-	q.log.Info("analysis begun", "game", next.game, "plies", len(next.moves), "nodes", q.nodes)
-	actx, cancel := context.WithCancel(ctx)
-	watched := q.watchRobot(actx, cancel)
-	began := q.now()
-	a, err := analysis.Analyze(actx, next.moves, analysis.Options{Nodes: q.nodes})
-	cancel()
-	<-watched
-	took := q.now().Sub(began)
-	switch {
-	case ctx.Err() != nil:
-		return false, ctx.Err() // cut short by shutdown: made again after the restart
-	case errors.Is(err, context.Canceled):
-		q.log.Info("analysis interrupted by a robot turn; made again after it", "game", next.game, "after", took)
-		if q.Metrics != nil {
-			q.Metrics.Analyzed(Done{Game: next.game, Plies: len(next.moves), Duration: took, Interrupted: true})
-		}
-		return true, nil
+	if bad != nil {
+		return true, q.finish(ctx, game, nil, 0, bad)
 	}
-	return true, q.finish(ctx, next.game, a, took, err)
+	q.job = &job{game: game, job: j, plies: len(moves)}
+	return true, nil
 }
 
 // watchRobot watches, until ctx ends, for the wake-ups of the robot's

@@ -42,6 +42,20 @@ func (tx *Tx) NextAnalysisRequest(ctx context.Context) (AnalysisRequest, error) 
 	return r, nil
 }
 
+// NextAnalysisRequestAfter returns the oldest waiting request of the
+// first player, in the order of their ids, after the player after
+// (round-robin, M54): after the last player, the first. It fails with
+// ErrNotFound when none waits.
+func (tx *Tx) NextAnalysisRequestAfter(ctx context.Context, after int64) (AnalysisRequest, error) {
+	r, err := scanAnalysisRequest(tx.queryRow(ctx,
+		"SELECT "+analysisRequestColumns+" FROM analysis_requests WHERE done = ''"+
+			" ORDER BY CASE WHEN player > ? THEN 0 ELSE 1 END, player, id LIMIT 1", after))
+	if err != nil {
+		return AnalysisRequest{}, notFound(err, "next analysis request")
+	}
+	return r, nil
+}
+
 // WaitingAnalysisRequests returns the requests for a game's analysis that
 // wait, oldest first.
 func (tx *Tx) WaitingAnalysisRequests(ctx context.Context, game int64) ([]AnalysisRequest, error) {

@@ -289,6 +289,12 @@ func (tx *Tx) ActiveGames(ctx context.Context) ([]Game, error) {
 	return tx.queryGames(ctx, "active games", "SELECT "+gameColumns+" FROM games WHERE status = 'active' ORDER BY id")
 }
 
+// ActiveGamesOf returns the games a player is playing, by id.
+func (tx *Tx) ActiveGamesOf(ctx context.Context, player int64) ([]Game, error) {
+	return tx.queryGames(ctx, fmt.Sprintf("active games of player %d", player),
+		"SELECT "+gameColumns+" FROM games WHERE (white = ? OR black = ?) AND status = 'active' ORDER BY id", player, player)
+}
+
 // ClocksDue returns up to limit games being played whose ClockDue is not
 // after now, the earliest first.
 func (tx *Tx) ClocksDue(ctx context.Context, now time.Time, limit int) ([]Game, error) {

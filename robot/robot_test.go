@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -279,5 +280,45 @@ func TestChooseInGameLeavesCycleWhenAhead(t *testing.T) {
 	}
 	if AcceptsDraw(p, before, []int{d.Score}) {
 		t.Errorf("AcceptsDraw(%v) with a score of %d, want a refusal: the robot is ahead", p, d.Score)
+	}
+}
+
+// TestPick (M54): the robot's turns go to the players one at a time, in
+// turn by their ids after the one last served, each player's oldest turn
+// first.
+func TestPick(t *testing.T) {
+	at := func(m int) time.Time { return time.Date(2026, 12, 1, 12, m, 0, 0, time.UTC) }
+	waiting := []Waiting{
+		{Game: 1, Player: 5, Since: at(1)}, {Game: 2, Player: 5, Since: at(0)}, {Game: 3, Player: 5, Since: at(2)},
+		{Game: 4, Player: 9, Since: at(3)}, {Game: 5, Player: 7, Since: at(4)}, {Game: 6, Player: 7, Since: at(4)},
+	}
+	tests := []struct {
+		last int64
+		want int64 // game
+	}{
+		{0, 2}, // player 5, the oldest of theirs
+		{5, 5}, // then 7, the first of two of the same age
+		{7, 4}, // then 9
+		{9, 2}, // and round again
+		{6, 5},
+		{100, 2},
+	}
+	for _, tt := range tests {
+		if got := Pick(waiting, tt.last); got.Game != tt.want {
+			t.Errorf("Pick(last %d) = game %d, want game %d", tt.last, got.Game, tt.want)
+		}
+	}
+	// Served in turn, a player with three games waits one think per
+	// other player between theirs.
+	var order []int64
+	last := int64(0)
+	left := slices.Clone(waiting)
+	for len(left) > 0 {
+		w := Pick(left, last)
+		order, last = append(order, w.Player), w.Player
+		left = slices.DeleteFunc(left, func(x Waiting) bool { return x.Game == w.Game })
+	}
+	if want := []int64{5, 7, 9, 5, 7, 5}; !slices.Equal(order, want) {
+		t.Errorf("players served in the order %v, want %v", order, want)
 	}
 }

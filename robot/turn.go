@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
@@ -14,6 +15,7 @@ import (
 // Turn is a game where the robot is to move, as read before thinking.
 type Turn struct {
 	Game     int64
+	Player   int64  // the robot's opponent
 	Position string // as stored, to check that the game waited
 	Pos      rules.Position
 	Level    int
@@ -23,16 +25,52 @@ type Turn struct {
 	Before []rules.Position
 }
 
-// NextTurn finds the first game of the robot me, neither in skip nor
-// adjourned, where it is to move; ok is false when there is none. A game
-// whose position cannot be read is logged and left alone.
-func NextTurn(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool, log *slog.Logger) (t Turn, ok bool, err error) {
-	games, err := tx.GamesOf(ctx, me.ID)
-	if err != nil {
-		return Turn{}, false, err
+// Waiting is a game where the robot is to move, as the turns are
+// chosen (Pick): the player it plays, and since when the turn waits.
+type Waiting struct {
+	Game   int64
+	Player int64     // the robot's opponent
+	Since  time.Time // when the turn arose: the robot's clock started
+}
+
+// Pick chooses the turn the robot plays next among waiting (not empty),
+// fairly (M54): one player at a time, in turn, by their ids, the first
+// after the player last served (after the last player, the first); of
+// that player's turns the one waiting longest. So one player's many games
+// delay another's reply by one think per other player waiting at most.
+func Pick(waiting []Waiting, last int64) Waiting {
+	best := waiting[0]
+	rank := func(w Waiting) (bool, int64) { return w.Player <= last, w.Player } // after last first, then by id
+	for _, w := range waiting[1:] {
+		wr, wp := rank(w)
+		br, bp := rank(best)
+		switch {
+		case wr != br:
+			if !wr {
+				best = w
+			}
+		case wp != bp:
+			if wp < bp {
+				best = w
+			}
+		case w.Since.Before(best.Since) || w.Since.Equal(best.Since) && w.Game < best.Game:
+			best = w
+		}
 	}
+	return best
+}
+
+// WaitingTurns returns the games of the robot me, neither in skip nor
+// adjourned, where it is to move. A game whose position cannot be read
+// is logged and left alone.
+func WaitingTurns(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool, log *slog.Logger) ([]Waiting, error) {
+	games, err := tx.ActiveGamesOf(ctx, me.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []Waiting
 	for _, g := range games {
-		if g.Status != db.Active || g.IsAdjourned() || skip[g.ID] {
+		if g.IsAdjourned() || skip[g.ID] {
 			continue
 		}
 		pos, err := rules.ParsePosition(g.Position)
@@ -43,24 +81,81 @@ func NextTurn(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool,
 		if (pos.Turn() == rules.White) != (g.White == me.ID) || pos.Outcome().Over() {
 			continue
 		}
-		level, err := tx.RobotLevel(ctx, g.ID)
-		if errors.Is(err, db.ErrNotFound) {
-			level = DefaultLevel
-		} else if err != nil {
-			return Turn{}, false, err
+		opp := g.White
+		if opp == me.ID {
+			opp = g.Black
 		}
-		scores, err := tx.RobotScores(ctx, g.ID)
-		if err != nil {
-			return Turn{}, false, err
-		}
-		before, err := GameHistory(ctx, tx, g.ID)
-		if err != nil {
-			log.Error("robot: game not played", "game", g.ID, "err", err)
-			continue
-		}
-		return Turn{Game: g.ID, Position: g.Position, Pos: pos, Level: level, Scores: scores, Before: before}, true, nil
+		out = append(out, Waiting{Game: g.ID, Player: opp, Since: g.ClockStart})
 	}
-	return Turn{}, false, nil
+	return out, nil
+}
+
+// NextTurn finds the game of the robot me, neither in skip nor
+// adjourned, where it plays next (Pick, the player last served being
+// last); ok is false when there is none.
+func NextTurn(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool, last int64, log *slog.Logger) (t Turn, ok bool, err error) {
+	for {
+		waiting, err := WaitingTurns(ctx, tx, me, skip, log)
+		if err != nil || len(waiting) == 0 {
+			return Turn{}, false, err
+		}
+		w := Pick(waiting, last)
+		t, err := turnOf(ctx, tx, w.Game)
+		if err == nil {
+			return t, true, nil
+		}
+		var broken *brokenGame
+		if !errors.As(err, &broken) {
+			return Turn{}, false, err
+		}
+		log.Error("robot: game not played", "game", w.Game, "err", err)
+		if skip == nil {
+			skip = map[int64]bool{}
+		}
+		skip[w.Game] = true
+	}
+}
+
+// brokenGame is a game whose moves cannot be read.
+type brokenGame struct{ err error }
+
+func (e *brokenGame) Error() string { return e.err.Error() }
+func (e *brokenGame) Unwrap() error { return e.err }
+
+// turnOf reads the robot's turn in a game: its level, its scores so far,
+// and the game's positions before.
+func turnOf(ctx context.Context, tx *db.Tx, id int64) (Turn, error) {
+	g, err := tx.Game(ctx, id)
+	if err != nil {
+		return Turn{}, err
+	}
+	pos, err := rules.ParsePosition(g.Position)
+	if err != nil {
+		return Turn{}, &brokenGame{err}
+	}
+	level, err := tx.RobotLevel(ctx, g.ID)
+	if errors.Is(err, db.ErrNotFound) {
+		level = DefaultLevel
+	} else if err != nil {
+		return Turn{}, err
+	}
+	scores, err := tx.RobotScores(ctx, g.ID)
+	if err != nil {
+		return Turn{}, err
+	}
+	before, err := GameHistory(ctx, tx, g.ID)
+	if err != nil {
+		return Turn{}, &brokenGame{err}
+	}
+	return Turn{Game: g.ID, Player: opponent(g, pos), Position: g.Position, Pos: pos, Level: level, Scores: scores, Before: before}, nil
+}
+
+// opponent is the player of g who is not to move at pos.
+func opponent(g db.Game, pos rules.Position) int64 {
+	if pos.Turn() == rules.White {
+		return g.Black
+	}
+	return g.White
 }
 
 // Choose decides the robot's move in the turn, as ChooseInGame, knowing

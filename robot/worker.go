@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -55,6 +56,9 @@ type Worker struct {
 	now    func() time.Time
 	log    *slog.Logger
 	wake   chan struct{}
+	// last is the player the robot last played, for the turns' order
+	// (Pick).
+	last atomic.Int64
 
 	// Metrics, when set, is told about each move; Analyses, when set,
 	// are made between the turns; AfterMove, when set, is called after
@@ -184,7 +188,7 @@ func (r *Worker) turns(ctx context.Context, failed map[int64]bool) (anyFailed bo
 }
 
 // Step plays the robot's turn in one game where it is to move, if there
-// is one, and reports whether it did. The move is chosen outside any
+// is one, and reports whether it did: the players' turns in turn (Pick). The move is chosen outside any
 // transaction; then, in one, the game is checked to be as it was and the
 // move is recorded like any player's, with the board mail to the
 // opponent showing both the opponent's last move and the answer.
@@ -216,7 +220,7 @@ func (r *Worker) next(ctx context.Context, skip map[int64]bool) (turn Turn, foun
 		if err != nil {
 			return err
 		}
-		turn, found, err = NextTurn(ctx, tx, me, skip, r.log)
+		turn, found, err = NextTurn(ctx, tx, me, skip, r.last.Load(), r.log)
 		return err
 	})
 	return turn, found, err
@@ -229,6 +233,7 @@ func (r *Worker) step(ctx context.Context, skip map[int64]bool) (int64, error) {
 	if err != nil || !found {
 		return 0, err
 	}
+	r.last.Store(turn.Player)
 	began := r.now()
 	d, err := turn.Choose(ctx)
 	if err != nil {

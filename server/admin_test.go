@@ -105,7 +105,7 @@ func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		turn, found, err = robot.NextTurn(ctx, tx, me, nil, h.s.log)
+		turn, found, err = robot.NextTurn(ctx, tx, me, nil, 0, h.s.log)
 		return err
 	})
 	if !found || turn.Game != id {

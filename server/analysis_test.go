@@ -462,8 +462,8 @@ func (m *metricsRecorder) Analyzed(a analyst.Done) {
 }
 
 // TestAnalysisGivesWayToRobot: while the worker makes a long analysis, a
-// move against the robot is answered at once: the analysis stops for it,
-// and is made again after the restart.
+// move against the robot is answered at once: the analysis pauses for
+// it, and goes on where it stopped after it (M54).
 func TestAnalysisGivesWayToRobot(t *testing.T) {
 	msgs := make(chan string, 100)
 	rec := &metricsRecorder{}
@@ -485,7 +485,7 @@ func TestAnalysisGivesWayToRobot(t *testing.T) {
 	h.sendProven("alice", "move congo 2 b2-b3")
 	m := h.waitMail("alice") // the robot's answer, long before the analysis could end
 	wantWords(t, m, "You: b2-b3", "robot: ")
-	waitLog(t, msgs, "analysis begun") // again, from the start
+	waitLog(t, msgs, "analysis goes on") // where it stopped, not from the start (M54)
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("RunRobot = %v, want context.Canceled", err)

@@ -238,7 +238,7 @@ func TestRobotRecheck(t *testing.T) {
 			return err
 		}
 		var found bool
-		turn, found, err = robot.NextTurn(ctx, tx, me, nil, h.s.log)
+		turn, found, err = robot.NextTurn(ctx, tx, me, nil, 0, h.s.log)
 		if !found && err == nil {
 			err = errors.New("no robot turn")
 		}

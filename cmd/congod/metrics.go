@@ -112,7 +112,7 @@ func newMonitor(store *db.DB, inbox func() mailer.InboxStatus) *monitor {
 		}),
 		analyses: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "congod_analyses_total",
-			Help: "Analyses of games (analyze congo <id>) by outcome: done (stored and mailed), interrupted (stopped by a robot turn, made again after it), failed (the players were told).",
+			Help: "Analyses of games (analyze congo <id>) by outcome: done (stored and mailed), interrupted (paused by a robot turn: it goes on where it stopped after it, M54), failed (the players were told).",
 		}, []string{"outcome"}),
 		analysisTime: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "congod_analysis_seconds",
