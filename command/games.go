@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
@@ -92,5 +93,30 @@ func (r *Request) GameRefusal(st *game.State, err error) error {
 	}
 	e := r.GameError(st, templates.Problem(gr.Problem.String()), "")
 	e.Handle, e.Move, e.Reason = gr.Other, gr.Move, templates.Phrase{Format: gr.Format, Args: gr.Args}
+	return Refuse(e)
+}
+
+// Budget refuses the command when the sender's mails have caused as many
+// mails to others in the last hour as one player's may, or to one of to
+// as many as they may to one other (outbox.Outbox.Budget): nothing is
+// done, and the answer says so. The robot, which is never mailed, costs
+// nothing.
+func (r *Request) Budget(ctx context.Context, to ...db.Player) error {
+	var addrs []string
+	for _, p := range to {
+		if !r.IsRobot(p) && p.ID != r.Sender.ID {
+			addrs = append(addrs, p.Address)
+		}
+	}
+	over, limit, err := r.Outbox().Budget(ctx, r.Tx, r.Sender.ID, r.Now, addrs...)
+	if err != nil || over == "" {
+		return err
+	}
+	e := templates.Error{Line: r.Line, Problem: templates.TooManyMails, Detail: fmt.Sprint(limit)}
+	for _, p := range to {
+		if p.Address == over {
+			e.Handle = p.Handle
+		}
+	}
 	return Refuse(e)
 }

@@ -44,6 +44,9 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	if err := tooMany(ctx, r, opponent, robotGame); err != nil {
 		return command.Result{}, err
 	}
+	if err := r.Budget(ctx, opponent); err != nil {
+		return command.Result{}, err
+	}
 	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control, Unrated: a.Unrated}
 	if a.Color == rules.Black {
 		terms.White, terms.Black = opponent, r.Sender
@@ -137,6 +140,9 @@ func Accept(ctx context.Context, r *command.Request) (command.Result, error) {
 	if err != nil {
 		return command.Result{}, err
 	}
+	if err := r.Budget(ctx, st.Opponent(r.Sender.ID)); err != nil {
+		return command.Result{}, err
+	}
 	evs, err := game.Accept(ctx, r.Tx, &st, r.Sender)
 	if err != nil {
 		return command.Result{}, r.GameRefusal(&st, err)
@@ -148,6 +154,9 @@ func Accept(ctx context.Context, r *command.Request) (command.Result, error) {
 func Decline(ctx context.Context, r *command.Request) (command.Result, error) {
 	st, err := r.OwnGame(ctx)
 	if err != nil {
+		return command.Result{}, err
+	}
+	if err := r.Budget(ctx, st.Opponent(r.Sender.ID)); err != nil {
 		return command.Result{}, err
 	}
 	if _, err = game.Decline(ctx, r.Tx, &st, r.Sender); err != nil {

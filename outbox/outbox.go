@@ -48,16 +48,18 @@ type Config struct {
 
 	// The caps (M29): the most mails sent in a sliding hour to one
 	// recipient (its address lowercased, without a +tag), caused by one
-	// player or address, and from the whole server. Past one, a mail
-	// waits (M53). Defaults DefaultMaxPerRecipient, DefaultMaxPerSender
-	// and DefaultMaxPerHour; negative for no cap.
+	// player's mails to others, and from the whole server. Past the
+	// recipient's or the server's, a mail waits (M53); the sender's is a
+	// budget the server checks before a command (Budget). Defaults
+	// DefaultMaxPerRecipient, DefaultMaxPerSender and DefaultMaxPerHour;
+	// negative for no cap.
 	MaxPerRecipient, MaxPerSender, MaxPerHour int
 
 	// OnCapped, when set, is told of every answer to a mail that proves
 	// nothing dropped by a cap, with the cap's name ("unproven" or
 	// "server"); OnDeferred of every mail that waits for a cap, with its
-	// name ("recipient", "sender" or "server"): for the operator's
-	// metrics. They must not block.
+	// name ("recipient" or "server"): for the operator's metrics. They
+	// must not block.
 	OnCapped, OnDeferred func(cap string)
 
 	// Connections is how many mails are sent at once, each over an SMTP

@@ -39,8 +39,8 @@ type Mail struct {
 	// counted, but not held back.
 	Notice bool
 	// Asked is set for mail to the one whose proven mail caused it (the
-	// answer, their own board): it is counted, but waits for no cap but
-	// the server's.
+	// answer, their own board): it is not counted in their budget of
+	// mail caused to others (Budget).
 	Asked bool
 	// Unproven is set for an answer to a mail that proves nothing (M52):
 	// it spends no budget of the address that mail claims, neither its
@@ -136,24 +136,17 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 		}
 	default:
 		keys = []string{"to:" + Recipient(m.Out.To), "*"}
-		limits := []int{o.maxPerRecipient, o.maxPerHour}
-		caps := []string{"recipient", "server"}
-		if m.Cause != "" {
-			keys = append(keys, "by:"+m.Cause)
-			limits = append(limits, o.maxPerSender)
-			caps = append(caps, "sender")
+		if m.Cause != "" && !m.Asked {
+			// What a player's mail causes to others: their budget,
+			// checked before their commands are carried out (Budget).
+			keys = append(keys, "by:"+m.Cause, PairKey(m.Cause, m.Out.To))
 		}
 		if m.Notice {
 			break
 		}
-		for i := range caps {
-			if m.Asked && caps[i] != "server" {
-				limits[i] = 0 // counted, not held back
-			}
-		}
 		var cap string
 		var err error
-		if at, cap, err = slot(ctx, tx, keys, limits, caps, now); err != nil {
+		if at, cap, err = slot(ctx, tx, keys[:2], []int{o.maxPerRecipient, o.maxPerHour}, []string{"recipient", "server"}, now); err != nil {
 			return "", err
 		}
 		if at.After(now) {
@@ -244,6 +237,47 @@ func (o *Outbox) compose(out mailmsg.Outgoing, render func(*mailmsg.Outgoing) er
 func (c *composition) wait() ([]byte, error) {
 	<-c.done
 	return c.raw, c.err
+}
+
+// PairKey is the key the mails caused by cause (Player) to the address to
+// are counted under, for Budget.
+func PairKey(cause, to string) string { return "pair:" + cause + ">" + Recipient(to) }
+
+// Budget reports whether the player whose mails are Player(id) may
+// cause more mail to the addresses to (M29, M53): it returns the first
+// that is past its budget, and the budget; ok when none is. A player's
+// mails may cause at most the sender's cap (-max-per-sender) of mails to
+// others in a sliding hour, and at most half the recipient's cap
+// (-max-per-recipient) to any one of them, so that no player can fill
+// another's hour, whose mails wait past it (Queue), in order. The
+// server refuses a command past its budget, before it is carried out:
+// no mail it would cause is dropped.
+func (o *Outbox) Budget(ctx context.Context, tx *db.Tx, id int64, now time.Time, to ...string) (over string, limit int, err error) {
+	cause := Player(id)
+	if o.maxPerSender > 0 {
+		n, err := tx.MailCount(ctx, "by:"+cause, now)
+		if err != nil {
+			return "", 0, err
+		}
+		if n >= o.maxPerSender {
+			return "*", o.maxPerSender, nil
+		}
+	}
+	pair := o.maxPerRecipient / 2
+	if o.maxPerRecipient <= 0 {
+		return "", 0, nil
+	}
+	pair = max(pair, 1)
+	for _, addr := range to {
+		n, err := tx.MailCount(ctx, PairKey(cause, addr), now)
+		if err != nil {
+			return "", 0, err
+		}
+		if n >= pair {
+			return addr, pair, nil
+		}
+	}
+	return "", 0, nil
 }
 
 // unprovenKey is the key the answers to mail that proves nothing are

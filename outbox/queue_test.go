@@ -72,9 +72,10 @@ func due(mails []db.Mail, now time.Time) (n int, last time.Time) {
 	return n, last
 }
 
-// TestCaps: each cap of M29 holds over a sliding hour, the recipient's
-// counting an address with any +tag as one; a mail past a cap is not
-// dropped but waits, in order, for the minute the hour allows it (M53).
+// TestCaps: the recipient's and the server's cap of M29 hold over a
+// sliding hour, the recipient's counting an address with any +tag as
+// one; a mail past one is not dropped but waits, in order, for the
+// minute the hour allows it (M53).
 func TestCaps(t *testing.T) {
 	var deferred []string
 	h := newHarnessWith(t, Config{MaxPerRecipient: 3, MaxPerSender: 5, MaxPerHour: 8,
@@ -91,21 +92,15 @@ func TestCaps(t *testing.T) {
 		t.Errorf("4 mails a minute apart to victim with different +tags: %d queued, %d due, the last at %v; want 4, 3, and the 4th an hour after the first",
 			len(all), n, last)
 	}
-	for _, to := range []string{"a@x.example", "b@x.example", "c@x.example"} {
-		h.send(to, "by:evil", "hello")
+	for _, to := range []string{"a@x.example", "b@x.example", "c@x.example", "d@x.example", "e@x.example", "f@x.example"} {
+		h.send(to, "", "a reminder")
 	}
-	if n, _ := due(h.queued(), h.clock.Now()); n != 5 {
-		t.Errorf("after 7 mails caused by one sender, %d due, want 5", n)
-	}
-	for _, to := range []string{"d@x.example", "e@x.example", "f@x.example", "g@x.example"} {
-		h.send(to, "", "a reminder") // the server's own: no sender's cap
-	}
-	if all, n := h.queued(), 0; len(all) != 11 {
-		t.Errorf("%d queued, want every one of the 11", len(all))
+	if all, n := h.queued(), 0; len(all) != 10 {
+		t.Errorf("%d queued, want every one of the 10", len(all))
 	} else if n, _ = due(all, h.clock.Now()); n != 8 {
 		t.Errorf("with the server's cap of 8 an hour, %d due, want 8", n)
 	}
-	if want := "recipient sender server"; strings.Join(deferred, " ") != want {
+	if want := "recipient server"; strings.Join(deferred, " ") != want {
 		t.Errorf("caps told = %q, want %q", deferred, want)
 	}
 	// A notice goes out past the caps.
@@ -117,10 +112,51 @@ func TestCaps(t *testing.T) {
 	}
 	// The hour slides: an hour later everything has gone, in order.
 	h.clock.Advance(61 * time.Minute)
-	if all := h.queued(); len(all) != 12 {
-		t.Errorf("an hour later: %d queued, want 12", len(all))
-	} else if n, _ := due(all, h.clock.Now()); n != 12 {
-		t.Errorf("an hour later: %d due, want all 12", n)
+	if all := h.queued(); len(all) != 11 {
+		t.Errorf("an hour later: %d queued, want 11", len(all))
+	} else if n, _ := due(all, h.clock.Now()); n != 11 {
+		t.Errorf("an hour later: %d due, want all 11", n)
+	}
+}
+
+// TestBudget: what a player's mails cause to others is their budget
+// (M29): the sender's cap of mails to others an hour, and half a
+// recipient's cap to one of them; their own answers cost nothing of it.
+func TestBudget(t *testing.T) {
+	h := newHarnessWith(t, Config{MaxPerRecipient: 4, MaxPerSender: 5})
+	budget := func(to ...string) (over string, limit int) {
+		t.Helper()
+		err := h.db.Tx(context.Background(), func(tx *db.Tx) error {
+			var err error
+			over, limit, err = h.o.Budget(context.Background(), tx, 7, h.clock.Now(), to...)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return over, limit
+	}
+	for range 10 {
+		h.queueMail(Mail{Cause: Player(7), Asked: true, Out: mailmsg.Outgoing{To: "seven@x.example"}}) // own answers
+	}
+	if over, _ := budget("bob@x.example"); over != "" {
+		t.Errorf("after 10 answers to their own mail, the budget is spent for %q", over)
+	}
+	for range 2 {
+		h.queueMail(Mail{Cause: Player(7), Out: mailmsg.Outgoing{To: "Bob+1@x.example"}})
+	}
+	if over, limit := budget("carol@x.example", "bob@x.example"); over != "bob@x.example" || limit != 2 {
+		t.Errorf("after 2 mails to bob: budget = %q, %d, want bob's, 2", over, limit)
+	}
+	for _, to := range []string{"carol@x.example", "dave@x.example", "erin@x.example"} {
+		h.queueMail(Mail{Cause: Player(7), Out: mailmsg.Outgoing{To: to}})
+	}
+	if over, limit := budget("frank@x.example"); over != "*" || limit != 5 {
+		t.Errorf("after 5 mails to others: budget = %q, %d, want the sender's, 5", over, limit)
+	}
+	h.clock.Advance(61 * time.Minute)
+	if over, _ := budget("bob@x.example"); over != "" {
+		t.Errorf("an hour later the budget is spent for %q", over)
 	}
 }
 

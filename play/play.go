@@ -80,6 +80,9 @@ func change(ctx context.Context, r *command.Request, fn func(st *game.State, mes
 	if err != nil {
 		return command.Result{}, err
 	}
+	if err := r.Budget(ctx, st.Opponent(r.Sender.ID)); err != nil {
+		return command.Result{}, err
+	}
 	more, err := fn(&st, r.MessageText(st.ID()))
 	if err != nil {
 		return command.Result{}, r.GameRefusal(&st, err)

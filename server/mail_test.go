@@ -215,9 +215,9 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 }
 
 // A flood of board requests: each position is sent once per mail; the
-// player's own proven requests are always answered; forged ones are
-// answered within a cap of their own (M52), the welcome among them, and
-// spend nothing of hers.
+// player's own proven requests are always answered, past her recipient's
+// cap in the next hour (M53); forged ones are answered within a cap of
+// their own (M52), the welcome among them, and spend nothing of hers.
 func TestBoardFloodIsCapped(t *testing.T) {
 	h := newHarnessOutbox(t, Config{}, outbox.Config{MaxPerRecipient: 10})
 	h.register("alice", "bob")
@@ -232,10 +232,17 @@ func TestBoardFloodIsCapped(t *testing.T) {
 	for range 20 {
 		h.sendProven("alice", body)
 	}
-	if n := len(to(h.deliver(), "alice")); n != 20 {
-		t.Errorf("20 more proven mails asking for boards gave alice %d mails, want 20: she asked for each", n)
+	if n := len(to(h.deliver(), "alice")); n != 9 {
+		t.Errorf("20 more proven mails asking for boards gave alice %d mails within the hour, want 9 (the cap)", n)
 	}
 	h.clock.Advance(61 * time.Minute)
+	if n := len(to(h.deliver(), "alice")); n != 10 {
+		t.Errorf("an hour later %d of the boards she asked for came, want 10", n)
+	}
+	h.clock.Advance(61 * time.Minute)
+	if n := len(to(h.deliver(), "alice")); n != 1 {
+		t.Errorf("two hours later %d of the boards she asked for came, want the last", n)
+	}
 	for range 20 {
 		h.send("alice", body) // forged: each is answered that it proves nothing
 	}

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"errors"
+	"github.com/congobymail/congo/command"
+	"github.com/congobymail/congo/parser"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
@@ -35,8 +37,16 @@ func (h *processing) relay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	opp := st.Opponent(h.sender.ID)
+	err = h.request(parser.Command{Line: firstLine(h.message), Game: st.ID()}).Budget(ctx, opp)
+	if refusal := (*command.Refusal)(nil); errors.As(err, &refusal) {
+		return h.apply(ctx, refusal.Result)
+	}
+	if err != nil {
+		return err
+	}
 	h.w.TellMessage(st, *h.sender, &templates.Message{By: h.sender.Handle, Text: h.message})
-	return h.relayed(st.Opponent(h.sender.ID), false)
+	return h.relayed(opp, false)
 }
 
 // relayed tells the sender that the message went to opp: in their board

@@ -186,6 +186,7 @@ const (
 	HandleTaken     Problem = "handle taken"      // Handle belongs to someone else; Detail "rename" for a rename
 	HandleLooksLike Problem = "handle looks like" // Handle looks like another player's handle, Detail (M56)
 	RenameTooLate   Problem = "rename too late"   // the player's first game has begun: they stay Handle (M56)
+	TooManyMails    Problem = "too many mails"    // the sender's mails caused Detail mails to others (to Handle) this hour
 	NoSuchPlayer    Problem = "no such player"    // no player has Handle
 	ChallengeSelf   Problem = "challenge self"    // a challenge to oneself
 	NoSuchGame      Problem = "no such game"      // GameID names no game

@@ -585,7 +585,7 @@ func TestReplySubject(t *testing.T) {
 
 // everyProblem lists every Problem, for reply_problems.
 var everyProblem = []Problem{
-	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, TooManyMails, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation, LevelForHuman, RobotTakeback, Unconfirmed, TooManyRobotGames,
@@ -595,7 +595,7 @@ var everyProblem = []Problem{
 
 // problems lists every Problem.
 var problems = []Problem{
-	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
+	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, TooManyMails, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation,

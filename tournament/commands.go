@@ -88,6 +88,9 @@ func Join(ctx context.Context, r *command.Request, a parser.TournamentArgs) (com
 	if err != nil {
 		return command.Result{}, err
 	}
+	if err := budget(ctx, r, &st); err != nil {
+		return command.Result{}, err
+	}
 	if err := director.Join(ctx, r.Tx, &st, r.Sender, r.Now); err != nil {
 		return command.Result{}, refused(r, &st, err, "")
 	}
@@ -109,6 +112,9 @@ func Leave(ctx context.Context, r *command.Request, a parser.TournamentArgs) (co
 func leave(ctx context.Context, r *command.Request, st *director.State) (command.Result, error) {
 	if st.T.Status != db.TournamentOpen {
 		return withdraw(ctx, r, st, r.Sender)
+	}
+	if err := budget(ctx, r, st); err != nil {
+		return command.Result{}, err
 	}
 	if err := director.Leave(ctx, r.Tx, st, r.Sender); err != nil {
 		return command.Result{}, refused(r, st, err, "")
@@ -133,6 +139,9 @@ func Kick(ctx context.Context, r *command.Request, a parser.KickArgs) (command.R
 	}
 	if p.ID == r.Sender.ID {
 		return leave(ctx, r, &st)
+	}
+	if err := r.Budget(ctx, p); err != nil {
+		return command.Result{}, err
 	}
 	if st.T.Status != db.TournamentOpen {
 		return withdraw(ctx, r, &st, p)
@@ -263,6 +272,19 @@ func List(ctx context.Context, r *command.Request) (command.Result, error) {
 		}
 	}
 	return command.Answer("tournaments", list), nil
+}
+
+// budget refuses a player's join or leave past their budget of mail to
+// the director of st, whom it tells (command.Request.Budget).
+func budget(ctx context.Context, r *command.Request, st *director.State) error {
+	if st.T.Director == r.Sender.ID {
+		return nil
+	}
+	d, err := r.Tx.Player(ctx, st.T.Director)
+	if err != nil {
+		return err
+	}
+	return r.Budget(ctx, d)
 }
 
 // tellDirector tells the director of st that the sender joined or left
