@@ -67,6 +67,9 @@ func Register(ctx context.Context, r *command.Request, a parser.RegisterArgs) (c
 	if !parser.ValidHandle(a.Handle) {
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.BadHandle, Handle: a.Handle})
 	}
+	if err := release(ctx, r, a.Handle, 0); err != nil {
+		return command.Result{}, err
+	}
 	if like, err := lookalike(ctx, r.Tx, a.Handle, 0); err != nil || like != "" {
 		if err != nil {
 			return command.Result{}, err

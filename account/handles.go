@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mtibben/confusables"
 	"golang.org/x/text/cases"
@@ -59,6 +60,34 @@ func lookalike(ctx context.Context, tx *db.Tx, handle string, except int64) (str
 	return alike[0], nil
 }
 
+// provisionalHold is how long a registration never confirmed holds its
+// handle (M56): after it, a register or a rename asking for that handle,
+// or one like it, takes it, and the provisional registration is deleted,
+// so that forged registrations cannot squat handles.
+const provisionalHold = 24 * time.Hour
+
+// release deletes the provisional registrations older than
+// provisionalHold (but except's) whose handle is handle or looks like it.
+func release(ctx context.Context, r *command.Request, handle string, except int64) error {
+	handles, err := r.Tx.Handles(ctx)
+	if err != nil {
+		return err
+	}
+	for id, h := range handles {
+		if id == except || !strings.EqualFold(h, handle) && !Resembles(h, handle) {
+			continue
+		}
+		deleted, err := r.Tx.DeleteProvisional(ctx, id, r.Now.Add(-provisionalHold))
+		if err != nil {
+			return err
+		}
+		if deleted {
+			r.Log().Info("provisional registration released", "handle", h, "for", handle)
+		}
+	}
+	return nil
+}
+
 // started reports whether a player's first game has begun: a handle may
 // change until then.
 func started(ctx context.Context, tx *db.Tx, player int64) (bool, error) {
@@ -84,6 +113,9 @@ func Rename(ctx context.Context, r *command.Request, a parser.RenameArgs) (comma
 			return command.Result{}, err
 		}
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.RenameTooLate, Handle: old})
+	}
+	if err := release(ctx, r, a.Handle, r.Sender.ID); err != nil {
+		return command.Result{}, err
 	}
 	like, err := lookalike(ctx, r.Tx, a.Handle, r.Sender.ID)
 	if err != nil {

@@ -161,6 +161,29 @@ const (
 		eightValues + ", " + eightValues + ", " + eightValues + ", " + eightValues + ", " + eightValues + ", " + eightValues + ")"
 )
 
+// DeleteProvisional deletes a player whose registration was never
+// confirmed (M56), made before a time, who has nothing else in the
+// database (no proven mail of theirs ever came, so none can be), and
+// reports whether it did.
+func (tx *Tx) DeleteProvisional(ctx context.Context, id int64, before time.Time) (bool, error) {
+	res, err := tx.exec(ctx, "DELETE FROM players WHERE id = ? AND NOT confirmed AND created < ?"+
+		" AND NOT EXISTS (SELECT 1 FROM games WHERE white = players.id OR black = players.id OR challenger = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM observers WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM seeks WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM conditionals WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM tournaments WHERE director = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM tournament_players WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM tournament_byes WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM analysis_requests WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM game_subjects WHERE player = players.id)",
+		id, formatTime(before))
+	if err != nil {
+		return false, fmt.Errorf("delete provisional player %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // Handles returns every player's handle, by id.
 func (tx *Tx) Handles(ctx context.Context) (map[int64]string, error) {
 	rows, err := tx.query(ctx, "SELECT id, handle FROM players")

@@ -57,6 +57,8 @@ func TestRegister(t *testing.T) {
 	if welcome.Subject != "Welcome to Congo, alice" {
 		t.Errorf("Subject of the answer to a mail without one = %q, want %q", welcome.Subject, "Welcome to Congo, alice")
 	}
+	h.sendProven("alice", "help") // confirms the address: the handle is hers for good (M56)
+	h.deliver()
 
 	tests := []struct {
 		name, from, body string
@@ -67,7 +69,7 @@ func TestRegister(t *testing.T) {
 		{"taken handle ignoring case", "carol", "register ALICE", []string{"taken"}, ""},
 		{"bad handle", "carol", "register a", nil, ""},
 		{"bad handle characters", "carol", "register al!ce", nil, ""},
-		{"again from the same address", "alice", "register alicia", []string{"registered already, as alice", personal}, "alice"},
+		{"again from the same address", "alice", "register alicia", []string{"registered already, as alice", personal, "rename <handle>"}, "alice"},
 		{"another player", "bob", "register bob", []string{"Welcome to Congo, bob!"}, "bob"},
 	}
 	for _, tt := range tests {
@@ -178,4 +180,28 @@ func TestSecretsDiffer(t *testing.T) {
 	if a == b || len(a) != account.SecretLen || strings.Trim(a, "abcdefghijklmnopqrstuvwxyz234567") != "" {
 		t.Errorf("secrets %q and %q: want two different ones of %d lowercase base32 characters", a, b, account.SecretLen)
 	}
+}
+
+// TestProvisionalRegistrationReleased (M56): a registration never
+// confirmed holds its handle for a day; after it, whoever registers the
+// handle (or one like it) takes it, and the provisional one is gone.
+func TestProvisionalRegistrationReleased(t *testing.T) {
+	h := newHarness(t)
+	h.send("mallory", "register magnus") // forged, say: never confirmed
+	h.deliver()
+	h.clock.Advance(23 * time.Hour)
+	h.send("carlsen", "register Magnus")
+	wantText(t, only(t, h.deliver(), "carlsen"), "The handle Magnus is taken")
+	h.clock.Advance(2 * time.Hour)
+	h.send("carlsen", "register rnagnus") // looks like magnus: rn and m
+	wantText(t, only(t, h.deliver(), "carlsen"), "Welcome to Congo, rnagnus!")
+	if p := h.player("rnagnus"); p.Address != addr("carlsen") {
+		t.Errorf("rnagnus is registered at %s, want carlsen's address", p.Address)
+	}
+	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.PlayerByHandle(ctx, "magnus"); !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("the provisional magnus: %v, want it released", err)
+		}
+		return nil
+	})
 }

@@ -290,7 +290,15 @@ func (w *Work) announce(ctx context.Context, st *game.State, data templates.Boar
 	if err != nil {
 		return err
 	}
+	cause := w.Cause
+	defer func() { w.Cause = cause }()
 	for i, to := range slices.Concat(players, observers) {
+		if i == len(players) {
+			// An observer's mails are their own choice, the server's to
+			// send: they cost the player who moved nothing of their
+			// budget (outbox.Outbox.Budget).
+			w.Cause = ""
+		}
 		isActor := actor != nil && to.ID == actor.ID
 		if perMove && !isActor && st.Active() && to.Notify != db.NotifyEach && to.Notify != "" {
 			continue
