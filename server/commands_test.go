@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 
@@ -84,47 +83,6 @@ func TestCommandNeeds(t *testing.T) {
 		if k.Operator() != (commands[k].need == operatorOnly) {
 			t.Errorf("%v: the parser reads it in the operator's mail only = %v, the table says it needs %v", k, k.Operator(), commands[k].need)
 		}
-	}
-}
-
-// TestForgedTestsCoverEveryChange: every command that needs a proven
-// sender is in TestForgedFromIsNeverApplied.
-func TestForgedTestsCoverEveryChange(t *testing.T) {
-	forged := map[parser.Kind]bool{}
-	for _, tt := range forgedCommands {
-		for _, c := range parser.Parse("", tt.body, parser.Context{Game: 1}).Commands {
-			forged[c.Kind] = true
-		}
-	}
-	for k, cmd := range commands {
-		// board and tournament change nothing: they need proof so that
-		// no board or standings answer a forged mail (M31), which
-		// TestBoard and TestTournamentShow check.
-		if cmd.need == proven && !forged[k] && k != parser.Board && k != parser.Tournament {
-			t.Errorf("%v needs a proven sender, but TestForgedFromIsNeverApplied does not send it", k)
-		}
-	}
-}
-
-// TestOperatorCommandsNeedTheOperator: the operator's commands from
-// anyone else, even proven, are no commands at all.
-func TestOperatorCommandsNeedTheOperator(t *testing.T) {
-	h := newHarnessWith(t, Config{Settings: config.Settings{Operator: addr("oper")}})
-	h.register("oper", "alice", "bob")
-	h.sendProven("alice", "ban bob")
-	wantText(t, only(t, h.deliver(), "alice"), `unknown command "ban"`)
-	if h.banned("bob") {
-		t.Errorf("alice, not the operator, banned bob")
-	}
-	h.send("oper", "ban bob") // the operator's address, but not proven
-	h.deliver()
-	if h.banned("bob") {
-		t.Errorf("a mail from the operator's address that proves nothing banned bob")
-	}
-	h.sendProven("oper", "ban bob")
-	h.deliver()
-	if !h.banned("bob") {
-		t.Errorf("the operator's proven mail did not ban bob")
 	}
 }
 
