@@ -3,12 +3,12 @@ package director
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/pairing"
 )
 
@@ -18,27 +18,12 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // bob and carol.
 func inTx(t *testing.T, fn func(ctx context.Context, tx *db.Tx, ps []db.Player)) {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	err = d.Tx(ctx, func(tx *db.Tx) error {
-		var ps []db.Player
-		for _, h := range []string{"alice", "bob", "carol"} {
-			p, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
+	d := congotest.NewDB(t, "alice", "bob", "carol")
+	ps := []db.Player{congotest.Player(t, d, "alice"), congotest.Player(t, d, "bob"), congotest.Player(t, d, "carol")}
+	congotest.InTx(t, d, func(ctx context.Context, tx *db.Tx) error {
 		fn(ctx, tx, ps)
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func wantProblem(t *testing.T, what string, err error, p Problem) {

@@ -3,20 +3,21 @@ package game
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/rules"
 )
 
-var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+// t0 is when alice and bob registered, and their first game begins.
+var t0 = congotest.T0
 
 // world is a database with two players, alice and bob, on a real SQLite
-// file.
+// file (congotest.NewDB).
 type world struct {
 	t          *testing.T
 	db         *db.DB
@@ -25,27 +26,13 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	w := &world{t: t, db: d}
-	w.tx(func(ctx context.Context, tx *db.Tx) (err error) {
-		if w.alice, err = tx.CreatePlayer(ctx, "alice", "alice@example.org", "a", t0); err != nil {
-			return err
-		}
-		w.bob, err = tx.CreatePlayer(ctx, "bob", "bob@example.org", "b", t0)
-		return err
-	})
-	return w
+	d := congotest.NewDB(t, "alice", "bob")
+	return &world{t: t, db: d, alice: congotest.Player(t, d, "alice"), bob: congotest.Player(t, d, "bob")}
 }
 
 func (w *world) tx(fn func(ctx context.Context, tx *db.Tx) error) {
 	w.t.Helper()
-	if err := w.db.Tx(context.Background(), func(tx *db.Tx) error { return fn(context.Background(), tx) }); err != nil {
-		w.t.Fatal(err)
-	}
+	congotest.InTx(w.t, w.db, fn)
 }
 
 // started starts a game of alice (white) against bob at t0.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -67,7 +68,7 @@ func morePolls(t *testing.T, inbox *mailer.Inbox) {
 	t.Helper()
 	for range 2 {
 		last := inbox.Status().LastPoll
-		waitFor(t, "another pass", 5*time.Second, func() bool { return inbox.Status().LastPoll.After(last) })
+		congotest.WaitFor(t, "another pass", 5*time.Second, func() bool { return inbox.Status().LastPoll.After(last) })
 	}
 }
 
@@ -103,8 +104,8 @@ func TestInboxHandlesBacklogInBatches(t *testing.T) {
 					b.add(ms)
 					return nilErrors(ms)
 				})
-			waitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", n))
-			waitFor(t, "INBOX settled", 5*time.Second, count(sys, "INBOX", tt.wantInbox))
+			congotest.WaitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", n))
+			congotest.WaitFor(t, "INBOX settled", 5*time.Second, count(sys, "INBOX", tt.wantInbox))
 			morePolls(t, inbox) // nothing is handled twice
 
 			uids := b.uids()
@@ -156,7 +157,7 @@ func TestInboxBatchOfOne(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "all mails filed", 5*time.Second, count(sys, "Processed", 5))
+	congotest.WaitFor(t, "all mails filed", 5*time.Second, count(sys, "Processed", 5))
 	if got, want := b.uids(), [][]uint32{{1}, {2}, {3}, {4}, {5}}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("batches %v, want %v", got, want)
 	}
@@ -182,7 +183,7 @@ func TestInboxBatchPartialFailure(t *testing.T) {
 			}
 			return errs
 		})
-	waitFor(t, "the failing mail set aside", 5*time.Second, count(sys, "Quarantine", 1))
+	congotest.WaitFor(t, "the failing mail set aside", 5*time.Second, count(sys, "Quarantine", 1))
 	morePolls(t, inbox)
 
 	if got, want := b.uids(), [][]uint32{{1, 2, 3, 4, 5}, {3}, {3}}; !slices.EqualFunc(got, want, slices.Equal) {
@@ -227,8 +228,8 @@ func TestInboxBatchPanic(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
-	waitFor(t, "the other mails filed", 5*time.Second, count(sys, "Processed", 4))
+	congotest.WaitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
+	congotest.WaitFor(t, "the other mails filed", 5*time.Second, count(sys, "Processed", 4))
 	morePolls(t, inbox)
 
 	if got, want := b.uids(), [][]uint32{{1}, {2}, {4}, {5}}; !slices.EqualFunc(got, want, slices.Equal) {
@@ -261,7 +262,7 @@ func TestInboxBatchByteBound(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", 5))
+	congotest.WaitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", 5))
 
 	if got, want := b.uids(), [][]uint32{{1, 2, 3}, {4, 5}}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("batches %v, want %v", got, want)

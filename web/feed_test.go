@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/internal/congotest"
 )
 
 // TestFeed reads alice's feed as a feed reader does: an entry for each
@@ -82,28 +82,14 @@ func TestFeed(t *testing.T) {
 // confirmed their addresses.
 func playersDB(t *testing.T, n int) (*db.DB, []db.Player) {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
+	var handles []string
+	for i := range n {
+		handles = append(handles, fmt.Sprintf("p%d", i))
 	}
-	t.Cleanup(func() { d.Close() })
+	d := congotest.NewDB(t, handles...)
 	var ps []db.Player
-	err = d.Tx(ctx, func(tx *db.Tx) error {
-		for i := range n {
-			p, err := tx.CreatePlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), "s", t0)
-			if err != nil {
-				return err
-			}
-			if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, h := range handles {
+		ps = append(ps, congotest.Player(t, d, h))
 	}
 	return d, ps
 }

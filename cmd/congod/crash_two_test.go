@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
 )
@@ -40,19 +40,8 @@ func TestCrashTwoDaemons(t *testing.T) {
 	t.Logf("seed %d: %d games of %d moves, %d kills of the holder", seed, games, plies, kills)
 	r := rand.New(rand.NewPCG(seed, 2))
 
-	sys, err := loopback.Start(context.Background(), loopback.Config{
-		Domain: "example.org",
-		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sys.Close)
-	store, err := db.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	sys := congotest.StartMail(t, loopback.Config{Users: congotest.Users("congo", "players")})
+	store := congotest.OpenDB(t, dbURL)
 	gs := seedGames(t, store, games)
 	for _, g := range gs {
 		for g.moves == nil {
