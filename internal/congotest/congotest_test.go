@@ -2,6 +2,7 @@ package congotest_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"go/parser"
 	"go/token"
@@ -111,6 +112,55 @@ func TestNewDB(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestFreshDBIsMigrated: a fresh database, copied from the one migrated
+// for the test binary, is as db.Open makes one: the same schema, the
+// same version, readable by its owner alone.
+func TestFreshDBIsMigrated(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	copied := filepath.Join(t.TempDir(), "copied.db")
+	made := filepath.Join(t.TempDir(), "made.db")
+	c := congotest.OpenDB(t, copied)
+	m, err := db.Open(ctx, made)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	cv, err1 := c.SchemaVersion(ctx)
+	mv, err2 := m.SchemaVersion(ctx)
+	if err1 != nil || err2 != nil || cv != mv || cv == 0 {
+		t.Errorf("schema version %d (%v), want db.Open's %d (%v)", cv, err1, mv, err2)
+	}
+	schema := func(path string) string {
+		t.Helper()
+		raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		rows, err := raw.Query("SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var b strings.Builder
+		for rows.Next() {
+			var typ, name, text string
+			if err := rows.Scan(&typ, &name, &text); err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(typ + " " + name + ": " + text + "\n")
+		}
+		return b.String()
+	}
+	if got, want := schema(copied), schema(made); got != want || want == "" {
+		t.Errorf("the copied database's schema:\n%s\nwant db.Open's:\n%s", got, want)
+	}
+	if fi, err := os.Stat(copied); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the copied database's file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
 }
 
 // TestDBClosedAtCleanup: the database of a test is closed when it ends,
