@@ -18,6 +18,7 @@ import (
 var personalAddress = regexp.MustCompile(`^congo\+[a-z2-7]{26}@example\.org$`)
 
 func TestRegister(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Send("alice", "register alice")
 	welcome := servertest.Only(t, w.Deliver(), "alice")
@@ -72,6 +73,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestNewKey(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	old := w.Personal("alice")
@@ -102,6 +104,7 @@ func TestNewKey(t *testing.T) {
 }
 
 func TestNewKeyIsNotApplied(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice")
 	before := w.Personal("alice")
@@ -113,6 +116,7 @@ func TestNewKeyIsNotApplied(t *testing.T) {
 }
 
 func TestSecretsDiffer(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	a, b := w.Player("alice").Secret, w.Player("bob").Secret
@@ -125,6 +129,7 @@ func TestSecretsDiffer(t *testing.T) {
 // words; the board mail to the player to move warns of a piece that
 // drowns unless it leaves the river.
 func TestRulesAndDrowning(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Send("stranger", "rules")
 	servertest.WantText(t, servertest.Only(t, w.Deliver(), "stranger"), "river")

@@ -47,6 +47,7 @@ func gameNumber(t *testing.T, subject string) int64 {
 // new language already; a word that names no language of the server
 // changes nothing.
 func TestLanguageCommand(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice")
 	tests := []struct {
@@ -92,6 +93,7 @@ func TestLanguageCommand(t *testing.T) {
 // register mail's Content-Language when the server has it, else the
 // server's -language; an unknown sender is answered in their mail's.
 func TestNewPlayerLanguage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		server  lang.Code
 		header  string
@@ -133,6 +135,7 @@ func TestNewPlayerLanguage(t *testing.T) {
 // and an English observer in English; each keeps the Subject's words of
 // their first mail about the game after changing language (M22).
 func TestEachRecipientsLanguage(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.SendProven("alice", "language ja")

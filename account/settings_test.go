@@ -12,6 +12,7 @@ import (
 )
 
 func TestNotifyDigest(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -48,6 +49,7 @@ func TestNotifyDigest(t *testing.T) {
 }
 
 func TestVacation(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -79,6 +81,7 @@ func TestVacation(t *testing.T) {
 }
 
 func TestVacationOffAndAccrual(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -94,6 +97,7 @@ func TestVacationOffAndAccrual(t *testing.T) {
 }
 
 func TestMoveToPlayerOnVacation(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -119,6 +123,7 @@ func TestMoveToPlayerOnVacation(t *testing.T) {
 }
 
 func TestVacationAfterTimeRanOut(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")

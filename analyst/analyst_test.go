@@ -128,6 +128,7 @@ func wantAnalysisMail(t *testing.T, m analysisMail, asked string, root string) {
 // made and mailed in the game's thread; asked again, it comes at once,
 // made no more.
 func TestAnalyze(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	id := playShortGame(t, w, "alice", "bob")
 	root := w.Game(id).ThreadRoot
@@ -179,6 +180,7 @@ func TestAnalyze(t *testing.T) {
 
 // TestAnalyzeReply: "analyze" alone in a reply about a finished game.
 func TestAnalyzeReply(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	w.StartGame("alice", "bob")
 	w.SendProven("alice", "move congo 1 d2-e3")
@@ -197,6 +199,7 @@ func TestAnalyzeReply(t *testing.T) {
 // moves are refused, each with its reason; and a forged mail is not
 // carried out (TestForgedFromIsNeverApplied covers that too).
 func TestAnalyzeRefusals(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	w.StartGame("alice", "bob")                  // 1: being played
 	w.SendProven("alice", "challenge congo bob") // 2: not accepted
@@ -236,6 +239,7 @@ func TestAnalyzeRefusals(t *testing.T) {
 // refused with the time to ask again, and is taken then. A game analysed
 // before, or asked for again while it waits, does not count.
 func TestAnalyzeCap(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	var games []int64
 	for range config.DefaultAnalysesPerDay + 2 {
@@ -276,6 +280,7 @@ func TestAnalyzeCap(t *testing.T) {
 // TestAnalysisQueue: requests are made in the order they came, a game's
 // once for all who asked; each gets the mail in their own words.
 func TestAnalysisQueue(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	g1 := playShortGame(t, w, "alice", "bob")
 	g2 := playShortGame(t, w, "bob", "alice")
@@ -304,6 +309,7 @@ func TestAnalysisQueue(t *testing.T) {
 // TestAnalysisAcrossRestart: a request queued before a stop is made after
 // the restart, and mailed once; a restart after it sends nothing more.
 func TestAnalysisAcrossRestart(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	playShortGame(t, w, "alice", "bob")
 	w.SendProven("alice", "analyze congo 1")
@@ -346,6 +352,7 @@ func TestAnalysisAcrossRestart(t *testing.T) {
 // crash) on the way leaves nothing of it: here the first mail meets the
 // server's cap, whose notice cuts the transaction short, as a crash would.
 func TestAnalysisAllOrNothing(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	playShortGame(t, w, "alice", "bob")
 	w.SendProven("alice", "analyze congo 1")
@@ -388,6 +395,7 @@ func TestAnalysisAllOrNothing(t *testing.T) {
 // TestAnalysisFailure: a game whose moves cannot be analysed is told to
 // the one who asked, and leaves the queue.
 func TestAnalysisFailure(t *testing.T) {
+	t.Parallel()
 	w := newAnalysisWorld(t)
 	playShortGame(t, w, "alice", "bob")
 	w.SendProven("alice", "analyze congo 1")
@@ -447,6 +455,7 @@ func (m *metricsRecorder) Analyzed(a analyst.Done) {
 // move against the robot is answered at once: the analysis stops for it,
 // and is made again after the restart.
 func TestAnalysisGivesWayToRobot(t *testing.T) {
+	t.Parallel()
 	msgs := make(chan string, 100)
 	rec := &metricsRecorder{}
 	w := servertest.New(t, server.Config{Metrics: rec, Logger: slog.New(signals{Handler: slog.NewTextHandler(io.Discard, nil), msgs: msgs}),

@@ -38,6 +38,7 @@ func wantProblem(t *testing.T, what string, err error, p Problem) {
 // its early end: when its players withdraw until one is left, the
 // tournament is over after the round being played.
 func TestLife(t *testing.T) {
+	t.Parallel()
 	inTx(t, func(ctx context.Context, tx *db.Tx, ps []db.Player) {
 		alice, bob, carol := ps[0], ps[1], ps[2]
 		st, err := New(ctx, tx, alice, Spec{Name: "Cup", System: pairing.Swiss}, t0)
@@ -124,6 +125,7 @@ func TestLife(t *testing.T) {
 // TestCancelAndLeave: before the start a player leaves, and the director
 // may leave too and still direct it; a cancelled tournament is closed.
 func TestCancelAndLeave(t *testing.T) {
+	t.Parallel()
 	inTx(t, func(ctx context.Context, tx *db.Tx, ps []db.Player) {
 		alice, bob := ps[0], ps[1]
 		st, err := New(ctx, tx, alice, Spec{Name: "Club", System: pairing.RoundRobin, Double: true}, t0)

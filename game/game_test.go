@@ -76,6 +76,7 @@ func kinds(evs []Event) []Kind {
 // whom alone it lets answer; accepting starts both clocks (R1: white moves
 // first).
 func TestChallengeAndAccept(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.tx(func(ctx context.Context, tx *db.Tx) error {
 		st, evs, err := Challenge(ctx, tx, Terms{White: w.alice, Black: w.bob, Challenger: w.alice}, t0)
@@ -109,6 +110,7 @@ func TestChallengeAndAccept(t *testing.T) {
 // TestMoveRefusals: nothing is changed by a move out of turn, with a
 // stale guard (M1), or not legal; the rules say what that piece can do.
 func TestMoveRefusals(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	tests := []struct {
@@ -144,6 +146,7 @@ func TestMoveRefusals(t *testing.T) {
 // TestMoveThatEndsTheGame: the move and the end come as two events, the
 // end with the result and the rating change (R15, M16).
 func TestMoveThatEndsTheGame(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	evs := w.play(st.ID(), "d2-e3", "d6-c5", "d1xd7")
@@ -166,6 +169,7 @@ func TestMoveThatEndsTheGame(t *testing.T) {
 // moves gives both moves as events, each with the game as it was just
 // after it (M14).
 func TestConditionalAnswer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	w.tx(func(ctx context.Context, tx *db.Tx) error {
@@ -194,6 +198,7 @@ func TestConditionalAnswer(t *testing.T) {
 // TestOffers: a draw offered and accepted ends the game drawn (M13); an
 // abort after both sides moved is refused.
 func TestOffers(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	w.play(st.ID(), "b2-b3", "b6-b5")
@@ -224,6 +229,7 @@ func TestOffers(t *testing.T) {
 // TestClockDue: a reminder when half the time is gone, the last one a day
 // before, and the loss on time at the deadline.
 func TestClockDue(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	if want := t0.Add(36 * time.Hour); !st.Game.ClockDue.Equal(want) {
@@ -271,6 +277,7 @@ func TestClockDue(t *testing.T) {
 // than its clock says (as after the migration, or a game written
 // without it) is not due then, and gets its true time.
 func TestDueClocksMendsEarlyTimes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	w.tx(func(ctx context.Context, tx *db.Tx) error {
@@ -293,6 +300,7 @@ func TestDueClocksMendsEarlyTimes(t *testing.T) {
 // between tokens, never between a move number and its move, and a long
 // comment breaks between its words.
 func TestRecordLines(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	var moves []db.Move

@@ -17,6 +17,7 @@ import (
 const startLine = "Position: " + rules.StartPosition
 
 func TestChallenge(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.SendProven("alice", "challenge congo bob")
@@ -61,6 +62,7 @@ func TestChallenge(t *testing.T) {
 }
 
 func TestChallengeErrors(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	tests := []struct {
@@ -83,6 +85,7 @@ func TestChallengeErrors(t *testing.T) {
 }
 
 func TestAccept(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.SendProven("alice", "challenge congo bob")
@@ -104,6 +107,7 @@ func TestAccept(t *testing.T) {
 }
 
 func TestDecline(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.SendProven("alice", "challenge congo bob")
@@ -126,6 +130,7 @@ func TestDecline(t *testing.T) {
 }
 
 func TestAnswerErrors(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.SendProven("alice", "challenge congo bob")
@@ -162,6 +167,7 @@ func TestAnswerErrors(t *testing.T) {
 // TestChallengeCaps (M29): at most ChallengesPerDay challenges a day, and
 // RobotGames games against the robot at once, per player.
 func TestChallengeCaps(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{Robot: config.DefaultRobot, ChallengesPerDay: 3, RobotGames: 2}})
 	if err := w.Server.EnsureRobot(context.Background()); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSeek(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.SendProven("alice", "seek congo days=5")

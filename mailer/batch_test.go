@@ -82,6 +82,7 @@ func hasFlag(flags []imap.Flag, f imap.Flag) bool {
 // TestInboxHandlesBacklogInBatches: mail waiting when the Inbox starts is
 // handed over in batches, each mail once, in UID order, and filed.
 func TestInboxHandlesBacklogInBatches(t *testing.T) {
+	t.Parallel()
 	const n = 100
 	tests := []struct {
 		name      string
@@ -147,6 +148,7 @@ func TestInboxHandlesBacklogInBatches(t *testing.T) {
 
 // TestInboxBatchOfOne: Batch 1 hands the mails over one at a time.
 func TestInboxBatchOfOne(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	for i := range 5 {
 		deliver(t, sys, fmt.Sprintf("mail %d", i+1))
@@ -167,6 +169,7 @@ func TestInboxBatchOfOne(t *testing.T) {
 // batch, the others are filed, and that one is retried and, after
 // MaxTries, set aside.
 func TestInboxBatchPartialFailure(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	for i := range 5 {
 		deliver(t, sys, fmt.Sprintf("mail %d", i+1))
@@ -211,6 +214,7 @@ func TestInboxBatchPartialFailure(t *testing.T) {
 // causes it: the others are handled once and filed, and that one is set
 // aside after MaxTries.
 func TestInboxBatchPanic(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	for _, s := range []string{"one", "two", "poison", "four", "five"} {
 		deliver(t, sys, s)
@@ -247,6 +251,7 @@ func TestInboxBatchPanic(t *testing.T) {
 // mail, each message counting at most MaxSize; mail larger than MaxSize is
 // still truncated within a batch.
 func TestInboxBatchByteBound(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	maxSize := int64(mailer.MaxBatchBytes/3 + 1) // two fit in a batch, three do not
 	big := mailWithAttachment(int(maxSize)+64<<10, true)
@@ -290,6 +295,7 @@ func TestInboxBatchByteBound(t *testing.T) {
 // handled is filed; under Run, handle gets no further mail, and the mail
 // it did not get stays, its tries not counted.
 func TestInboxBatchCancel(t *testing.T) {
+	t.Parallel()
 	t.Run("RunBatch", func(t *testing.T) {
 		sys := startSystem(t, loopback.Config{})
 		for i := range 3 {

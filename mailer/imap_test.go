@@ -199,6 +199,7 @@ func TestInboxHandlesMailOnceAndFilesIt(t *testing.T) {
 }
 
 func TestInboxRetriesFailedMail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	deliver(t, sys, "fails once")
 	deliver(t, sys, "fine")
@@ -253,6 +254,7 @@ func addFlags(t *testing.T, sys *loopback.System, uid imap.UID, flags ...imap.Fl
 }
 
 func TestInboxWithoutMove(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		cfg       loopback.Config
@@ -322,6 +324,7 @@ func mailWithAttachment(n int, textFirst bool) []byte {
 }
 
 func TestInboxTruncatesLargeMail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	raw := mailWithAttachment(64<<10, true)
 	if err := sys.Deliver(context.Background(), "rae@example.org", []string{"congo@pbm.example.net"}, raw); err != nil {
@@ -347,6 +350,7 @@ func TestInboxTruncatesLargeMail(t *testing.T) {
 }
 
 func TestInboxPassesOnBrokenMail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	raw, err := os.ReadFile(filepath.Join("..", "mailmsg", "testdata", "unknown-charset.eml"))
 	if err != nil {
@@ -524,6 +528,7 @@ func (p *proxy) connections() int {
 }
 
 func TestInboxReconnects(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	p := startProxy(t, sys.IMAPAddr)
 	var h handled
@@ -560,6 +565,7 @@ func TestInboxReconnects(t *testing.T) {
 // text's read fails; reading the rest, as moving to the next item does,
 // would race with it.)
 func TestInboxFetchCut(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	p := startProxy(t, sys.IMAPAddr)
 	p.cuts.Store(1)
@@ -606,6 +612,7 @@ func TestInboxRetriesConnecting(t *testing.T) {
 }
 
 func TestNewInbox(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cfg     mailer.InboxConfig
 		wantErr bool
@@ -667,6 +674,7 @@ func startTLSIMAP(t *testing.T, implicit bool, cert tls.Certificate) string {
 }
 
 func TestInboxTLS(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	for _, tt := range []struct {
 		name     string

@@ -22,6 +22,7 @@ import (
 // restart of Run, and the mail after it is handled meanwhile; one mail at a
 // time and in batches.
 func TestInboxQuarantinesFailingMail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		fail func() error
@@ -102,6 +103,7 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 // TestInboxDoesNotQuarantineWhenAllFail: when every mail fails, the
 // handler is down (say its database), not the mails: they stay.
 func TestInboxDoesNotQuarantineWhenAllFail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	deliver(t, sys, "one")
 	deliver(t, sys, "two")
@@ -136,6 +138,7 @@ func (downError) Unavailable() bool { return true }
 // and costs no try however long the outage; Status says the handler is
 // down; once it is up again the mail is handled at once.
 func TestInboxDoesNotChargeAHandlerOutage(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	deliver(t, sys, "move")
 	var tries atomic.Int32

@@ -50,6 +50,7 @@ func adjournedAgainstRobot(t *testing.T) (*servertest.World, int64) {
 }
 
 func TestRobotDoesNotPlayInAdjournedGame(t *testing.T) {
+	t.Parallel()
 	w, id := adjournedAgainstRobot(t)
 	position := w.Game(id).Position
 	if servertest.RobotStep(t, w.Server) {
@@ -71,6 +72,7 @@ func TestRobotDoesNotPlayInAdjournedGame(t *testing.T) {
 
 // A game adjourned while the robot thinks: its move is not recorded.
 func TestRobotMoveDroppedWhenAdjournedWhileThinking(t *testing.T) {
+	t.Parallel()
 	w, id := adjournedAgainstRobot(t)
 	w.Admin("resume congo 1")
 	var (
@@ -116,6 +118,7 @@ func adjournedOnBobsMove(t *testing.T) (*servertest.World, int64) {
 }
 
 func TestVacationLeavesAdjournedClockStill(t *testing.T) {
+	t.Parallel()
 	w, id := adjournedOnBobsMove(t)
 	w.SendProven("bob", "vacation 1")
 	w.Deliver()
@@ -126,6 +129,7 @@ func TestVacationLeavesAdjournedClockStill(t *testing.T) {
 }
 
 func TestVacationOffLeavesAdjournedClockStill(t *testing.T) {
+	t.Parallel()
 	w, id := adjournedOnBobsMove(t)
 	w.SendProven("bob", "vacation 2")
 	w.Deliver()
@@ -139,6 +143,7 @@ func TestVacationOffLeavesAdjournedClockStill(t *testing.T) {
 
 // Tick ends no adjourned game on time, whatever its clock says.
 func TestTickSkipsAdjournedGame(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	id := w.StartGame("alice", "bob")
@@ -161,6 +166,7 @@ func TestTickSkipsAdjournedGame(t *testing.T) {
 // quoted old mail, below an attribution or separator, are not carried
 // out.
 func TestOperatorLinesStopWhereParserStops(t *testing.T) {
+	t.Parallel()
 	for _, below := range []string{
 		"On Mon, 3 Mar 2025, Alice wrote:\nban carol",
 		"-----Original Message-----\nban carol",

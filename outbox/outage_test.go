@@ -11,6 +11,7 @@ import (
 // Nothing is lost or sent twice: once the server is back, every mail but
 // the refused one goes out exactly once, and the refused one blocks none.
 func TestOutboxOutage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const n = 30
 	for range n {

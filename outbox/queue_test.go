@@ -50,6 +50,7 @@ func (h *harness) queued() []db.Mail {
 // TestCaps: each cap of M29 holds over a sliding hour, the recipient's
 // counting an address with any +tag as one.
 func TestCaps(t *testing.T) {
+	t.Parallel()
 	var capped []string
 	h := newHarnessWith(t, Config{MaxPerRecipient: 3, MaxPerSender: 5, MaxPerHour: 8,
 		OnCapped: func(c string) { capped = append(capped, c) }})
@@ -98,6 +99,7 @@ func TestCaps(t *testing.T) {
 // TestScrub: no mail carries a player's personal address but to that
 // player (M30).
 func TestScrub(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := h.clock.Now()
 	const bobs, alices = "congo+bobsecret2@example.org", "Congo+AliceSecret7@Example.org"

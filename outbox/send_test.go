@@ -109,6 +109,7 @@ func (h *harness) sendDue() int {
 }
 
 func TestOutboxRetries(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice") // outbox mail 1
 	h.sink.FailNext(errTemporary, errors.New("connection refused"))
@@ -159,6 +160,7 @@ func TestOutboxRetries(t *testing.T) {
 }
 
 func TestOutboxPermanentFailure(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice") // 1: refused
 	h.queue("bob")   // 2: sent all the same
@@ -179,6 +181,7 @@ func TestOutboxPermanentFailure(t *testing.T) {
 }
 
 func TestOutboxGivesUp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice")
 	for range 200 {
@@ -199,6 +202,7 @@ func TestOutboxGivesUp(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	for attempts := 1; attempts <= 12; attempts++ {
 		full := min(firstRetry<<(attempts-1), lastRetry)
 		for range 20 {
@@ -212,6 +216,7 @@ func TestBackoff(t *testing.T) {
 // TestRunOutbox runs the send loop: a mail queued is sent at once, and the
 // loop stops when its context ends.
 func TestRunOutbox(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	arrived := h.sink.Arrived()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -242,6 +247,7 @@ func TestRunOutbox(t *testing.T) {
 // them into the outbox: each mail goes out once, failures are recorded
 // as without the log, and records left by a crash are applied first.
 func TestOutboxSentLog(t *testing.T) {
+	t.Parallel()
 	log, err := db.OpenSentLog(filepath.Join(t.TempDir(), "congo.db-sent"))
 	if err != nil {
 		t.Fatal(err)
@@ -306,6 +312,7 @@ func (s slowSender) Send(ctx context.Context, from string, to []string, msg []by
 // sent, the loop lets the send finish and records it, so that the mail is
 // not sent again after a restart.
 func TestRunFinishesTheSendInFlight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice")
 	send := slowSender{begun: make(chan struct{}), release: make(chan struct{})}
@@ -330,6 +337,7 @@ func TestRunFinishesTheSendInFlight(t *testing.T) {
 // they were queued, never a newer one while an older one waits; and once
 // a send works again, the mails waiting out a backoff go at once.
 func TestOutboxOrderAndRecovery(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice")              // 1
 	h.queue("alice")              // 2

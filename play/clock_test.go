@@ -17,6 +17,7 @@ import (
 )
 
 func TestClocksAndReminders(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.Deliver()
@@ -79,6 +80,7 @@ func TestClocksAndReminders(t *testing.T) {
 }
 
 func TestEscalatingReminders(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob") // days=3
@@ -97,6 +99,7 @@ func TestEscalatingReminders(t *testing.T) {
 }
 
 func TestBankClock(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.Deliver()
@@ -113,6 +116,7 @@ func TestBankClock(t *testing.T) {
 }
 
 func TestMoveAfterTheDeadline(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -128,6 +132,7 @@ func TestMoveAfterTheDeadline(t *testing.T) {
 }
 
 func TestClockSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -150,6 +155,7 @@ func TestClockSurvivesRestart(t *testing.T) {
 }
 
 func TestRunClock(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -171,6 +177,7 @@ func TestRunClock(t *testing.T) {
 }
 
 func TestTickSkipsBrokenGame(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	broken := w.StartGame("alice", "bob")
@@ -200,6 +207,7 @@ func TestTickSkipsBrokenGame(t *testing.T) {
 // TestTickPrunesOldMail: the clock deletes mail sent more than KeepSent
 // ago, and keeps mail still waiting to be sent.
 func TestTickPrunesOldMail(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Send("alice", "help") // outbox mail 1, sent below
 	w.Deliver()

@@ -8,6 +8,7 @@ import (
 )
 
 func TestConditionalMoves(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -53,6 +54,7 @@ func TestConditionalMoves(t *testing.T) {
 }
 
 func TestConditionalLineTwoDeep(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestDrawOffers(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -52,6 +53,7 @@ func TestDrawOffers(t *testing.T) {
 }
 
 func TestTakeback(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -80,6 +82,7 @@ func TestTakeback(t *testing.T) {
 // TestTakebackWithdrawsIncrement: a move taken back gives its player no
 // time: the increment it earned is taken off their bank again.
 func TestTakebackWithdrawsIncrement(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.Deliver()
@@ -101,6 +104,7 @@ func TestTakebackWithdrawsIncrement(t *testing.T) {
 // TestTakebackAtTheCap: when the bank's cap cut the increment a move
 // earned, a takeback gives back the time the mover had when moving.
 func TestTakebackAtTheCap(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.Deliver()
@@ -120,6 +124,7 @@ func TestTakebackAtTheCap(t *testing.T) {
 }
 
 func TestAbort(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")

@@ -13,6 +13,7 @@ import (
 const startLine = "Position: " + rules.StartPosition
 
 func TestMove(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	id := w.StartGame("alice", "bob")
@@ -58,6 +59,7 @@ func TestMove(t *testing.T) {
 }
 
 func TestMoveErrors(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob")
@@ -90,6 +92,7 @@ func TestMoveErrors(t *testing.T) {
 // TestGameToLionCapture plays a short game to its end: with d2 and d6
 // gone, the white lion flies up the d file and takes the black one.
 func TestGameToLionCapture(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -117,6 +120,7 @@ func TestGameToLionCapture(t *testing.T) {
 }
 
 func TestResign(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")

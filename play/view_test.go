@@ -13,6 +13,7 @@ import (
 )
 
 func TestBoard(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob")
@@ -39,6 +40,7 @@ func TestBoard(t *testing.T) {
 }
 
 func TestGames(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol", "dave")
 	w.StartGame("alice", "bob") // 1: alice to move
@@ -76,6 +78,7 @@ func TestGames(t *testing.T) {
 }
 
 func TestHistoryAndPastBoards(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -116,6 +119,7 @@ func TestHistoryAndPastBoards(t *testing.T) {
 }
 
 func TestRatings(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.Send("alice", "ratings")
@@ -154,6 +158,7 @@ func TestRatings(t *testing.T) {
 }
 
 func TestObservers(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob")
@@ -179,6 +184,7 @@ func TestObservers(t *testing.T) {
 }
 
 func TestGamesByUrgency(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob") // 1

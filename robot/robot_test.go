@@ -63,6 +63,7 @@ func TestChoose(t *testing.T) {
 }
 
 func TestChooseErrors(t *testing.T) {
+	t.Parallel()
 	if _, err := Choose(context.Background(), rules.Start(), 0, 1, nil); err == nil {
 		t.Errorf("Choose at level 0 succeeded, want an error")
 	}
@@ -96,6 +97,7 @@ func TestChooseDeterministic(t *testing.T) {
 }
 
 func TestSeed(t *testing.T) {
+	t.Parallel()
 	seen := map[uint64]bool{}
 	for id := int64(1); id <= 10; id++ {
 		for ply := range 10 {
@@ -139,6 +141,7 @@ func TestChooseInGameSeeksRepetitionWhenBehind(t *testing.T) {
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	got, err := History([]string{"d2-e3", "d6-c5", "d1xd7"})
 	want := positions(t, rules.StartPosition, "d2-e3", "d6-c5")
 	if err != nil || len(got) != len(want) {
@@ -155,6 +158,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestAcceptsDraw(t *testing.T) {
+	t.Parallel()
 	const fen = "3l3/p6/7/7/7/PPPPPPP/2ELE1Z w 1"
 	cycle := []string{"g1-f3", "d7-e7", "f3-g1", "e7-d7"}
 	twice := append(append([]string{}, cycle...), cycle...)

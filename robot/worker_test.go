@@ -44,6 +44,7 @@ func robotLevel(t *testing.T, w *servertest.World, game int64) int {
 }
 
 func TestRobotLevels(t *testing.T) {
+	t.Parallel()
 	// The parser's levels are the engine's.
 	for _, n := range []int{parser.MinLevel, parser.MaxLevel} {
 		if _, err := engine.LevelOf(n); err != nil {
@@ -56,6 +57,7 @@ func TestRobotLevels(t *testing.T) {
 }
 
 func TestRobotChallenge(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		command string
 		level   int      // 0: no game
@@ -79,6 +81,7 @@ func TestRobotChallenge(t *testing.T) {
 		{command: "challenge congo bob level=2", problem: "bob is not the computer player"},
 	} {
 		t.Run(c.command, func(t *testing.T) {
+			t.Parallel()
 			w := newRobotWorld(t)
 			w.SendProven("alice", c.command)
 			if c.robotFirst {
@@ -118,6 +121,7 @@ func TestRobotChallenge(t *testing.T) {
 // until the robot answers, then one, with both moves, to the player and
 // to an observer.
 func TestRobotAnswers(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot level=1")
 	start := servertest.Only(t, w.DeliverChecked(), "alice")
@@ -175,6 +179,7 @@ func TestRobotAnswers(t *testing.T) {
 // A crash between the player's move and the robot's answer loses
 // nothing: a new server on the same database answers, once.
 func TestRobotAfterCrash(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot level=1")
 	start := servertest.Only(t, w.DeliverChecked(), "alice")
@@ -203,6 +208,7 @@ func TestRobotAfterCrash(t *testing.T) {
 // TestRobotRecheck: a move chosen for a position that changed meanwhile
 // is not recorded.
 func TestRobotRecheck(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot black level=1")
 	w.DeliverChecked() // none: the robot's first move comes first
@@ -238,6 +244,7 @@ func TestRobotRecheck(t *testing.T) {
 }
 
 func TestRobotOffers(t *testing.T) {
+	t.Parallel()
 	lost := -engine.ResignScore
 	for _, c := range []struct {
 		name    string
@@ -253,6 +260,7 @@ func TestRobotOffers(t *testing.T) {
 		{"takeback", 1, "takeback congo 1", []string{"robot does not take moves back"}, db.Active, db.NoResult},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			// The robot is to move, and its search of a move before
 			// found c.score.
 			w := newRobotWorld(t)
@@ -276,6 +284,7 @@ func TestRobotOffers(t *testing.T) {
 // TestRobotResigns: after its third hopeless search in a row, the robot
 // resigns, politely.
 func TestRobotResigns(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot black level=2")
 	w.DeliverChecked() // none: the robot's first move comes first
@@ -310,6 +319,7 @@ func TestRobotResigns(t *testing.T) {
 // TestRobotMail: the robot never gets mail and never sends commands, and
 // without a robot its handle is nobody's.
 func TestRobotMail(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	forged := w.Mail("alice", "", "challenge congo alice")
 	forged.From = tell.RobotAddress("robot")
@@ -330,6 +340,7 @@ func TestRobotMail(t *testing.T) {
 
 // TestRunRobot: the loop answers a move by itself, woken by the mail.
 func TestRunRobot(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot black level=1")
 	w.DeliverChecked()
@@ -349,6 +360,7 @@ func TestRunRobot(t *testing.T) {
 }
 
 func TestEnsureRobot(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	if err := w.Server.EnsureRobot(context.Background()); err != nil {
 		t.Errorf("EnsureRobot again: %v", err)
@@ -374,6 +386,7 @@ func TestEnsureRobot(t *testing.T) {
 // TestRobotTimeOut: a turn found after the robot's time ran out (the
 // daemon was down) loses on time, and the mail shows the player's move.
 func TestRobotTimeOut(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot level=1 days=1")
 	start := servertest.Only(t, w.DeliverChecked(), "alice")
@@ -388,8 +401,10 @@ func TestRobotTimeOut(t *testing.T) {
 // is the challenger's first mail of the game, so it goes out even to a
 // player who asked for no mail per move.
 func TestRobotFirstMoveReachesEveryone(t *testing.T) {
+	t.Parallel()
 	for _, notify := range []string{"off", "digest"} {
 		t.Run(notify, func(t *testing.T) {
+			t.Parallel()
 			w := newRobotWorld(t)
 			w.SendProven("alice", "notify "+notify)
 			w.DeliverChecked()
@@ -403,6 +418,7 @@ func TestRobotFirstMoveReachesEveryone(t *testing.T) {
 // TestRobotDrawByRepetition: the robot accepts a draw offer when a
 // position of the game has occurred three times and it is not ahead.
 func TestRobotDrawByRepetition(t *testing.T) {
+	t.Parallel()
 	w := newRobotWorld(t)
 	w.SendProven("alice", "challenge congo robot level=1") // alice white
 	w.DeliverChecked()

@@ -18,6 +18,7 @@ import (
 // register within the day is not mailed, challenges to it are refused,
 // and the attacker's mails naming it reach nobody.
 func TestForgedRegisterBringsOneMail(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("mallory")
 	w.Send("victim", "register victim") // forged: the victim never wrote
@@ -47,6 +48,7 @@ func TestForgedRegisterBringsOneMail(t *testing.T) {
 // TestStrangerAnsweredOnceADay: a forged From of an address that is not
 // registered brings it one answer a day, whatever its +tag (M28, M31).
 func TestStrangerAnsweredOnceADay(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Send("victim", "help")
 	m := w.Mail("victim", "", "help")
@@ -69,6 +71,7 @@ func TestStrangerAnsweredOnceADay(t *testing.T) {
 // a comment (an Italian Outlook reply quoting the welcome, the command in
 // the Subject) never reaches the opponent, nor the operator's.
 func TestRelayedSecretIsRemoved(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{Operator: congotest.Address("oper")}})
 	w.Register("alice", "bob", "oper")
 	w.StartGame("alice", "bob")
@@ -97,6 +100,7 @@ func TestRelayedSecretIsRemoved(t *testing.T) {
 // TestUnprovenAnswerIsShort (M31): an answer to a mail that proves nothing
 // quotes at most 3 of its lines and shows no board.
 func TestUnprovenAnswerIsShort(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -126,6 +130,7 @@ func TestUnprovenAnswerIsShort(t *testing.T) {
 // answering every mail gets a few answers and the notice, then none,
 // however long it goes on; mail with a command is answered all the while.
 func TestLoopWithAResponder(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice")
 	answers := 0
@@ -149,6 +154,7 @@ func TestLoopWithAResponder(t *testing.T) {
 // TestProvenMailAlwaysAnswered: forged mail in a player's name that fills
 // their cap does not keep their own proven mail from being answered.
 func TestProvenMailAlwaysAnswered(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("carol")
 	for range 101 {

@@ -20,6 +20,7 @@ import (
 // address: nothing may change, the opponent hears nothing, and the player
 // is told, at the registered address, how to send from the personal one.
 func TestUnprovenCommandsAreNotApplied(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		setup func(w *servertest.World) (from, body string)
@@ -47,6 +48,7 @@ func TestUnprovenCommandsAreNotApplied(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := servertest.New(t, server.Config{})
 			w.Register("alice", "bob")
 			from, body := tt.setup(w)
@@ -93,6 +95,7 @@ func snapshot(t *testing.T, w *servertest.World) string {
 // TestPersonalAddressHeaders reads real mails whose personal address
 // stands in To, Cc or Delivered-To, in any case.
 func TestPersonalAddressHeaders(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		header func(personal string) string
@@ -113,6 +116,7 @@ func TestPersonalAddressHeaders(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := servertest.New(t, server.Config{})
 			w.Register("alice", "bob")
 			raw := "From: Alice <alice@players.example>\r\n" +
@@ -137,6 +141,7 @@ func TestPersonalAddressHeaders(t *testing.T) {
 // TestAuthenticatedMailIsObeyed checks that a trusted server's word stands
 // in for the personal address.
 func TestAuthenticatedMailIsObeyed(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
 	w.Register("alice", "bob")
 	m := w.Mail("alice", "", "challenge congo bob")
@@ -158,6 +163,7 @@ func TestAuthenticatedMailIsObeyed(t *testing.T) {
 // TestSeveralFromProveNothing checks that a mail with more than one From
 // address is never taken as proof of its first one.
 func TestSeveralFromProveNothing(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
 	w.Register("alice", "bob")
 	m := w.Mail("alice", "", "challenge congo bob")
@@ -175,6 +181,7 @@ func TestSeveralFromProveNothing(t *testing.T) {
 // TestOperatorCommandsNeedTheOperator: the operator's commands from
 // anyone else, even proven, are no commands at all.
 func TestOperatorCommandsNeedTheOperator(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{Operator: congotest.Address("oper")}})
 	w.Register("oper", "alice", "bob")
 	w.SendProven("alice", "ban bob")

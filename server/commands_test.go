@@ -61,6 +61,7 @@ var needs = []struct {
 // every command the parser knows has an entry, and each needs what the
 // decision above says.
 func TestCommandNeeds(t *testing.T) {
+	t.Parallel()
 	seen := map[parser.Kind]bool{}
 	for _, tt := range needs {
 		r := parser.Parse("", tt.line, parser.Context{Game: 1, Operator: true})
@@ -90,6 +91,7 @@ func TestCommandNeeds(t *testing.T) {
 // the mails' own words for it (the server names templates' problems with
 // the game's).
 func TestRefusalsHaveWords(t *testing.T) {
+	t.Parallel()
 	unknown := renderProblem(t, "no such problem")
 	for p := game.NotChallenged; p <= game.BadConditional; p++ {
 		if got := renderProblem(t, templates.Problem(p.String())); got == unknown || strings.TrimSpace(got) == "> b2-b3" {

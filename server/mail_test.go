@@ -23,6 +23,7 @@ import (
 // the game's first mail, and a reply to any of them names the game, so a
 // bare move works.
 func TestThread(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.SendProven("alice", "challenge congo bob")
@@ -58,6 +59,7 @@ func TestThread(t *testing.T) {
 }
 
 func TestSubjectCommandCarriesComment(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -70,6 +72,7 @@ func TestSubjectCommandCarriesComment(t *testing.T) {
 }
 
 func TestDuplicateMail(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -103,6 +106,7 @@ func TestDuplicateMail(t *testing.T) {
 }
 
 func TestNeverAnswered(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice")
 	tests := []struct {
@@ -137,6 +141,7 @@ func TestNeverAnswered(t *testing.T) {
 }
 
 func TestHelpAndErrorsGoInOneReply(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.SendProven("alice", "help\nwhat is this\ngames\nchallenge congo zed\nchallenge congo bob")
@@ -160,6 +165,7 @@ func TestHelpAndErrorsGoInOneReply(t *testing.T) {
 // goroutines at once, as two mailbox connections might: it is carried
 // out once.
 func TestConcurrentDuplicate(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -182,6 +188,7 @@ func TestConcurrentDuplicate(t *testing.T) {
 // An answer to a command in the Subject must not repeat it: a reply to the
 // answer would carry it again and run it a second time.
 func TestAnswerDoesNotRepeatSubjectCommand(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Process(w.Mail("alice", "register alice", ""))
 	welcome := servertest.Only(t, w.Deliver(), "alice")
@@ -198,6 +205,7 @@ func TestAnswerDoesNotRepeatSubjectCommand(t *testing.T) {
 // without a game) is not repeated in the answer either: a reply to the
 // answer, in the game's thread, would otherwise resign the game.
 func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	id := w.StartGame("alice", "bob")
@@ -218,6 +226,7 @@ func TestAnswerDoesNotRepeatFailedSubjectCommand(t *testing.T) {
 // player's own proven requests are always answered, forged ones count
 // against the recipient's cap (M29) like any mail.
 func TestBoardFloodIsCapped(t *testing.T) {
+	t.Parallel()
 	w := servertest.NewWithOutbox(t, server.Config{}, outbox.Config{MaxPerRecipient: 10})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -256,6 +265,7 @@ func (r *switchRand) Read(p []byte) (int, error) {
 // TestProcessMailsAlone handles mails in one transaction: in order, each
 // seeing what those before it did, and a mail that fails is undone alone.
 func TestProcessMailsAlone(t *testing.T) {
+	t.Parallel()
 	r := &switchRand{}
 	w := servertest.New(t, server.Config{Rand: r})
 	w.Register("alice", "bob")
@@ -313,6 +323,7 @@ func TestProcessMailsAlone(t *testing.T) {
 // here, as a full disk would), the mails are handled again one at a time:
 // the others are carried out, once, and only that mail fails.
 func TestProcessMailsAfterSQLiteRollback(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	id := w.StartGame("alice", "bob")
@@ -353,6 +364,7 @@ func TestProcessMailsAfterSQLiteRollback(t *testing.T) {
 // TestSubjectCommandBodyNotRead: with a command in the Subject, commands
 // in the body are not carried out, and the answer says so.
 func TestSubjectCommandBodyNotRead(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.Process(w.Mail("alice", "games", "ratings\nhistory congo 1"))

@@ -13,6 +13,7 @@ import (
 // the message to the opponent, relayed with the board, kept in the
 // record, never answered with an error; the sender is told in one line.
 func TestChatBesideAMove(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -36,6 +37,7 @@ func TestChatBesideAMove(t *testing.T) {
 // words alone to the opponent; from a mail that proves nothing, nothing
 // is relayed.
 func TestMessageAlone(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob")
@@ -62,6 +64,7 @@ func TestMessageAlone(t *testing.T) {
 // TestMoveAndOfferInOneMail (M23): a move and a draw offer sent together
 // reach the opponent as one mail that says both.
 func TestMoveAndOfferInOneMail(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
@@ -75,6 +78,7 @@ func TestMoveAndOfferInOneMail(t *testing.T) {
 // Position; a reply to it plays "<id>: <move>" in that game, and a bare
 // move when it listed one game.
 func TestDigestReply(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("bob", "alice")   // 1: bob to move
@@ -108,6 +112,7 @@ func answerOrNone(mails []servertest.Received) servertest.Received {
 
 // TestFromHasAName (M26): the server's mails come From "Congo".
 func TestFromHasAName(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice")
 	w.SendProven("alice", "help")

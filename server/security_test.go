@@ -19,6 +19,7 @@ import (
 // As a control, the same
 // command sent to the personal address must change something.
 func TestForgedFromIsNeverApplied(t *testing.T) {
+	t.Parallel()
 	for _, tt := range forgedCommands {
 		for _, proven := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/proven=%v", tt.name, proven), func(t *testing.T) {
@@ -58,6 +59,7 @@ func TestForgedFromIsNeverApplied(t *testing.T) {
 // TestForgedTestsCoverEveryChange: every command that needs a proven
 // sender is in TestForgedFromIsNeverApplied.
 func TestForgedTestsCoverEveryChange(t *testing.T) {
+	t.Parallel()
 	forged := map[parser.Kind]bool{}
 	for _, tt := range forgedCommands {
 		for _, c := range parser.Parse("", tt.body, parser.Context{Game: 1}).Commands {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	d := congotest.NewDB(t)
 	tests := []struct {
 		cfg server.Config
@@ -36,6 +37,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestUnknownSender(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("bob")
 	tests := []struct {

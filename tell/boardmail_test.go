@@ -45,6 +45,7 @@ func partsOf(t *testing.T, raw []byte) []string {
 }
 
 func TestBoardMailsHaveHTML(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob")
 	w.SendProven("alice", "challenge congo bob")
@@ -78,6 +79,7 @@ func TestBoardMailsHaveHTML(t *testing.T) {
 // part: the boards of a move, the answer to board, a reminder and a
 // digest; without it, none does.
 func TestBoardMailsNameTheirPage(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{PublicURL: "https://congo.example.org/web"}})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob")

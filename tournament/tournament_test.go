@@ -30,6 +30,7 @@ func tournamentOf5(t *testing.T, spec string) *servertest.World {
 // their game in progress and is paired no further; the one the director
 // kicks is told so; both count in the standings as M38 says.
 func TestTournamentWithdrawal(t *testing.T) {
+	t.Parallel()
 	w := tournamentOf5(t, "swiss rounds=3 unrated Spring Cup")
 	w.SendProven("alice", "tournament start 1") // 1 alice-carol, 2 bob-dave, erin the bye
 	w.Deliver()
@@ -90,6 +91,7 @@ func TestTournamentWithdrawal(t *testing.T) {
 // before it starts and its players are told; the operator may do what a
 // director may; nobody may join one that is not open.
 func TestTournamentCancelAndOperator(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{Settings: config.Settings{Operator: congotest.Address("oper")}})
 	w.Register("oper", "alice", "bob", "carol")
 	w.SendProven("alice", "tournament new roundrobin Club Cup")
@@ -122,6 +124,7 @@ func TestTournamentCancelAndOperator(t *testing.T) {
 // with the crosstable of a round robin, to a proven mail only (M31); and
 // tournaments lists those open and running.
 func TestTournamentShow(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.SendProven("alice", "tournament new roundrobin double bank=10+1 Club Cup")
@@ -154,6 +157,7 @@ func TestTournamentShow(t *testing.T) {
 // TestTournamentRematch: a Swiss of 3 players and 4 rounds runs out of
 // new pairings in round 4; the director is told which game repeats one.
 func TestTournamentRematch(t *testing.T) {
+	t.Parallel()
 	w := servertest.New(t, server.Config{})
 	w.Register("alice", "bob", "carol")
 	w.SendProven("alice", "tournament new swiss rounds=4 unrated Triangle")

@@ -20,6 +20,7 @@ import (
 // of her games' start, each move after which it was her move, and each
 // result, the newest first (M44); nothing of the challenges.
 func TestFeed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	var f struct {
@@ -98,6 +99,7 @@ func playersDB(t *testing.T, n int) (*db.DB, []db.Player) {
 // the newest feedEntries entries of all of them, read from the games
 // that changed last.
 func TestFeedNewest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d, ps := playersDB(t, 4)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -182,6 +184,7 @@ func TestFeedNewest(t *testing.T) {
 // stays as more games end, read on from where the replay was, also when
 // one of them ended at a time before the last it had seen.
 func TestRatingReplay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d, ps := playersDB(t, 6)
 	r := rand.New(rand.NewPCG(5, 6))
