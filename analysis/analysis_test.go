@@ -66,6 +66,7 @@ func marks(a *Analysis) (string, []Note) {
 }
 
 func TestAnalyze(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		game  string
 		marks string
@@ -96,6 +97,7 @@ func TestAnalyze(t *testing.T) {
 // The blunder and the win missed in detail: the better moves, the
 // losses, the evaluations.
 func TestAnalyzeDetails(t *testing.T) {
+	t.Parallel()
 	a := analyze(t, missedGame)
 	lost, missed := a.Plies[1], a.Plies[2]
 	if lost.Best == lost.Move || lost.Loss < BlunderLoss || lost.Eval.Lion != 1 || lost.Eval.String() != "+lion in 1" {
@@ -124,6 +126,7 @@ func TestAnalyzeDetails(t *testing.T) {
 
 // The same game gives the same analysis, word for word, every time.
 func TestAnalyzeDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, game := range []string{blunderGame, missedGame, quietGame} {
 		a, b := analyze(t, game), analyze(t, game)
 		if !reflect.DeepEqual(a, b) {
@@ -176,6 +179,7 @@ func TestJobStops(t *testing.T) {
 }
 
 func TestAnalyzeErrors(t *testing.T) {
+	t.Parallel()
 	ms := moves(t, blunderGame)
 	over := append(ms, ms[0])
 	if _, err := Analyze(context.Background(), over, Options{Nodes: testNodes}); !errors.Is(err, rules.ErrGameOver) {
@@ -196,6 +200,7 @@ func TestAnalyzeErrors(t *testing.T) {
 }
 
 func TestJudge(t *testing.T) {
+	t.Parallel()
 	w := func(pawns int) Eval { return Eval{Pawns: pawns} }
 	m1, m2 := moves(t, "d2-e3")[0], moves(t, "d2-d3")[0]
 	for _, c := range []struct {
@@ -235,6 +240,7 @@ func TestJudge(t *testing.T) {
 }
 
 func TestEvalString(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		e    Eval
 		want string
@@ -255,6 +261,7 @@ func TestEvalString(t *testing.T) {
 }
 
 func TestMovetext(t *testing.T) {
+	t.Parallel()
 	a := analyze(t, missedGame)
 	got := a.Movetext("")
 	if !strings.HasPrefix(got, "1. d2-e3 d6-c5?? {lion lost: better ") || !strings.HasSuffix(got, "2. e3-d4?? {missed win: better d1xd7 (+lion in 1)} *\n") {
@@ -274,6 +281,7 @@ func TestMovetext(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
+	t.Parallel()
 	got := analyze(t, missedGame).Text()
 	for _, want := range []string{
 		"1. d2-e3 ",
@@ -291,6 +299,7 @@ func TestText(t *testing.T) {
 }
 
 func TestSparkline(t *testing.T) {
+	t.Parallel()
 	a := &Analysis{Plies: []Ply{
 		{Eval: Eval{}}, {Eval: Eval{Pawns: -30}}, {Eval: Eval{Pawns: 150}}, {Eval: Eval{Pawns: -150}},
 		{Eval: Eval{Lion: 2}}, {Eval: Eval{Lion: -2}}, {Eval: Eval{Pawns: 5000}},
@@ -302,6 +311,7 @@ func TestSparkline(t *testing.T) {
 
 // The chart is well-formed XML, without script, and shows the blunders.
 func TestSVG(t *testing.T) {
+	t.Parallel()
 	for _, game := range []string{blunderGame, missedGame, quietGame, ""} {
 		a := analyze(t, game)
 		svg := a.SVG()

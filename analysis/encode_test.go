@@ -9,6 +9,7 @@ import (
 // TestEncodeRoundTrip: Decode(Encode(a)) is a, for the games of the tests
 // and a game of no moves.
 func TestEncodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, game := range []string{blunderGame, missedGame, quietGame, ""} {
 		a := analyze(t, game)
 		data, err := a.Encode()
@@ -30,6 +31,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 
 // TestDecodeErrors: what Decode refuses.
 func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
 	good, err := analyze(t, blunderGame).Encode()
 	if err != nil {
 		t.Fatal(err)

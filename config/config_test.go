@@ -13,6 +13,7 @@ var update = flag.Bool("update", false, "write the example configuration file an
 // TestExampleFile checks that contrib/congod.conf.example is the file the
 // settings make (ExampleFile); -update writes it.
 func TestExampleFile(t *testing.T) {
+	t.Parallel()
 	const path = "../contrib/congod.conf.example"
 	want := ExampleFile()
 	if *update {
@@ -33,6 +34,7 @@ func TestExampleFile(t *testing.T) {
 // is the one the settings make (MarkdownTable), between its two marks;
 // -update writes it.
 func TestSettingsTable(t *testing.T) {
+	t.Parallel()
 	const path = "../docs/operating.md"
 	const begin, end = "<!-- settings: made by go test ./config -update -->\n", "<!-- end of settings -->\n"
 	b, err := os.ReadFile(path)
@@ -59,6 +61,7 @@ func TestSettingsTable(t *testing.T) {
 // TestDocumented checks that every setting has its words, a group and a
 // usage line, and that the flags take each default.
 func TestDocumented(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, f := range fields {
 		if f.usage == "" || f.doc == "" || f.group == "" {
@@ -79,6 +82,7 @@ func TestDocumented(t *testing.T) {
 // TestLoad checks the order of precedence: a flag over the environment
 // over the file over the default, and where each came from.
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := dir + "/congod.conf"
 	if err := os.WriteFile(file, []byte("poll = \"2m\"\nname = \"File\"\nmax-tries = 7\n"), 0o600); err != nil {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestBannedAndAdjourned(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -52,6 +53,7 @@ func TestBannedAndAdjourned(t *testing.T) {
 // An adjournment is read with the game, by every query for games, and
 // UpdateGame, which stores the rest of the game, leaves it alone.
 func TestGameReadsAdjourned(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {

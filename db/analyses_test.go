@@ -11,6 +11,7 @@ import (
 // games ahead of each, a game's requests done together, the count of a
 // player's requests in the last day.
 func TestAnalysisQueue(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -106,6 +107,7 @@ func (d *DB) waitingIn(ctx context.Context, tx *Tx) (int, error) {
 
 // TestStoredAnalysis: a game's analysis is stored once.
 func TestStoredAnalysis(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	var game int64

@@ -91,6 +91,7 @@ func TestBackupWhileWriting(t *testing.T) {
 }
 
 func TestBackupRefuses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "congo.db")
@@ -131,6 +132,7 @@ func TestBackupRefuses(t *testing.T) {
 }
 
 func TestOutboxStats(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ctx := context.Background()
 	st, err := d.OutboxStats(ctx)

@@ -9,6 +9,7 @@ import (
 // TestCountMail: a mail counted under one to four keys (one given twice)
 // counts once under each, in the sliding hour of MailCount.
 func TestCountMail(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for _, keys := range [][]string{{"a"}, {"a", "b"}, {"a", "b", "c"}, {"a", "b", "c", "d"}, {"d", "d"}} {

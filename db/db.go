@@ -228,7 +228,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.run(ctx, t, fn)
+	return d.run(ctx, t, true, fn)
 }
 
 // begin begins a transaction that writes on the writer connection, which
@@ -324,7 +324,7 @@ func (d *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 			return err
 		}
 	}
-	return d.run(ctx, t, fn)
+	return d.run(ctx, t, true, fn)
 }
 
 func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
@@ -337,7 +337,7 @@ func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 			t.Rollback()
 			return fmt.Errorf("begin transaction: %w", err)
 		}
-		return d.run(ctx, t, fn)
+		return d.run(ctx, t, true, fn)
 	}
 	// SQLite's setting is the connection's, and cannot change inside a
 	// transaction: set before, and back to FULL after, or the connection
@@ -361,15 +361,23 @@ func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	return d.run(ctx, t, fn)
+	return d.run(ctx, t, true, fn)
 }
 
-// run runs fn in the transaction t, and commits or rolls back.
-func (d *DB) run(ctx context.Context, t *sql.Tx, fn func(tx *Tx) error) error {
+// run runs fn in the transaction t, and commits or rolls back. writer
+// says that t is on the writer connection (d.writer held).
+func (d *DB) run(ctx context.Context, t *sql.Tx, writer bool, fn func(tx *Tx) error) error {
 	committed := false
 	defer func() {
-		if !committed {
-			t.Rollback()
+		if committed {
+			return
+		}
+		err := t.Rollback()
+		if writer && (ctx.Err() != nil || err != nil && !errors.Is(err, sql.ErrTxDone)) {
+			// database/sql rolls back a transaction whose context ends
+			// on its own, and an interrupted rollback can leave the
+			// connection in a transaction: the next begins on another.
+			d.dropConn()
 		}
 	}()
 	tx := &Tx{tx: t, db: d}

@@ -96,6 +96,7 @@ func inTx(t *testing.T, d *DB, fn func(ctx context.Context, tx *Tx) error) {
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestOpenMigratesAndReopens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "congo.db")
 	d, err := Open(ctx, path)
@@ -142,6 +143,7 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "congo.db")
 	s, err := sql.Open("sqlite", dsn(path))
@@ -159,6 +161,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "odd?name#100%.db")
 	d, err := Open(context.Background(), path)
 	if err != nil {
@@ -171,6 +174,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 }
 
 func TestTxRollsBack(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ctx := context.Background()
 	errBoom := errors.New("boom")
@@ -212,6 +216,7 @@ func TestTxRollsBack(t *testing.T) {
 // TestSavepoint undoes the work of a failed savepoint, and of one that
 // panics, and keeps the rest of the transaction, at any depth.
 func TestSavepoint(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	errBoom := errors.New("boom")
 	create := func(ctx context.Context, tx *Tx, h string) error {
@@ -279,6 +284,7 @@ func TestSavepoint(t *testing.T) {
 // as a full disk would), Savepoint says so, runs nothing more, and
 // nothing of the transaction is committed.
 func TestSavepointAfterSQLiteRollback(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ctx := context.Background()
 	if _, err := d.sql.Exec(`CREATE TRIGGER poison BEFORE INSERT ON players WHEN NEW.handle = 'poison'
@@ -324,6 +330,7 @@ func TestSavepointAfterSQLiteRollback(t *testing.T) {
 // TestTxNoSync commits without waiting for the disk, on a connection of
 // its own, and leaves Tx waiting for it.
 func TestTxNoSync(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ctx := context.Background()
 	sync := func(tx *Tx) int {
@@ -376,6 +383,7 @@ func TestTxNoSync(t *testing.T) {
 // each reads the number of queued mails and queues one named after it, so
 // any overlap would give two mails the same name.
 func TestConcurrentTx(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ctx := context.Background()
 	const workers, each = 6, 10

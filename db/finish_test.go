@@ -13,6 +13,7 @@ import (
 // early (again, should a savepoint around it fail), and an error from it
 // rolls all back.
 func TestBeforeCommit(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	errBoom := errors.New("boom")
 	var ran []string

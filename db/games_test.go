@@ -26,6 +26,7 @@ func twoPlayers(t *testing.T, d *DB) (alice, bob Player) {
 const start = "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1"
 
 func TestGameLifeCycle(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	var g Game
@@ -72,6 +73,7 @@ func TestGameLifeCycle(t *testing.T) {
 }
 
 func TestCreateGameChecks(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	bad := []Game{
@@ -92,6 +94,7 @@ func TestCreateGameChecks(t *testing.T) {
 }
 
 func TestGamesOf(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	var carol Player
@@ -135,6 +138,7 @@ func TestGamesOf(t *testing.T) {
 }
 
 func TestMoves(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -173,6 +177,7 @@ func TestMoves(t *testing.T) {
 }
 
 func TestStatusAndResultNames(t *testing.T) {
+	t.Parallel()
 	for s := Challenged; s <= Finished; s++ {
 		if got, err := parseStatus(s.String()); err != nil || got != s {
 			t.Errorf("parseStatus(%q) = %v, %v, want %v", s.String(), got, err, s)

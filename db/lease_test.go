@@ -13,6 +13,7 @@ import (
 // lease once it lapsed or was released, and the old holder's renewal
 // then fails.
 func TestLease(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	dsn := pgtest.DSN(t)
 	ctx := context.Background()
@@ -63,6 +64,7 @@ func TestLease(t *testing.T) {
 // TestFence: a fenced DB's transactions fail with ErrLeaseLost once
 // another holds the lease, and commit nothing; the holder's go on.
 func TestFence(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	dsn := pgtest.DSN(t)
 	ctx := context.Background()
@@ -125,6 +127,7 @@ func TestFence(t *testing.T) {
 // TestSentLogDirect: on PostgreSQL the sent log records in the database
 // at once, and has nothing to apply.
 func TestSentLogDirect(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	d := openTest(t)
 	ctx := context.Background()

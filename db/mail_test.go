@@ -7,6 +7,7 @@ import (
 )
 
 func TestSeen(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for _, p := range []Processed{
@@ -50,6 +51,7 @@ func TestSeen(t *testing.T) {
 }
 
 func TestRecordProcessedTwice(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	p := Processed{MessageID: "m1@example.org", UIDValidity: 7, UID: 1, At: t0}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.RecordProcessed(ctx, p) })
@@ -60,6 +62,7 @@ func TestRecordProcessedTwice(t *testing.T) {
 }
 
 func TestGameOfMessages(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestOutbox(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	var ids []int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -105,6 +106,7 @@ func TestOutbox(t *testing.T) {
 // TestPruneOutbox deletes old mail that was sent or given up, oldest
 // first, and keeps mail still waiting and recent mail.
 func TestPruneOutbox(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ids := map[string]int64{}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -163,6 +165,7 @@ func TestPruneOutbox(t *testing.T) {
 // one of theirs that waits to be tried again; a mail made due again goes
 // before the later ones, and the sent log's mails are skipped.
 func TestDueKeepsEachRecipientsOrder(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ids := map[string]int64{}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -230,6 +233,7 @@ func TestDueKeepsEachRecipientsOrder(t *testing.T) {
 // TestWaitingMail finds a waiting mail by its Message-ID, and not one
 // sent or given up.
 func TestWaitingMail(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for i, name := range []string{"sent", "failed", "waiting"} {
@@ -265,6 +269,7 @@ func TestWaitingMail(t *testing.T) {
 // seventh or so of a board mail's size, and read back whole; a text
 // stored plain (before compression) is read as it is.
 func TestOutboxTextCompressed(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	cell := `<td style="width:40px;height:40px;padding:0;text-align:center;vertical-align:middle;border:1px solid #8c8c8c;background:#fbf8ef" class="cg-sq"></td>` + "\r\n"
 	raw := []byte("Message-ID: <big@example.org>\r\n\r\n" + strings.Repeat(cell, 49*3))

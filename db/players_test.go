@@ -7,6 +7,7 @@ import (
 )
 
 func TestCreatePlayer(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		_, err := tx.CreatePlayer(ctx, "Alice", "Alice@Example.org", "secret", t0)
@@ -34,6 +35,7 @@ func TestCreatePlayer(t *testing.T) {
 }
 
 func TestPlayerLookups(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	var alice Player
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -78,6 +80,7 @@ func TestPlayerLookups(t *testing.T) {
 }
 
 func TestSetSecret(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		p, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "old", t0)
@@ -105,6 +108,7 @@ func TestSetSecret(t *testing.T) {
 // a game's Subject for a player is the one of their first mail about it
 // (M22).
 func TestLanguages(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		alice, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0)

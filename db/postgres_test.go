@@ -91,6 +91,7 @@ func TestPostgres(t *testing.T) { pgtest.Run(t, onPostgres) }
 // TestEveryTestOnPostgres: every test of the package runs on PostgreSQL
 // too, or says why not.
 func TestEveryTestOnPostgres(t *testing.T) {
+	t.Parallel()
 	pgtest.Placed(t, func(name string) bool {
 		_, pg := onPostgres[name]
 		_, lite := sqliteOnly[name]
@@ -101,6 +102,7 @@ func TestEveryTestOnPostgres(t *testing.T) {
 // TestMigrationsOfBothBackends: every migration of SQLite has its
 // PostgreSQL counterpart, of the same number and name.
 func TestMigrationsOfBothBackends(t *testing.T) {
+	t.Parallel()
 	lite, err := migrations("migrations")
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +123,7 @@ func TestMigrationsOfBothBackends(t *testing.T) {
 }
 
 func TestRebind(t *testing.T) {
+	t.Parallel()
 	d := &DB{pg: true}
 	for _, tt := range []struct{ in, want string }{
 		{"SELECT 1", "SELECT 1"},
@@ -138,6 +141,7 @@ func TestRebind(t *testing.T) {
 // version; opened again it stays there; a newer version is refused; two
 // processes opening a new database at once migrate it once.
 func TestPostgresOpenAndMigrate(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
@@ -198,6 +202,7 @@ func TestPostgresOpenAndMigrate(t *testing.T) {
 // TestPostgresTxNoSync: TxNoSync's commit does not wait for the disk,
 // Tx's does.
 func TestPostgresTxNoSync(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	d := openTest(t)
 	ctx := context.Background()
@@ -229,6 +234,7 @@ func TestPostgresTxNoSync(t *testing.T) {
 // TestPostgresBackup dumps a database with pg_dump while it is written,
 // refuses to overwrite a file, and leaves no temporary file.
 func TestPostgresBackup(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	if _, err := exec.LookPath("pg_dump"); err != nil {
 		t.Skipf("SKIPPED: no pg_dump: %v", err)
@@ -266,6 +272,7 @@ func TestPostgresBackup(t *testing.T) {
 // (as of two processes) run one at a time: a read-then-write of each
 // sees the other's write.
 func TestPostgresTxAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	pgtest.Need(t)
 	dsn := pgtest.DSN(t)
 	ctx := context.Background()
@@ -319,6 +326,7 @@ func TestPostgresTxAcrossProcesses(t *testing.T) {
 // error, whether in its user part or as a parameter, nor the text of a
 // URL that does not parse.
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	for _, dsn := range []string{
 		"postgres://congo:s3cret@db.example.org/congo",
 		"postgres://db.example.org/congo?user=congo&password=s3cret&sslmode=require",

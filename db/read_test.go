@@ -11,6 +11,7 @@ import (
 // every kind of write in it fails with ErrReadOnly and changes nothing:
 // an UPDATE (exec), an INSERT ... RETURNING (queryRow) and a DELETE.
 func TestReadTxRefusesWrites(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	ctx := context.Background()
@@ -58,6 +59,7 @@ func TestReadTxRefusesWrites(t *testing.T) {
 // a writer that holds the write lock nor sees what the writer has not
 // committed, and that one begun before a commit keeps its snapshot.
 func TestReadTxBesideWriter(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, _ := twoPlayers(t, d)
 	ctx := context.Background()

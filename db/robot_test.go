@@ -8,6 +8,7 @@ import (
 )
 
 func TestRobotGames(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {

@@ -237,7 +237,7 @@ func (d *DB) markSent(ctx context.Context, m Mail, at time.Time) error {
 	if err != nil {
 		return fmt.Errorf("record mail %d sent: %w", m.ID, err)
 	}
-	return d.run(ctx, t, func(tx *Tx) error {
+	return d.run(ctx, t, false, func(tx *Tx) error {
 		if _, err := tx.tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
 			return fmt.Errorf("record mail %d sent: %w", m.ID, err)
 		}

@@ -13,6 +13,7 @@ import (
 // the outbox once, ignores a record torn by a crash, and keeps nothing
 // after applying.
 func TestSentLog(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	ctx := context.Background()
 	var ids []int64

@@ -11,6 +11,7 @@ import (
 )
 
 func TestGameClocks(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	g := Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start,
@@ -59,6 +60,7 @@ func TestGameClocks(t *testing.T) {
 }
 
 func TestUpdatePlayer(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	alice.Rating, alice.Deviation, alice.Volatility, alice.RatedGames = 1600, 80, 0.059, 3
@@ -95,6 +97,7 @@ func TestUpdatePlayer(t *testing.T) {
 }
 
 func TestObserversSeeksConditionals(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -159,6 +162,7 @@ func TestObserversSeeksConditionals(t *testing.T) {
 }
 
 func TestMigrateCorrespondence(t *testing.T) {
+	t.Parallel()
 	// A database of schema version 1 with players and a game being
 	// played, as a server before the correspondence features left it.
 	ctx := context.Background()

@@ -16,6 +16,7 @@ import (
 // migrations, whose text is embedded, the schema version they set, and
 // the query helpers, whose callers are checked.
 func TestSQLOnlyThroughParameters(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
 	if err != nil {

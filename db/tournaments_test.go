@@ -9,6 +9,7 @@ import (
 )
 
 func TestPlayerColumnsP(t *testing.T) {
+	t.Parallel()
 	if want := "p." + strings.ReplaceAll(playerColumns, ", ", ", p."); playerColumnsP != want {
 		t.Errorf("playerColumnsP = %q, want %q", playerColumnsP, want)
 	}
@@ -18,6 +19,7 @@ func TestPlayerColumnsP(t *testing.T) {
 // joined, left before the start, started with its games and a bye, a
 // withdrawal, finished.
 func TestTournamentLife(t *testing.T) {
+	t.Parallel()
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {

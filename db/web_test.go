@@ -10,6 +10,7 @@ import (
 )
 
 func TestGameColumnsG(t *testing.T) {
+	t.Parallel()
 	want := "g." + strings.ReplaceAll(gameColumns, ", ", ", g.")
 	want = strings.Replace(want, "g.coalesce(tournament, g.0)", "coalesce(g.tournament, 0)", 1)
 	if gameColumnsG != want {
@@ -94,6 +95,7 @@ func gameIDs(gs []ListedGame) []int64 {
 }
 
 func TestWebQueries(t *testing.T) {
+	t.Parallel()
 	d, ps := webWorld(t)
 	ctx := context.Background()
 	err := d.ReadTx(ctx, func(tx *Tx) error {

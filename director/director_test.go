@@ -3,12 +3,12 @@ package director
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/pairing"
 )
 
@@ -18,27 +18,12 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // bob and carol.
 func inTx(t *testing.T, fn func(ctx context.Context, tx *db.Tx, ps []db.Player)) {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	err = d.Tx(ctx, func(tx *db.Tx) error {
-		var ps []db.Player
-		for _, h := range []string{"alice", "bob", "carol"} {
-			p, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
+	d := congotest.NewDB(t, "alice", "bob", "carol")
+	ps := []db.Player{congotest.Player(t, d, "alice"), congotest.Player(t, d, "bob"), congotest.Player(t, d, "carol")}
+	congotest.InTx(t, d, func(ctx context.Context, tx *db.Tx) error {
 		fn(ctx, tx, ps)
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func wantProblem(t *testing.T, what string, err error, p Problem) {
@@ -53,6 +38,7 @@ func wantProblem(t *testing.T, what string, err error, p Problem) {
 // its early end: when its players withdraw until one is left, the
 // tournament is over after the round being played.
 func TestLife(t *testing.T) {
+	t.Parallel()
 	inTx(t, func(ctx context.Context, tx *db.Tx, ps []db.Player) {
 		alice, bob, carol := ps[0], ps[1], ps[2]
 		st, err := New(ctx, tx, alice, Spec{Name: "Cup", System: pairing.Swiss}, t0)
@@ -139,6 +125,7 @@ func TestLife(t *testing.T) {
 // TestCancelAndLeave: before the start a player leaves, and the director
 // may leave too and still direct it; a cancelled tournament is closed.
 func TestCancelAndLeave(t *testing.T) {
+	t.Parallel()
 	inTx(t, func(ctx context.Context, tx *db.Tx, ps []db.Player) {
 		alice, bob := ps[0], ps[1]
 		st, err := New(ctx, tx, alice, Spec{Name: "Club", System: pairing.RoundRobin, Double: true}, t0)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestReminderPoints(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		turn, final time.Duration
 		want        []time.Duration

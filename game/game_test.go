@@ -3,20 +3,21 @@ package game
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/rules"
 )
 
-var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+// t0 is when alice and bob registered, and their first game begins.
+var t0 = congotest.T0
 
 // world is a database with two players, alice and bob, on a real SQLite
-// file.
+// file (congotest.NewDB).
 type world struct {
 	t          *testing.T
 	db         *db.DB
@@ -25,27 +26,13 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	w := &world{t: t, db: d}
-	w.tx(func(ctx context.Context, tx *db.Tx) (err error) {
-		if w.alice, err = tx.CreatePlayer(ctx, "alice", "alice@example.org", "a", t0); err != nil {
-			return err
-		}
-		w.bob, err = tx.CreatePlayer(ctx, "bob", "bob@example.org", "b", t0)
-		return err
-	})
-	return w
+	d := congotest.NewDB(t, "alice", "bob")
+	return &world{t: t, db: d, alice: congotest.Player(t, d, "alice"), bob: congotest.Player(t, d, "bob")}
 }
 
 func (w *world) tx(fn func(ctx context.Context, tx *db.Tx) error) {
 	w.t.Helper()
-	if err := w.db.Tx(context.Background(), func(tx *db.Tx) error { return fn(context.Background(), tx) }); err != nil {
-		w.t.Fatal(err)
-	}
+	congotest.InTx(w.t, w.db, fn)
 }
 
 // started starts a game of alice (white) against bob at t0.
@@ -89,6 +76,7 @@ func kinds(evs []Event) []Kind {
 // whom alone it lets answer; accepting starts both clocks (R1: white moves
 // first).
 func TestChallengeAndAccept(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.tx(func(ctx context.Context, tx *db.Tx) error {
 		st, evs, err := Challenge(ctx, tx, Terms{White: w.alice, Black: w.bob, Challenger: w.alice}, t0)
@@ -122,6 +110,7 @@ func TestChallengeAndAccept(t *testing.T) {
 // TestMoveRefusals: nothing is changed by a move out of turn, with a
 // stale guard (M1), or not legal; the rules say what that piece can do.
 func TestMoveRefusals(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	tests := []struct {
@@ -157,6 +146,7 @@ func TestMoveRefusals(t *testing.T) {
 // TestMoveThatEndsTheGame: the move and the end come as two events, the
 // end with the result and the rating change (R15, M16).
 func TestMoveThatEndsTheGame(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	evs := w.play(st.ID(), "d2-e3", "d6-c5", "d1xd7")
@@ -179,6 +169,7 @@ func TestMoveThatEndsTheGame(t *testing.T) {
 // moves gives both moves as events, each with the game as it was just
 // after it (M14).
 func TestConditionalAnswer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	w.tx(func(ctx context.Context, tx *db.Tx) error {
@@ -207,6 +198,7 @@ func TestConditionalAnswer(t *testing.T) {
 // TestOffers: a draw offered and accepted ends the game drawn (M13); an
 // abort after both sides moved is refused.
 func TestOffers(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	w.play(st.ID(), "b2-b3", "b6-b5")
@@ -237,6 +229,7 @@ func TestOffers(t *testing.T) {
 // TestClockDue: a reminder when half the time is gone, the last one a day
 // before, and the loss on time at the deadline.
 func TestClockDue(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	if want := t0.Add(36 * time.Hour); !st.Game.ClockDue.Equal(want) {
@@ -284,6 +277,7 @@ func TestClockDue(t *testing.T) {
 // than its clock says (as after the migration, or a game written
 // without it) is not due then, and gets its true time.
 func TestDueClocksMendsEarlyTimes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	w.tx(func(ctx context.Context, tx *db.Tx) error {
@@ -306,6 +300,7 @@ func TestDueClocksMendsEarlyTimes(t *testing.T) {
 // between tokens, never between a move number and its move, and a long
 // comment breaks between its words.
 func TestRecordLines(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	st := w.started()
 	var moves []db.Move

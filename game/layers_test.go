@@ -60,6 +60,7 @@ func deps(t *testing.T, dir string) []string {
 // for the languages' codes); and no room knows the server, which
 // dispatches to them.
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	for _, p := range deps(t, "game") {
 		if slices.Contains([]string{"mailer", "mailmsg", "templates", "server", "outbox"}, p) || strings.HasPrefix(p, "mailer/") {
 			t.Errorf("game depends on %s", p)

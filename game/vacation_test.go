@@ -9,6 +9,7 @@ import (
 
 // TestAccrue: the allowance grows by 30 days a year, capped at 30 (M17).
 func TestAccrue(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	p := db.Player{VacationLeft: 10 * Day, VacationAccrued: t0}
 	accrue(&p, t0.Add(year/2))

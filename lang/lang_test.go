@@ -7,6 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Code
@@ -45,6 +46,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestFromContentLanguage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Code
@@ -72,6 +74,7 @@ func TestFromContentLanguage(t *testing.T) {
 // TestForms checks the plural forms against CLDR's rules: each language
 // gives every whole number one of its Forms, and uses all of them.
 func TestForms(t *testing.T) {
+	t.Parallel()
 	for _, c := range All {
 		used := map[int]bool{}
 		for n := range 2000 {
@@ -95,6 +98,7 @@ func TestForms(t *testing.T) {
 }
 
 func TestOr(t *testing.T) {
+	t.Parallel()
 	if got := Code("").Or(Czech); got != Czech {
 		t.Errorf(`Code("").Or(Czech) = %q`, got)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -67,7 +68,7 @@ func morePolls(t *testing.T, inbox *mailer.Inbox) {
 	t.Helper()
 	for range 2 {
 		last := inbox.Status().LastPoll
-		waitFor(t, "another pass", 5*time.Second, func() bool { return inbox.Status().LastPoll.After(last) })
+		congotest.WaitFor(t, "another pass", 5*time.Second, func() bool { return inbox.Status().LastPoll.After(last) })
 	}
 }
 
@@ -81,6 +82,7 @@ func hasFlag(flags []imap.Flag, f imap.Flag) bool {
 // TestInboxHandlesBacklogInBatches: mail waiting when the Inbox starts is
 // handed over in batches, each mail once, in UID order, and filed.
 func TestInboxHandlesBacklogInBatches(t *testing.T) {
+	t.Parallel()
 	const n = 100
 	tests := []struct {
 		name      string
@@ -103,8 +105,8 @@ func TestInboxHandlesBacklogInBatches(t *testing.T) {
 					b.add(ms)
 					return nilErrors(ms)
 				})
-			waitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", n))
-			waitFor(t, "INBOX settled", 5*time.Second, count(sys, "INBOX", tt.wantInbox))
+			congotest.WaitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", n))
+			congotest.WaitFor(t, "INBOX settled", 5*time.Second, count(sys, "INBOX", tt.wantInbox))
 			morePolls(t, inbox) // nothing is handled twice
 
 			uids := b.uids()
@@ -146,6 +148,7 @@ func TestInboxHandlesBacklogInBatches(t *testing.T) {
 
 // TestInboxBatchOfOne: Batch 1 hands the mails over one at a time.
 func TestInboxBatchOfOne(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	for i := range 5 {
 		deliver(t, sys, fmt.Sprintf("mail %d", i+1))
@@ -156,7 +159,7 @@ func TestInboxBatchOfOne(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "all mails filed", 5*time.Second, count(sys, "Processed", 5))
+	congotest.WaitFor(t, "all mails filed", 5*time.Second, count(sys, "Processed", 5))
 	if got, want := b.uids(), [][]uint32{{1}, {2}, {3}, {4}, {5}}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("batches %v, want %v", got, want)
 	}
@@ -166,6 +169,7 @@ func TestInboxBatchOfOne(t *testing.T) {
 // batch, the others are filed, and that one is retried and, after
 // MaxTries, set aside.
 func TestInboxBatchPartialFailure(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	for i := range 5 {
 		deliver(t, sys, fmt.Sprintf("mail %d", i+1))
@@ -182,7 +186,7 @@ func TestInboxBatchPartialFailure(t *testing.T) {
 			}
 			return errs
 		})
-	waitFor(t, "the failing mail set aside", 5*time.Second, count(sys, "Quarantine", 1))
+	congotest.WaitFor(t, "the failing mail set aside", 5*time.Second, count(sys, "Quarantine", 1))
 	morePolls(t, inbox)
 
 	if got, want := b.uids(), [][]uint32{{1, 2, 3, 4, 5}, {3}, {3}}; !slices.EqualFunc(got, want, slices.Equal) {
@@ -210,6 +214,7 @@ func TestInboxBatchPartialFailure(t *testing.T) {
 // causes it: the others are handled once and filed, and that one is set
 // aside after MaxTries.
 func TestInboxBatchPanic(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	for _, s := range []string{"one", "two", "poison", "four", "five"} {
 		deliver(t, sys, s)
@@ -227,8 +232,8 @@ func TestInboxBatchPanic(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
-	waitFor(t, "the other mails filed", 5*time.Second, count(sys, "Processed", 4))
+	congotest.WaitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
+	congotest.WaitFor(t, "the other mails filed", 5*time.Second, count(sys, "Processed", 4))
 	morePolls(t, inbox)
 
 	if got, want := b.uids(), [][]uint32{{1}, {2}, {4}, {5}}; !slices.EqualFunc(got, want, slices.Equal) {
@@ -246,6 +251,7 @@ func TestInboxBatchPanic(t *testing.T) {
 // mail, each message counting at most MaxSize; mail larger than MaxSize is
 // still truncated within a batch.
 func TestInboxBatchByteBound(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	maxSize := int64(mailer.MaxBatchBytes/3 + 1) // two fit in a batch, three do not
 	big := mailWithAttachment(int(maxSize)+64<<10, true)
@@ -261,7 +267,7 @@ func TestInboxBatchByteBound(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", 5))
+	congotest.WaitFor(t, "all mails filed", 10*time.Second, count(sys, "Processed", 5))
 
 	if got, want := b.uids(), [][]uint32{{1, 2, 3}, {4, 5}}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("batches %v, want %v", got, want)
@@ -289,6 +295,7 @@ func TestInboxBatchByteBound(t *testing.T) {
 // handled is filed; under Run, handle gets no further mail, and the mail
 // it did not get stays, its tries not counted.
 func TestInboxBatchCancel(t *testing.T) {
+	t.Parallel()
 	t.Run("RunBatch", func(t *testing.T) {
 		sys := startSystem(t, loopback.Config{})
 		for i := range 3 {

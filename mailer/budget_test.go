@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -69,7 +70,7 @@ func TestInboxDeepMailDoesNotDelayOthers(t *testing.T) {
 		h.add(m)
 		return nil
 	})
-	waitFor(t, "three mails handled", 10*time.Second, func() bool { return len(h.all()) == 3 })
+	congotest.WaitFor(t, "three mails handled", 10*time.Second, func() bool { return len(h.all()) == 3 })
 	mu.Lock()
 	t.Logf("handled after %v", when)
 	if took := when["normal"]; took > time.Second {
@@ -77,7 +78,7 @@ func TestInboxDeepMailDoesNotDelayOthers(t *testing.T) {
 	}
 	mu.Unlock()
 
-	waitFor(t, "three mails filed", 5*time.Second, count(sys, "Processed", 3))
+	congotest.WaitFor(t, "three mails filed", 5*time.Second, count(sys, "Processed", 3))
 	// Some polls later, nothing was handled again.
 	time.Sleep(500 * time.Millisecond)
 	if got, want := h.subjects(), []string{"deep", "deeper", "normal"}; !slices.Equal(got, want) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -171,7 +172,7 @@ func TestInboxDeathFlags(t *testing.T) {
 			h.add(m)
 			return nil
 		})
-	waitFor(t, "the INBOX emptied", 5*time.Second, count(sys, "INBOX", 0))
+	congotest.WaitFor(t, "the INBOX emptied", 5*time.Second, count(sys, "INBOX", 0))
 	if got, want := h.subjects(), []string{"handled", "batched", "alone", "read"}; !slices.Equal(got, want) {
 		t.Errorf("handled %q, want %q", got, want)
 	}

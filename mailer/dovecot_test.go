@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/dovecottest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailmsg"
@@ -115,10 +116,10 @@ func TestInboxDovecot(t *testing.T) {
 			h.add(m)
 			return nil
 		})
-	waitFor(t, "the mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
+	congotest.WaitFor(t, "the mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
 	d.appendMail(t, "during idle")
-	waitFor(t, "the mail appended during IDLE handled", 5*time.Second, func() bool { return len(h.all()) == 3 })
-	waitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+	congotest.WaitFor(t, "the mail appended during IDLE handled", 5*time.Second, func() bool { return len(h.all()) == 3 })
+	congotest.WaitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
 
 	if got, want := h.subjects(), []string{"first", "big", "during idle"}; !slices.Equal(got, want) {
 		t.Errorf("handled %q, want %q", got, want)
@@ -153,9 +154,9 @@ func TestInboxDovecotWithoutMoveOrIdle(t *testing.T) {
 				})
 			// Without IDLE, mail is found by polling.
 			d.appendMail(t, "command")
-			waitFor(t, "the mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
-			waitFor(t, "the mail filed", 5*time.Second, func() bool { return len(d.mailbox(t, "Processed")) == 1 })
-			waitFor(t, "the INBOX settled", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == len(tt.wantInbox) })
+			congotest.WaitFor(t, "the mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+			congotest.WaitFor(t, "the mail filed", 5*time.Second, func() bool { return len(d.mailbox(t, "Processed")) == 1 })
+			congotest.WaitFor(t, "the INBOX settled", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == len(tt.wantInbox) })
 			if got := d.mailbox(t, "INBOX"); !slices.Equal(got, tt.wantInbox) {
 				t.Errorf("INBOX holds %v, want %v", got, tt.wantInbox)
 			}
@@ -178,13 +179,13 @@ func TestInboxDovecotRestarts(t *testing.T) {
 			return nil
 		})
 	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: before\r\nMessage-ID: <before@example.org>\r\n\r\nhelp\r\n"))
-	waitFor(t, "the first mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
-	waitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+	congotest.WaitFor(t, "the first mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	congotest.WaitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
 
 	d.s.Restart(t, nil)
 	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: after a restart\r\nMessage-ID: <restart@example.org>\r\n\r\nhelp\r\n"))
-	waitFor(t, "mail handled after the restart", 10*time.Second, func() bool { return len(h.all()) == 2 })
-	waitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+	congotest.WaitFor(t, "mail handled after the restart", 10*time.Second, func() bool { return len(h.all()) == 2 })
+	congotest.WaitFor(t, "the INBOX emptied", 5*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
 
 	d.s.Restart(t, func() {
 		err := filepath.WalkDir(d.s.Home("congo"), func(path string, e fs.DirEntry, err error) error {
@@ -207,7 +208,7 @@ func TestInboxDovecotRestarts(t *testing.T) {
 		}
 	})
 	d.appendRaw(t, []byte("From: alice@example.org\r\nSubject: new uidvalidity\r\nMessage-ID: <uidvalidity@example.org>\r\n\r\nhelp\r\n"))
-	waitFor(t, "mail handled after UIDVALIDITY changed", 10*time.Second, func() bool { return len(h.all()) == 3 })
+	congotest.WaitFor(t, "mail handled after UIDVALIDITY changed", 10*time.Second, func() bool { return len(h.all()) == 3 })
 	time.Sleep(200 * time.Millisecond)
 
 	all := h.all()
@@ -246,7 +247,7 @@ func TestInboxDovecotBatches(t *testing.T) {
 			b.add(ms)
 			return nilErrors(ms)
 		})
-	waitFor(t, "the INBOX emptied", 10*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
+	congotest.WaitFor(t, "the INBOX emptied", 10*time.Second, func() bool { return len(d.mailbox(t, "INBOX")) == 0 })
 
 	several := false
 	for _, ms := range b.all() {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -53,28 +54,12 @@ func (h *handled) subjects() []string {
 	return s
 }
 
-// waitFor polls cond until it holds or the time is up.
-func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s within %v", what, within)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
+// startSystem starts the loopback mail servers of cfg for the test, of
+// the domain pbm.example.net, with the one user congo (password "pw").
 func startSystem(t *testing.T, cfg loopback.Config) *loopback.System {
 	t.Helper()
 	cfg.Domain = "pbm.example.net"
-	cfg.Users = []loopback.User{{Name: "congo", Password: "pw"}}
-	sys, err := loopback.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sys.Close)
-	return sys
+	return congotest.StartMail(t, cfg)
 }
 
 // deliver sends a mail with the given subject to congo.
@@ -163,12 +148,12 @@ func TestInboxHandlesMailOnceAndFilesIt(t *testing.T) {
 		h.add(m)
 		return nil
 	})
-	waitFor(t, "two mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
+	congotest.WaitFor(t, "two mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
 
 	// New mail during IDLE is noticed at once.
 	deliver(t, sys, "third")
-	waitFor(t, "mail delivered during IDLE handled", 5*time.Second, func() bool { return len(h.all()) == 3 })
-	waitFor(t, "INBOX emptied", 5*time.Second, count(sys, "INBOX", 0))
+	congotest.WaitFor(t, "mail delivered during IDLE handled", 5*time.Second, func() bool { return len(h.all()) == 3 })
+	congotest.WaitFor(t, "INBOX emptied", 5*time.Second, count(sys, "INBOX", 0))
 
 	if got, want := h.subjects(), []string{"first", "second", "third"}; !slices.Equal(got, want) {
 		t.Errorf("handled %q, want %q", got, want)
@@ -214,6 +199,7 @@ func TestInboxHandlesMailOnceAndFilesIt(t *testing.T) {
 }
 
 func TestInboxRetriesFailedMail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	deliver(t, sys, "fails once")
 	deliver(t, sys, "fine")
@@ -231,8 +217,8 @@ func TestInboxRetriesFailedMail(t *testing.T) {
 		}
 		return nil
 	})
-	waitFor(t, "the failed mail handled again", 5*time.Second, func() bool { return len(h.all()) == 3 })
-	waitFor(t, "both mails filed", 5*time.Second, count(sys, "Processed", 2))
+	congotest.WaitFor(t, "the failed mail handled again", 5*time.Second, func() bool { return len(h.all()) == 3 })
+	congotest.WaitFor(t, "both mails filed", 5*time.Second, count(sys, "Processed", 2))
 	if got, want := h.subjects(), []string{"fails once", "fine", "fails once"}; !slices.Equal(got, want) {
 		t.Errorf("handled %q, want %q", got, want)
 	}
@@ -268,6 +254,7 @@ func addFlags(t *testing.T, sys *loopback.System, uid imap.UID, flags ...imap.Fl
 }
 
 func TestInboxWithoutMove(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		cfg       loopback.Config
@@ -288,8 +275,8 @@ func TestInboxWithoutMove(t *testing.T) {
 					h.add(m)
 					return nil
 				})
-			waitFor(t, "mail filed", 5*time.Second, count(sys, "Processed", 1))
-			waitFor(t, "INBOX settled", 5*time.Second, count(sys, "INBOX", len(tt.wantInbox)))
+			congotest.WaitFor(t, "mail filed", 5*time.Second, count(sys, "Processed", 1))
+			congotest.WaitFor(t, "INBOX settled", 5*time.Second, count(sys, "INBOX", len(tt.wantInbox)))
 
 			if got, want := h.subjects(), []string{"command"}; !slices.Equal(got, want) {
 				t.Errorf("handled %q, want %q", got, want)
@@ -337,6 +324,7 @@ func mailWithAttachment(n int, textFirst bool) []byte {
 }
 
 func TestInboxTruncatesLargeMail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	raw := mailWithAttachment(64<<10, true)
 	if err := sys.Deliver(context.Background(), "rae@example.org", []string{"congo@pbm.example.net"}, raw); err != nil {
@@ -348,8 +336,8 @@ func TestInboxTruncatesLargeMail(t *testing.T) {
 			h.add(m)
 			return nil
 		})
-	waitFor(t, "the large mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
-	waitFor(t, "the large mail filed", 5*time.Second, count(sys, "Processed", 1))
+	congotest.WaitFor(t, "the large mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	congotest.WaitFor(t, "the large mail filed", 5*time.Second, count(sys, "Processed", 1))
 	m := h.all()[0]
 	stored := mailbox(t, sys, "Processed")
 	if len(stored) != 1 {
@@ -362,6 +350,7 @@ func TestInboxTruncatesLargeMail(t *testing.T) {
 }
 
 func TestInboxPassesOnBrokenMail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	raw, err := os.ReadFile(filepath.Join("..", "mailmsg", "testdata", "unknown-charset.eml"))
 	if err != nil {
@@ -383,8 +372,8 @@ func TestInboxPassesOnBrokenMail(t *testing.T) {
 			h.add(m)
 			return nil
 		})
-	waitFor(t, "the broken mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
-	waitFor(t, "the broken mails filed", 5*time.Second, count(sys, "Processed", 2))
+	congotest.WaitFor(t, "the broken mails handled", 5*time.Second, func() bool { return len(h.all()) == 2 })
+	congotest.WaitFor(t, "the broken mails filed", 5*time.Second, count(sys, "Processed", 2))
 	got := h.all()
 	if m := got[0]; m.UID != 1 || m.From != "ned@example.org" || !strings.HasPrefix(m.Text, "move congo 42 a2-a3\n") {
 		t.Errorf("mail in an unknown charset = UID %d, From %q, Text %q; want 1, ned@example.org, the move", m.UID, m.From, m.Text)
@@ -539,6 +528,7 @@ func (p *proxy) connections() int {
 }
 
 func TestInboxReconnects(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	p := startProxy(t, sys.IMAPAddr)
 	var h handled
@@ -552,18 +542,18 @@ func TestInboxReconnects(t *testing.T) {
 		return nil
 	})
 	deliver(t, sys, "before")
-	waitFor(t, "the first mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	congotest.WaitFor(t, "the first mail handled", 5*time.Second, func() bool { return len(h.all()) == 1 })
 
 	// The server drops the connection.
 	p.drop()
 	deliver(t, sys, "after a drop")
-	waitFor(t, "mail handled after the connection dropped", 5*time.Second, func() bool { return len(h.all()) == 2 })
+	congotest.WaitFor(t, "mail handled after the connection dropped", 5*time.Second, func() bool { return len(h.all()) == 2 })
 
 	// The server stops answering: the watchdog gives the connection up.
-	waitFor(t, "a connection", 5*time.Second, func() bool { return p.connections() == 1 })
+	congotest.WaitFor(t, "a connection", 5*time.Second, func() bool { return p.connections() == 1 })
 	p.stall()
 	deliver(t, sys, "after a stall")
-	waitFor(t, "mail handled after the server stalled", 5*time.Second, func() bool { return len(h.all()) == 3 })
+	congotest.WaitFor(t, "mail handled after the server stalled", 5*time.Second, func() bool { return len(h.all()) == 3 })
 
 	if got, want := h.subjects(), []string{"before", "after a drop", "after a stall"}; !slices.Equal(got, want) {
 		t.Errorf("handled %q, want %q", got, want)
@@ -575,6 +565,7 @@ func TestInboxReconnects(t *testing.T) {
 // text's read fails; reading the rest, as moving to the next item does,
 // would race with it.)
 func TestInboxFetchCut(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	p := startProxy(t, sys.IMAPAddr)
 	p.cuts.Store(1)
@@ -588,7 +579,7 @@ func TestInboxFetchCut(t *testing.T) {
 		h.add(m)
 		return nil
 	})
-	waitFor(t, "the mail handled after the cut", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	congotest.WaitFor(t, "the mail handled after the cut", 5*time.Second, func() bool { return len(h.all()) == 1 })
 	if n := p.cuts.Load(); n != 0 {
 		t.Fatalf("the connection was not cut (%d cuts left)", n)
 	}
@@ -617,10 +608,11 @@ func TestInboxRetriesConnecting(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	sys := startSystem(t, loopback.Config{IMAPAddr: addr})
 	deliver(t, sys, "late")
-	waitFor(t, "mail handled once the server came up", 5*time.Second, func() bool { return len(h.all()) == 1 })
+	congotest.WaitFor(t, "mail handled once the server came up", 5*time.Second, func() bool { return len(h.all()) == 1 })
 }
 
 func TestNewInbox(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cfg     mailer.InboxConfig
 		wantErr bool
@@ -682,6 +674,7 @@ func startTLSIMAP(t *testing.T, implicit bool, cert tls.Certificate) string {
 }
 
 func TestInboxTLS(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	for _, tt := range []struct {
 		name     string
@@ -701,7 +694,7 @@ func TestInboxTLS(t *testing.T) {
 				h.add(m)
 				return nil
 			})
-			waitFor(t, "the mail read over TLS", 5*time.Second, func() bool { return len(h.all()) == 1 })
+			congotest.WaitFor(t, "the mail read over TLS", 5*time.Second, func() bool { return len(h.all()) == 1 })
 			if got := h.subjects(); got[0] != "over tls" {
 				t.Errorf("handled %q, want [\"over tls\"]", got)
 			}

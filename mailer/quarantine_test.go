@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -21,6 +22,7 @@ import (
 // restart of Run, and the mail after it is handled meanwhile; one mail at a
 // time and in batches.
 func TestInboxQuarantinesFailingMail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		fail func() error
@@ -57,7 +59,7 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 
 				// Two tries, then a restart: the count is kept on the message.
 				cancel, done := runInbox(t, cfg, handle)
-				waitFor(t, "two tries counted", 5*time.Second, func() bool {
+				congotest.WaitFor(t, "two tries counted", 5*time.Second, func() bool {
 					msgs := mailbox(t, sys, "INBOX")
 					return len(msgs) == 1 && slices.ContainsFunc(msgs[0].Flags, func(f imap.Flag) bool {
 						return strings.EqualFold(string(f), "$CongoTry2")
@@ -79,7 +81,7 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 					}
 					return errs
 				})
-				waitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
+				congotest.WaitFor(t, "the poison set aside", 5*time.Second, count(sys, "Quarantine", 1))
 				morePolls(t, inbox)
 				if n := tries.Load(); n != 3 {
 					t.Errorf("tried %d times, want 3 (MaxTries)", n)
@@ -101,6 +103,7 @@ func TestInboxQuarantinesFailingMail(t *testing.T) {
 // TestInboxDoesNotQuarantineWhenAllFail: when every mail fails, the
 // handler is down (say its database), not the mails: they stay.
 func TestInboxDoesNotQuarantineWhenAllFail(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	deliver(t, sys, "one")
 	deliver(t, sys, "two")
@@ -115,12 +118,12 @@ func TestInboxDoesNotQuarantineWhenAllFail(t *testing.T) {
 			}
 			return nil
 		})
-	waitFor(t, "many tries", 5*time.Second, func() bool { return calls.Load() >= 10 })
+	congotest.WaitFor(t, "many tries", 5*time.Second, func() bool { return calls.Load() >= 10 })
 	if n := len(mailbox(t, sys, "Quarantine")); n != 0 {
 		t.Fatalf("Quarantine holds %d mails while the handler is down, want 0", n)
 	}
 	down.Store(false)
-	waitFor(t, "both handled once the handler is back", 5*time.Second, count(sys, "Processed", 2))
+	congotest.WaitFor(t, "both handled once the handler is back", 5*time.Second, count(sys, "Processed", 2))
 }
 
 // downError is a handler's failure that is not the mail's (a database
@@ -135,6 +138,7 @@ func (downError) Unavailable() bool { return true }
 // and costs no try however long the outage; Status says the handler is
 // down; once it is up again the mail is handled at once.
 func TestInboxDoesNotChargeAHandlerOutage(t *testing.T) {
+	t.Parallel()
 	sys := startSystem(t, loopback.Config{})
 	deliver(t, sys, "move")
 	var tries atomic.Int32
@@ -155,7 +159,7 @@ func TestInboxDoesNotChargeAHandlerOutage(t *testing.T) {
 		return errs
 	})
 	defer func() { cancel(); <-done }()
-	waitFor(t, "four tries while down", 20*time.Second, func() bool { return tries.Load() >= 4 })
+	congotest.WaitFor(t, "four tries while down", 20*time.Second, func() bool { return tries.Load() >= 4 })
 	if !inbox.Status().HandlerDown {
 		t.Errorf("Status().HandlerDown = false while the handler is down")
 	}
@@ -163,8 +167,8 @@ func TestInboxDoesNotChargeAHandlerOutage(t *testing.T) {
 		t.Fatalf("a mail tried while the handler was down was set aside")
 	}
 	down.Store(false)
-	waitFor(t, "the mail handled once the handler is up", 40*time.Second, func() bool { return len(h.subjects()) == 1 })
+	congotest.WaitFor(t, "the mail handled once the handler is up", 40*time.Second, func() bool { return len(h.subjects()) == 1 })
 	// The status changes once the batch the handler took is filed, a
 	// moment after the handler returned.
-	waitFor(t, "Status().HandlerDown false once the handler works", 5*time.Second, func() bool { return !inbox.Status().HandlerDown })
+	congotest.WaitFor(t, "Status().HandlerDown false once the handler works", 5*time.Second, func() bool { return !inbox.Status().HandlerDown })
 }

@@ -78,6 +78,7 @@ func checkDeliveries(t *testing.T, rec *recorder, user, rcpt string, want ...int
 }
 
 func TestSMTPSendReusesConnection(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	userinfo := url.UserPassword("congo@pbm.example.net", "s3cret:/@%").String() + "@"
 	tests := []struct {
@@ -112,6 +113,7 @@ func TestSMTPSendReusesConnection(t *testing.T) {
 }
 
 func TestSMTPSendAfterServerDroppedIdleConnection(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		drop func(t *testing.T, rec *recorder)
@@ -164,6 +166,7 @@ func TestSMTPIdleTimeout(t *testing.T) {
 }
 
 func TestSMTPSendPermanentErrorOnReusedConnection(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	s := newPooledSMTP(t, "smtp://"+addr, nil)
 	mustSend(t, s, "alice@example.org", 1)
@@ -184,6 +187,7 @@ func TestSMTPSendPermanentErrorOnReusedConnection(t *testing.T) {
 }
 
 func TestSMTPSendCancelledIsNotReused(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	defer close(rec.release)
 	s := newPooledSMTP(t, "smtp://"+addr, nil)
@@ -203,6 +207,7 @@ func TestSMTPSendCancelledIsNotReused(t *testing.T) {
 }
 
 func TestSMTPConcurrentSends(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	s := newPooledSMTP(t, "smtp://"+addr, nil)
 	const workers, each = 8, 5
@@ -241,6 +246,7 @@ func TestSMTPConcurrentSends(t *testing.T) {
 }
 
 func TestSMTPClose(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	s := newPooledSMTP(t, "smtp://"+addr, nil)
 	mustSend(t, s, "alice@example.org", 1)

@@ -253,6 +253,7 @@ func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
 const testMail = "From: <congo@pbm.example.net>\r\nTo: <alice@example.org>\r\nSubject: hi\r\n\r\nmove congo 42 b2-b3\r\n"
 
 func TestSMTPSend(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	userinfo := url.UserPassword("congo@pbm.example.net", "s3cret:/@%").String() + "@"
 	tests := []struct {
@@ -317,6 +318,7 @@ func TestSMTPSend(t *testing.T) {
 }
 
 func TestSMTPSendUntrustedCertificate(t *testing.T) {
+	t.Parallel()
 	cert, _ := selfSigned(t)
 	addr, rec := startSMTP(t, withImplicitTLS, cert)
 	s, err := mailer.NewSMTP("smtps://"+addr, nil) // system roots: not trusted
@@ -365,6 +367,7 @@ func TestSMTPSendRespectsContext(t *testing.T) {
 }
 
 func TestNewSMTP(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		url      string
 		wantAddr string
@@ -393,6 +396,7 @@ func TestNewSMTP(t *testing.T) {
 }
 
 func TestIsPermanent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want bool
@@ -418,6 +422,7 @@ func TestIsPermanent(t *testing.T) {
 // refuses to talk, is unreachable (and its 5xx says nothing of a mail);
 // a refused login is not.
 func TestSMTPCheck(t *testing.T) {
+	t.Parallel()
 	cert, pool := selfSigned(t)
 	addr, rec := startSMTP(t, withStartTLS, cert)
 	userinfo := url.UserPassword("congo@pbm.example.net", "s3cret:/@%").String() + "@"
@@ -492,6 +497,7 @@ func TestSMTPCheck(t *testing.T) {
 // and Check fail at once, without connecting, with an error that is a
 // refused login and not permanent; the refusal is logged once, at ERROR.
 func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	s, err := mailer.NewSMTP("smtp://congo%40pbm.example.net:wrong@"+addr, nil)
 	if err != nil {
@@ -522,6 +528,7 @@ func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
 // connections) with a wrong password try one login between them, not one
 // each: a provider may lock an account after a few refusals.
 func TestSMTPLoginRefusedOnceForSendsAtOnce(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	s, err := mailer.NewSMTP("smtp://congo%40pbm.example.net:wrong@"+addr, nil)
 	if err != nil {
@@ -575,6 +582,7 @@ func (b *syncBuffer) String() string {
 // server has the whole mail and before its answer, and not at all when
 // the mail is refused before its data.
 func TestSMTPHandOver(t *testing.T) {
+	t.Parallel()
 	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
 	s, err := mailer.NewSMTP("smtp://"+addr, nil)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -34,7 +35,7 @@ func TestInboxStatus(t *testing.T) {
 		}
 	}()
 
-	waitFor(t, "connection", 5*time.Second, func() bool {
+	congotest.WaitFor(t, "connection", 5*time.Second, func() bool {
 		s := inbox.Status()
 		return s.Connected && !s.LastPoll.IsZero()
 	})
@@ -43,10 +44,10 @@ func TestInboxStatus(t *testing.T) {
 	}
 	// Polls go on.
 	first := inbox.Status().LastPoll
-	waitFor(t, "another poll", 5*time.Second, func() bool { return inbox.Status().LastPoll.After(first) })
+	congotest.WaitFor(t, "another poll", 5*time.Second, func() bool { return inbox.Status().LastPoll.After(first) })
 
 	sys.Close()
-	waitFor(t, "the loss of the connection", 5*time.Second, func() bool {
+	congotest.WaitFor(t, "the loss of the connection", 5*time.Second, func() bool {
 		s := inbox.Status()
 		return !s.Connected && s.Errors > 0
 	})

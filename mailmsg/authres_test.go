@@ -3,6 +3,7 @@ package mailmsg
 import "testing"
 
 func TestAuthenticationResults(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		trust   string

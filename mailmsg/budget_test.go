@@ -85,6 +85,7 @@ func TestParseBudget(t *testing.T) {
 }
 
 func TestParseBudgetText(t *testing.T) {
+	t.Parallel()
 	b := mailmsg.DefaultBudget
 	b.Text = 10
 	for _, tt := range []struct {
@@ -124,6 +125,7 @@ func TestParseBudgetText(t *testing.T) {
 }
 
 func TestParseBudgetTime(t *testing.T) {
+	t.Parallel()
 	b := mailmsg.DefaultBudget
 	b.Timeout = 0 // up before the body is read
 	want := "took longer than 0s to read"

@@ -74,6 +74,7 @@ var charsetMails = []struct {
 }
 
 func TestParseCharsets(t *testing.T) {
+	t.Parallel()
 	for _, c := range charsetMails {
 		cte := "8bit"
 		if c.charset == "ISO-2022-JP" {
@@ -108,6 +109,7 @@ func TestParseCharsets(t *testing.T) {
 // stays, the rest becomes U+FFFD, and the error says the charset was
 // unknown; its encoded words stay as they were written.
 func TestParseUnknownCharset(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ cte, body string }{
 		{"8bit", "move congo 42 b2-b3\r\nDobr\xfd tah\r\n"},
 		{"quoted-printable", "move congo 42 b2-b3\r\nDobr=FD tah\r\n"},

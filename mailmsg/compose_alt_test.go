@@ -15,6 +15,7 @@ import (
 )
 
 func TestComposeAlternative(t *testing.T) {
+	t.Parallel()
 	html := "<!DOCTYPE html>\n<html><body><p>Game 42 — alice vs bob</p>\n<table><tr>" +
 		strings.Repeat("<td style=\"width:40px;background:#7fb8e6\">p</td>", 30) + "</tr></table>\n</body></html>\n"
 	out := mailmsg.Outgoing{
@@ -90,6 +91,7 @@ func TestComposeAlternative(t *testing.T) {
 // character inside <style>, where references are not read, or with a line
 // too long for 7bit, goes quoted-printable as it was.
 func TestComposeHTMLReferences(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, html, cte, body string
 	}{

@@ -30,6 +30,7 @@ func header(t *testing.T, raw []byte, key string) string {
 }
 
 func TestComposeFromName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want string // the From field; empty for RFC 2047 encoded words
@@ -79,6 +80,7 @@ func TestComposeFromName(t *testing.T) {
 }
 
 func TestComposeFromNameCannotInjectHeaders(t *testing.T) {
+	t.Parallel()
 	raw, _, err := mailmsg.Compose(mailmsg.Outgoing{
 		From: "congo@pbm.example.net", FromName: "Congo\r\nBcc: victim@example.org", To: "alice@example.org",
 	}, "h")
@@ -95,6 +97,7 @@ func TestComposeFromNameCannotInjectHeaders(t *testing.T) {
 // (mail.Header.SetSubject would write one line of up to 998); its ASCII
 // words stay readable.
 func TestComposeSubjectEncoding(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		subject string
 		encoded bool

@@ -24,6 +24,7 @@ Position: gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1
 `
 
 func TestComposeRoundTrip(t *testing.T) {
+	t.Parallel()
 	date := time.Date(2025, 6, 14, 10, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name     string
@@ -153,6 +154,7 @@ func checkWireFormat(t *testing.T, raw []byte) {
 }
 
 func TestComposeHeaders(t *testing.T) {
+	t.Parallel()
 	raw, _, err := mailmsg.Compose(mailmsg.Outgoing{
 		From: "congo@pbm.example.net", FromName: "Congo", To: "alice@example.org", ToName: "alice",
 		ReplyTo: "congo+k3x9q2@pbm.example.net", Subject: "Congo game 42",
@@ -183,6 +185,7 @@ func TestComposeHeaders(t *testing.T) {
 }
 
 func TestComposeRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	ok := mailmsg.Outgoing{From: "congo@pbm.example.net", To: "alice@example.org", Subject: "s", Text: "t"}
 	tests := []struct {
 		name   string
@@ -210,6 +213,7 @@ func TestComposeRefusesBadInput(t *testing.T) {
 }
 
 func TestComposeSubjectCannotInjectHeaders(t *testing.T) {
+	t.Parallel()
 	raw, _, err := mailmsg.Compose(mailmsg.Outgoing{
 		From: "congo@pbm.example.net", To: "alice@example.org",
 		Subject: "hi\r\nBcc: victim@example.org", ToName: "x\r\nBcc: v@example.org",

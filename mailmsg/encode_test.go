@@ -6,6 +6,7 @@ import "testing"
 // <style> or <script> element, whatever the case of its tags, up to its
 // end tag (or the end of the text), and nowhere else.
 func TestRawTextNonASCII(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		html string
 		want bool

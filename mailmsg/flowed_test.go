@@ -16,6 +16,7 @@ import (
 // own); mutt (8bit, Content-Disposition inline, "From " space-stuffed, a
 // signature).
 func TestParseFlowed(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		header string // the part's Content-* fields, CRLF-ended
@@ -146,6 +147,7 @@ func TestParseFlowed(t *testing.T) {
 // A flowed part inside a multipart/alternative, as Thunderbird sends
 // when it composes HTML: the text part is the one read, unwrapped.
 func TestParseFlowedAlternative(t *testing.T) {
+	t.Parallel()
 	raw := "From: alice@example.org\r\nSubject: Re: Congo game 42\r\nMIME-Version: 1.0\r\n" +
 		"Content-Type: multipart/alternative; boundary=\"------------aBcD\"\r\n\r\n" +
 		"This is a multi-part message in MIME format.\r\n" +

@@ -3,6 +3,7 @@ package mailmsg
 import "testing"
 
 func TestHTMLToText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, html, want string
 	}{
@@ -39,6 +40,7 @@ func TestHTMLToText(t *testing.T) {
 }
 
 func TestHTMLToTextDeepNesting(t *testing.T) {
+	t.Parallel()
 	// A hostile mail of nested elements: the text beyond maxHTMLDepth is
 	// dropped, and nothing blows up.
 	var html string

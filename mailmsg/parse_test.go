@@ -60,6 +60,7 @@ func diffIncoming(got, want *mailmsg.Incoming) []string {
 var to = []string{"congo@pbm.example.net"}
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file    string
 		want    mailmsg.Incoming
@@ -287,6 +288,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseUnknownCharsetError(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("testdata", "unknown-charset.eml"))
 	if err != nil {
 		t.Fatal(err)
@@ -297,6 +299,7 @@ func TestParseUnknownCharsetError(t *testing.T) {
 }
 
 func TestParseNoHeader(t *testing.T) {
+	t.Parallel()
 	raw := []byte("no header here, just words\n")
 	in, _ := mailmsg.Parse(raw)
 	if in == nil {
@@ -331,6 +334,7 @@ func mailWithAttachment(n int, textFirst bool) []byte {
 }
 
 func TestParseBigAttachmentIsSkipped(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		raw  []byte
@@ -356,6 +360,7 @@ func TestParseBigAttachmentIsSkipped(t *testing.T) {
 }
 
 func TestParseTextIsCapped(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("From: sam@example.org\nContent-Type: text/plain; charset=utf-8\n\n")
 	for i := range 100_000 {
@@ -383,6 +388,7 @@ func TestParseTextIsCapped(t *testing.T) {
 // longer: undeclared 8-bit text, read as windows-1252, or bytes of an
 // unknown charset, each becoming up to three bytes (FuzzMail found it).
 func TestParseTextIsCappedAfterDecoding(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("That\x92s it. ", mailmsg.MaxText/8)
 	for _, header := range []string{
 		"From: sam@example.org\n\n",

@@ -7,6 +7,7 @@ import (
 )
 
 func TestReplyReferences(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		m    Incoming
@@ -38,6 +39,7 @@ func TestReplyReferences(t *testing.T) {
 // TestAnswersBounded: a long References header costs a bounded
 // number of lookups, the closest ids first.
 func TestAnswersBounded(t *testing.T) {
+	t.Parallel()
 	m := &Incoming{InReplyTo: []string{"reply@x"}}
 	for i := range 1000 {
 		m.References = append(m.References, fmt.Sprintf("r%d@x", i))

@@ -74,6 +74,7 @@ func (s *laneSession) Data(r io.Reader) error {
 // arrive one after another in the order queued, also behind one that
 // had to be tried again.
 func TestOutboxConnections(t *testing.T) {
+	t.Parallel()
 	k := &laneServer{got: map[string][]string{}}
 	srv := smtp.NewServer(k)
 	srv.Domain = "sink.example.org"
@@ -136,6 +137,7 @@ func TestOutboxConnections(t *testing.T) {
 // TestSpread: a round's mails go into lanes each recipient's together, in
 // order, and the lanes as even as can be.
 func TestSpread(t *testing.T) {
+	t.Parallel()
 	var due []db.Mail
 	counts := map[string]int{"a": 5, "b": 3, "c": 3, "d": 2, "e": 1, "f": 1, "g": 1}
 	for i := 0; len(due) < 16; i++ {

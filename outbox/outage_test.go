@@ -11,6 +11,7 @@ import (
 // Nothing is lost or sent twice: once the server is back, every mail but
 // the refused one goes out exactly once, and the refused one blocks none.
 func TestOutboxOutage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const n = 30
 	for range n {
@@ -25,16 +26,16 @@ func TestOutboxOutage(t *testing.T) {
 			errs = append(errs, errors.New("dial tcp 127.0.0.1:25: connection refused"))
 		}
 	}
-	h.sink.errs = errs
+	h.sink.FailNext(errs...)
 	for range 6 * 60 { // six hours, a minute at a time
 		h.sendDue()
 		h.clock.Advance(time.Minute)
-		if len(h.sink.errs) == 0 {
+		if h.sink.Failing() == 0 {
 			t.Fatal("the outage ended before the test meant it to")
 		}
 	}
 	h.queue("bob") // queued during the outage
-	h.sink.errs = []error{errPermanent}
+	h.sink.FailNext(errPermanent)
 	// Back: within the longest backoff (an hour and a half with jitter)
 	// everything goes out.
 	sent := 0
@@ -46,8 +47,8 @@ func TestOutboxOutage(t *testing.T) {
 		t.Errorf("%d mails sent once the server was back, want %d (all but the refused one)", sent, n)
 	}
 	seen := map[string]int{}
-	for _, m := range h.sink.take() {
-		seen[messageID(t, m)]++
+	for _, m := range h.sink.Take() {
+		seen[messageID(t, m.Raw)]++
 	}
 	for id, c := range seen {
 		if c != 1 {

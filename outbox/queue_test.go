@@ -77,6 +77,7 @@ func due(mails []db.Mail, now time.Time) (n int, last time.Time) {
 // one; a mail past one is not dropped but waits, in order, for the
 // minute the hour allows it (M53).
 func TestCaps(t *testing.T) {
+	t.Parallel()
 	var deferred []string
 	h := newHarnessWith(t, Config{MaxPerRecipient: 3, MaxPerSender: 5, MaxPerHour: 8,
 		OnDeferred: func(c string) { deferred = append(deferred, c) }})
@@ -198,6 +199,7 @@ func TestUnprovenCap(t *testing.T) {
 // TestScrub: no mail carries a player's personal address but to that
 // player (M30).
 func TestScrub(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := h.clock.Now()
 	const bobs, alices = "congo+bobsecret2@example.org", "Congo+AliceSecret7@Example.org"

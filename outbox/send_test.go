@@ -1,20 +1,19 @@
 package outbox
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-smtp"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailmsg"
 )
 
@@ -23,67 +22,13 @@ var (
 	errPermanent = &smtp.SMTPError{Code: 550, Message: "no such user"}
 )
 
-// clock is a settable time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// sink is a Sender that records what it is given, and fails while it has
-// errors to return.
-type sink struct {
-	mu   sync.Mutex
-	sent [][]byte
-	errs []error // returned by the next Sends, in order
-	got  chan struct{}
-}
-
-func (k *sink) Send(ctx context.Context, from string, to []string, msg []byte) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if len(k.errs) > 0 {
-		err := k.errs[0]
-		k.errs = k.errs[1:]
-		return err
-	}
-	k.sent = append(k.sent, bytes.Clone(msg))
-	if k.got != nil {
-		select {
-		case k.got <- struct{}{}:
-		default:
-		}
-	}
-	return nil
-}
-
-// take returns the mails sent since the last take.
-func (k *sink) take() [][]byte {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	s := k.sent
-	k.sent = nil
-	return s
-}
-
 // harness is an outbox on a fresh database, with a clock and a sink.
 type harness struct {
 	t     *testing.T
 	o     *Outbox
 	db    *db.DB
-	clock *clock
-	sink  *sink
+	clock *congotest.Clock
+	sink  *congotest.Sink
 }
 
 func newHarness(t *testing.T) *harness {
@@ -93,22 +38,17 @@ func newHarness(t *testing.T) *harness {
 
 func newHarnessWith(t *testing.T, cfg Config) *harness {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	d, c := congotest.NewDB(t), congotest.NewClock()
 	cfg.DB, cfg.From, cfg.Hostname, cfg.Now = d, "congo@example.org", "example.org", c.Now
 	if cfg.Connections == 0 {
-		cfg.Connections = 1 // the sink's errs go to the sends in order
+		cfg.Connections = 1 // the sink's errors go to the sends in order
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	o, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, o: o, db: d, clock: c, sink: &sink{}}
+	return &harness{t: t, o: o, db: d, clock: c, sink: &congotest.Sink{}}
 }
 
 // queue queues an answer to the player with the given handle, as the
@@ -169,9 +109,10 @@ func (h *harness) sendDue() int {
 }
 
 func TestOutboxRetries(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice") // outbox mail 1
-	h.sink.errs = []error{errTemporary, errors.New("connection refused")}
+	h.sink.FailNext(errTemporary, errors.New("connection refused"))
 
 	start := h.clock.Now()
 	if n := h.sendDue(); n != 0 {
@@ -184,7 +125,7 @@ func TestOutboxRetries(t *testing.T) {
 	if d := m.NextAttempt.Sub(start); d < firstRetry/2 || d > firstRetry {
 		t.Errorf("first retry after %v, want between %v and %v", d, firstRetry/2, firstRetry)
 	}
-	if n := h.sendDue(); n != 0 || len(h.sink.take()) != 0 {
+	if n := h.sendDue(); n != 0 || len(h.sink.Take()) != 0 {
 		t.Errorf("SendDue() before the retry time sent %d mails", n)
 	}
 
@@ -206,11 +147,11 @@ func TestOutboxRetries(t *testing.T) {
 	if m.SentAt.IsZero() || m.Attempts != 2 {
 		t.Errorf("after sending: %+v", m)
 	}
-	sent := h.sink.take()
+	sent := h.sink.Take()
 	if len(sent) != 1 {
 		t.Fatalf("%d mails reached the server, want 1", len(sent))
 	}
-	if got := messageID(t, sent[0]); got != m.MessageID {
+	if got := messageID(t, sent[0].Raw); got != m.MessageID {
 		t.Errorf("retried mail has Message-ID %q, want the one composed at first, %q", got, m.MessageID)
 	}
 	if n := h.sendDue(); n != 0 {
@@ -219,10 +160,11 @@ func TestOutboxRetries(t *testing.T) {
 }
 
 func TestOutboxPermanentFailure(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice") // 1: refused
 	h.queue("bob")   // 2: sent all the same
-	h.sink.errs = []error{errPermanent}
+	h.sink.FailNext(errPermanent)
 	if n := h.sendDue(); n != 1 {
 		t.Fatalf("SendDue() = %d, want 1", n)
 	}
@@ -239,10 +181,11 @@ func TestOutboxPermanentFailure(t *testing.T) {
 }
 
 func TestOutboxGivesUp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice")
 	for range 200 {
-		h.sink.errs = []error{errTemporary}
+		h.sink.FailNext(errTemporary)
 		h.sendDue()
 		if !h.outboxMail(1).FailedAt.IsZero() {
 			break
@@ -259,6 +202,7 @@ func TestOutboxGivesUp(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	for attempts := 1; attempts <= 12; attempts++ {
 		full := min(firstRetry<<(attempts-1), lastRetry)
 		for range 20 {
@@ -272,15 +216,16 @@ func TestBackoff(t *testing.T) {
 // TestRunOutbox runs the send loop: a mail queued is sent at once, and the
 // loop stops when its context ends.
 func TestRunOutbox(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
-	h.sink.got = make(chan struct{}, 1)
+	arrived := h.sink.Arrived()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- h.o.Run(ctx, h.sink) }()
 
 	h.queue("alice")
 	select {
-	case <-h.sink.got:
+	case <-arrived:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the send loop did not send the queued mail")
 	}
@@ -293,7 +238,7 @@ func TestRunOutbox(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not stop")
 	}
-	if got := h.sink.take(); len(got) != 1 {
+	if got := h.sink.Take(); len(got) != 1 {
 		t.Errorf("%d mails sent, want 1", len(got))
 	}
 }
@@ -302,6 +247,7 @@ func TestRunOutbox(t *testing.T) {
 // them into the outbox: each mail goes out once, failures are recorded
 // as without the log, and records left by a crash are applied first.
 func TestOutboxSentLog(t *testing.T) {
+	t.Parallel()
 	log, err := db.OpenSentLog(filepath.Join(t.TempDir(), "congo.db-sent"))
 	if err != nil {
 		t.Fatal(err)
@@ -311,12 +257,12 @@ func TestOutboxSentLog(t *testing.T) {
 	h.queue("alice") // outbox mail 1
 	h.queue("bob")   // 2
 	h.queue("carol") // 3
-	h.sink.errs = []error{errPermanent}
+	h.sink.FailNext(errPermanent)
 
 	if n := h.sendDue(); n != 2 {
 		t.Fatalf("SendDue() = %d, want 2 sent", n)
 	}
-	if got := len(h.sink.take()); got != 2 {
+	if got := len(h.sink.Take()); got != 2 {
 		t.Errorf("%d mails reached the server, want 2", got)
 	}
 	if m := h.outboxMail(1); m.FailedAt.IsZero() || !m.SentAt.IsZero() {
@@ -328,7 +274,7 @@ func TestOutboxSentLog(t *testing.T) {
 	if m := h.outboxMail(3); m.SentAt.IsZero() {
 		t.Errorf("mail 3 not recorded as sent: %+v", m)
 	}
-	if n := h.sendDue(); n != 0 || len(h.sink.take()) != 0 {
+	if n := h.sendDue(); n != 0 || len(h.sink.Take()) != 0 {
 		t.Errorf("SendDue() again sent %d mails, want none", n)
 	}
 
@@ -338,7 +284,7 @@ func TestOutboxSentLog(t *testing.T) {
 	if err := log.Record(h.outboxMail(4), h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if n := h.sendDue(); n != 0 || len(h.sink.take()) != 0 {
+	if n := h.sendDue(); n != 0 || len(h.sink.Take()) != 0 {
 		t.Errorf("SendDue() sent %d mails, want none: the log says mail 4 went out", n)
 	}
 	if m := h.outboxMail(4); m.SentAt.IsZero() {
@@ -366,6 +312,7 @@ func (s slowSender) Send(ctx context.Context, from string, to []string, msg []by
 // sent, the loop lets the send finish and records it, so that the mail is
 // not sent again after a restart.
 func TestRunFinishesTheSendInFlight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.queue("alice")
 	send := slowSender{begun: make(chan struct{}), release: make(chan struct{})}
@@ -390,11 +337,12 @@ func TestRunFinishesTheSendInFlight(t *testing.T) {
 // they were queued, never a newer one while an older one waits; and once
 // a send works again, the mails waiting out a backoff go at once.
 func TestOutboxOrderAndRecovery(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
-	h.queue("alice")                    // 1
-	h.queue("alice")                    // 2
-	h.queue("bob")                      // 3
-	h.sink.errs = []error{errTemporary} // the first send, alice's first mail, fails
+	h.queue("alice")              // 1
+	h.queue("alice")              // 2
+	h.queue("bob")                // 3
+	h.sink.FailNext(errTemporary) // the first send, alice's first mail, fails
 	if n := h.sendDue(); n != 1 {
 		t.Fatalf("SendDue() = %d, want bob's mail alone", n)
 	}
@@ -410,8 +358,8 @@ func TestOutboxOrderAndRecovery(t *testing.T) {
 		h.sendDue()
 	}
 	var got []string
-	for _, raw := range h.sink.take() {
-		got = append(got, messageID(t, raw))
+	for _, m := range h.sink.Take() {
+		got = append(got, messageID(t, m.Raw))
 	}
 	want := []string{h.outboxMail(3).MessageID, h.outboxMail(4).MessageID, h.outboxMail(1).MessageID, h.outboxMail(2).MessageID}
 	if strings.Join(got, " ") != strings.Join(want, " ") {

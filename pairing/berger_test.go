@@ -66,6 +66,7 @@ var fideBerger = map[int]string{
 }
 
 func TestBergerFIDE(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{4, 6, 8, 10} {
 		if got, want := tableString(Berger(numbers(n), false)), fideBerger[n]; got != want {
 			t.Errorf("Berger(%d players) =\n%s\nwant\n%s", n, got, want)
@@ -76,6 +77,7 @@ func TestBergerFIDE(t *testing.T) {
 // An odd field plays the table of one more, the highest number's
 // opponent sitting out: 3 players play the table of 4 without number 4.
 func TestBergerOdd(t *testing.T) {
+	t.Parallel()
 	want := `1. 2-3 bye 1
 2. 1-2 bye 3
 3. 3-1 bye 2
@@ -88,6 +90,7 @@ func TestBergerOdd(t *testing.T) {
 // The double round robin of 4: the table with rounds 2 and 3 swapped,
 // then the table again with the colours reversed.
 func TestBergerDouble(t *testing.T) {
+	t.Parallel()
 	want := `1. 1-4 2-3
 2. 2-4 3-1
 3. 4-3 1-2
@@ -101,6 +104,7 @@ func TestBergerDouble(t *testing.T) {
 }
 
 func TestBergerSmall(t *testing.T) {
+	t.Parallel()
 	for n := range 2 {
 		if got := Berger(numbers(n), true); len(got) != 0 {
 			t.Errorf("Berger(%d players) = %v, want no rounds", n, got)
@@ -118,6 +122,7 @@ func TestBergerSmall(t *testing.T) {
 // first cycle and are equal after the second, and in a double nobody
 // has one colour three games running.
 func TestBergerBalance(t *testing.T) {
+	t.Parallel()
 	for n := 2; n <= 24; n++ {
 		for _, double := range []bool{false, true} {
 			hs := numbers(n)

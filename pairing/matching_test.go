@@ -33,6 +33,7 @@ func bruteMatching(adj [][]bool, mask uint32, memo map[uint32]int) int {
 // on random graphs of up to 14 vertices, sparse to dense, and on subsets
 // of them.
 func TestMatcher(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(13, 36))
 	for it := range 3000 {
 		n := 1 + rng.IntN(14)

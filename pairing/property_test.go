@@ -79,6 +79,7 @@ func (e *event) play(rng *rand.Rand) {
 // and after the round that every player's whites and blacks differ by at
 // most 2.
 func TestSwissProperties(t *testing.T) {
+	t.Parallel()
 	events := 1000
 	if testing.Short() {
 		events = 200
@@ -93,6 +94,7 @@ func TestSwissProperties(t *testing.T) {
 // matching; the colours' balance is not checked, as there pairing keeps
 // it only where no rematch is needed.
 func TestSwissPropertiesLarge(t *testing.T) {
+	t.Parallel()
 	events := 100
 	if testing.Short() {
 		events = 10

@@ -15,6 +15,7 @@ func handles(hs ...string) []Player {
 }
 
 func TestStandings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		sys     System
@@ -170,6 +171,7 @@ func TestStandings(t *testing.T) {
 }
 
 func TestCrosstable(t *testing.T) {
+	t.Parallel()
 	// The round robin of 5 with eve withdrawn, above.
 	players := []Player{{Handle: "ann"}, {Handle: "ben"}, {Handle: "cat"}, {Handle: "dan"},
 		{Handle: "eve", Withdrawn: true}}
@@ -223,6 +225,7 @@ func TestCrosstable(t *testing.T) {
 }
 
 func TestStandingsInconsistent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		players []Player

@@ -46,6 +46,7 @@ const (
 )
 
 func TestPairSwiss(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		players []Player
@@ -222,6 +223,7 @@ func TestPairSwiss(t *testing.T) {
 }
 
 func TestPairSwissSmall(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		players []Player
 		want    string
@@ -246,6 +248,7 @@ func TestPairSwissSmall(t *testing.T) {
 }
 
 func TestSwissRounds(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ players, want int }{
 		{1, 1}, {2, 2}, {3, 3}, {4, 3}, {5, 4}, {8, 4}, {9, 5}, {16, 5}, {17, 6}, {200, 9},
 	} {
@@ -256,6 +259,7 @@ func TestSwissRounds(t *testing.T) {
 }
 
 func TestRoundEnded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rd   Round
 		want bool

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseAdmin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		ok   bool
@@ -38,6 +39,7 @@ func TestParseAdmin(t *testing.T) {
 // TestOperatorWordsOnlyForTheOperator: ban and the like are commands in
 // the operator's mail only; in anyone else's they are unknown words.
 func TestOperatorWordsOnlyForTheOperator(t *testing.T) {
+	t.Parallel()
 	for _, line := range []string{"ban bob", "adjourn congo 4", "adjudicate 4 draw"} {
 		r := Parse("", line, Context{})
 		if len(r.Commands) != 0 || len(r.Errors) != 1 || r.Errors[0].Problem != UnknownCommand {

@@ -11,6 +11,7 @@ import (
 // TestParseCommand checks every command form, in both word orders, one to a
 // body.
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		game int64 // Context.Game
@@ -163,6 +164,7 @@ func TestParseCommand(t *testing.T) {
 // TestParseLineError checks that lines that are not commands are reported
 // with the problem they have, quoting the line.
 func TestParseLineError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		game int64 // Context.Game
@@ -308,6 +310,7 @@ func TestParseLineError(t *testing.T) {
 
 // TestReasonNamesTheFix spot-checks that a reason says how to fix the line.
 func TestReasonNamesTheFix(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		game int64
@@ -336,6 +339,7 @@ func TestReasonNamesTheFix(t *testing.T) {
 }
 
 func TestValidHandle(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		h    string
 		want bool
@@ -368,6 +372,7 @@ func TestValidHandle(t *testing.T) {
 }
 
 func TestKindString(t *testing.T) {
+	t.Parallel()
 	for k := Help; k <= lastKind; k++ {
 		if !k.Valid() {
 			t.Errorf("Kind(%d).Valid() = false, want true", k)

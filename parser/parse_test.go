@@ -42,6 +42,7 @@ func checkResult(t *testing.T, call string, got, want Result) {
 }
 
 func TestParseSubject(t *testing.T) {
+	t.Parallel()
 	move42 := Command{Kind: Move, Line: "move congo 42 b2-b3", Game: 42, Args: MoveArgs{Move: "b2-b3"}}
 	tests := []struct {
 		subject, body string
@@ -165,6 +166,7 @@ func TestParseSubject(t *testing.T) {
 }
 
 func TestParseBody(t *testing.T) {
+	t.Parallel()
 	help := Command{Kind: Help, Line: "help"}
 	games := Command{Kind: Games, Line: "games", Args: GamesArgs{}}
 	tests := []struct {
@@ -236,6 +238,7 @@ func TestParseBody(t *testing.T) {
 // TestParseHTMLText checks a body as mailmsg makes it from an HTML-only
 // reply: non-breaking spaces, blank lines, and the quoted mail as "> ".
 func TestParseHTMLText(t *testing.T) {
+	t.Parallel()
 	body := "\u00a0\n\nb2-b3\u00a0#2\u00a0\n\u00a0\n\nmove\u00a0congo\u00a043 c3xd4\n\n" +
 		"On Mon, 1 Jan 2024 at 10:00, Congo <congo@example.com> wrote:\n\n" +
 		"> Congo game 42: alice vs bob - bob to move\n> \n> move congo 42 a1-a2\n"
@@ -248,6 +251,7 @@ func TestParseHTMLText(t *testing.T) {
 }
 
 func TestParseLimits(t *testing.T) {
+	t.Parallel()
 	lines := func(line string, n int) string { return strings.Repeat(line+"\n", n) }
 	helps := func(n int) []Command {
 		c := make([]Command, n)
@@ -307,6 +311,7 @@ func TestParseLimits(t *testing.T) {
 }
 
 func TestGameFromSubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		subject string
 		want    int64
@@ -350,6 +355,7 @@ func TestGameFromSubject(t *testing.T) {
 }
 
 func TestStripSubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		subject, want string
 	}{
@@ -389,6 +395,7 @@ func BenchmarkParseLongBody(b *testing.B) {
 }
 
 func TestParseConditionalGame(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body string
 		game int64 // Context.Game
@@ -415,6 +422,7 @@ func TestParseConditionalGame(t *testing.T) {
 // A Subject that is a command, or was meant to be one, must be marked so
 // that answers do not repeat it.
 func TestCommandSubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		subject, body string
 		want          bool
@@ -434,6 +442,7 @@ func TestCommandSubject(t *testing.T) {
 }
 
 func TestCutBody(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ body, read string }{
 		{"a\nb\n", "a\nb\n"},
 		{"a\r\n\r\nOn Mon, Alice wrote:\r\nb", "a\r\n\r\n"},

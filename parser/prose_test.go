@@ -13,6 +13,7 @@ const gameSubject = "Re: Congo game 42: alice vs bob - bob to move"
 // TestMoveAlone checks M20: a move alone on its line may carry what
 // people add to it, in a reply about game 42.
 func TestMoveAlone(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		client, line string
 		move         string
@@ -81,6 +82,7 @@ func TestMoveAlone(t *testing.T) {
 // full-width letters, digits, signs and spaces of an input method, and
 // the dashes mail programs make, read as ASCII.
 func TestFullWidth(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		client, line string
 		game         int64 // Context.Game
@@ -128,6 +130,7 @@ func TestFullWidth(t *testing.T) {
 // line plays nothing and relays nothing: it is answered with how to
 // write that move.
 func TestEmbeddedMove(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		client, body string
 		line         string // the line of the Error
@@ -165,6 +168,7 @@ func TestEmbeddedMove(t *testing.T) {
 // TestNoEmbeddedMove checks lines that hold no move-shaped token, and
 // mails with a command beside one: their lines are message.
 func TestNoEmbeddedMove(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{
 		"See you on 2025-03-01!",
 		"My phone is 555-1234",
@@ -197,6 +201,7 @@ func TestNoEmbeddedMove(t *testing.T) {
 // TestBadMoveHint checks that the hint for a bad move shows how to write
 // that move when it can be guessed.
 func TestBadMoveHint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line, want string // want: the end of the Reason
 	}{
@@ -227,6 +232,7 @@ func TestBadMoveHint(t *testing.T) {
 }
 
 func TestMoveHint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, want string // want "" for no guess
 	}{
@@ -262,6 +268,7 @@ func TestMoveHint(t *testing.T) {
 // "<id> <move>" or "game <id> <move>" plays in game <id> when the digest
 // listed it.
 func TestDigest(t *testing.T) {
+	t.Parallel()
 	move := func(line string, game int64, m string, n int) Command {
 		return Command{Kind: Move, Line: line, Game: game, Args: MoveArgs{Move: m, Number: n}}
 	}
@@ -308,6 +315,7 @@ func TestDigest(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"b2-b3", "b2-b3"},
 		{"B2XB3", "b2xb3"},
@@ -329,6 +337,7 @@ func TestCanonical(t *testing.T) {
 // alone on a line. A command word in prose that does not make a whole
 // command gets the usual answer.
 func TestCommandWithinLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body string
 		want string // the command shown, or "" for the usual answer
@@ -352,6 +361,7 @@ func TestCommandWithinLine(t *testing.T) {
 // answered with the line mended, when that reads as a whole command, and
 // that other words get the usual answer.
 func TestMisspeltCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		want string // the line mended, or "" for the usual answer
@@ -383,6 +393,7 @@ func TestMisspeltCommand(t *testing.T) {
 }
 
 func TestOneEdit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want bool

@@ -7,6 +7,7 @@ import (
 // TestParseTournament reads the tournament commands of M33, M34 and M38
 // as people write them, and their errors.
 func TestParseTournament(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		want Command // Line is the line
@@ -67,6 +68,7 @@ func TestParseTournament(t *testing.T) {
 // with join, leave or tournament but are no tournament command are the
 // message to the opponent (M19).
 func TestTournamentWordsInAMessage(t *testing.T) {
+	t.Parallel()
 	body := "b2-b3\nLeave your lion where it is!\nJoin me for a rematch?\nTournament games suit me.\n"
 	got := Parse("Re: Congo game 42: alice vs bob", body, Context{Game: 42})
 	want := Result{

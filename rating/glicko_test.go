@@ -12,6 +12,7 @@ func near(got, want Rating, r, rd, vol float64) bool {
 }
 
 func TestUpdate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		p     Rating
@@ -72,6 +73,7 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestGame(t *testing.T) {
+	t.Parallel()
 	// A draw against a much lower rated player loses points; the lower
 	// rated player wins as many back, more or less, weighted by the
 	// deviations (a sure 1700 moves less than an unsure 1400).
@@ -92,6 +94,7 @@ func TestGame(t *testing.T) {
 }
 
 func TestLongInactivity(t *testing.T) {
+	t.Parallel()
 	// Years without games: the deviation grows towards a new player's,
 	// never beyond it (it gets there after about 1,100 periods at
 	// volatility 0.06), and the rating itself stays where it was.

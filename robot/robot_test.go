@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -64,6 +65,7 @@ func TestChoose(t *testing.T) {
 }
 
 func TestChooseErrors(t *testing.T) {
+	t.Parallel()
 	if _, err := Choose(context.Background(), rules.Start(), 0, 1, nil); err == nil {
 		t.Errorf("Choose at level 0 succeeded, want an error")
 	}
@@ -97,6 +99,7 @@ func TestChooseDeterministic(t *testing.T) {
 }
 
 func TestSeed(t *testing.T) {
+	t.Parallel()
 	seen := map[uint64]bool{}
 	for id := int64(1); id <= 10; id++ {
 		for ply := range 10 {
@@ -140,6 +143,7 @@ func TestChooseInGameSeeksRepetitionWhenBehind(t *testing.T) {
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	got, err := History([]string{"d2-e3", "d6-c5", "d1xd7"})
 	want := positions(t, rules.StartPosition, "d2-e3", "d6-c5")
 	if err != nil || len(got) != len(want) {
@@ -156,6 +160,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestAcceptsDraw(t *testing.T) {
+	t.Parallel()
 	const fen = "3l3/p6/7/7/7/PPPPPPP/2ELE1Z w 1"
 	cycle := []string{"g1-f3", "d7-e7", "f3-g1", "e7-d7"}
 	twice := append(append([]string{}, cycle...), cycle...)
@@ -321,4 +326,11 @@ func TestPick(t *testing.T) {
 	if want := []int64{5, 7, 9, 5, 7, 5}; !slices.Equal(order, want) {
 		t.Errorf("players served in the order %v, want %v", order, want)
 	}
+}
+
+// TestMain runs the tests with no time cap on the robot's searches (see
+// noTimeCap): their node limits decide, on a loaded machine too.
+func TestMain(m *testing.M) {
+	noTimeCap = true
+	os.Exit(m.Run())
 }

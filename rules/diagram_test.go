@@ -3,6 +3,7 @@ package rules
 import "testing"
 
 func TestDiagram(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, "3l3/7/3pp2/c1M4/7/7/2L4 w 1")
 	for _, c := range []struct {
 		side Color

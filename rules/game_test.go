@@ -73,6 +73,7 @@ var (
 )
 
 func TestR8Chains(t *testing.T) {
+	t.Parallel()
 	testPlay(t, []playCase{
 		{
 			// Back on its start square, with all four pawns of the ring.
@@ -87,6 +88,7 @@ func TestR8Chains(t *testing.T) {
 }
 
 func TestR11Promotion(t *testing.T) {
+	t.Parallel()
 	testPlay(t, []playCase{
 		{
 			name: "by a move", pos: "2ml3/1P5/7/7/7/7/3L3 w 1", moves: []string{"b6-b7"},
@@ -112,6 +114,7 @@ func TestR11Promotion(t *testing.T) {
 }
 
 func TestR13Drowning(t *testing.T) {
+	t.Parallel()
 	testPlay(t, []playCase{
 		{
 			// b4 ends a second turn in the river; the black pawn on f4 is
@@ -170,6 +173,7 @@ func TestR13Drowning(t *testing.T) {
 }
 
 func TestR14CapturesStand(t *testing.T) {
+	t.Parallel()
 	testPlay(t, []playCase{
 		{
 			// The zebra takes the lion; the pawn left in the river still
@@ -186,6 +190,7 @@ func TestR14CapturesStand(t *testing.T) {
 }
 
 func TestR15LionCaptured(t *testing.T) {
+	t.Parallel()
 	testPlay(t, []playCase{
 		{
 			// The lion leaves its castle only so, and the position after it
@@ -234,6 +239,7 @@ func TestR15LionCaptured(t *testing.T) {
 const frozen = "3l3/7/7/ccccccc/ppppppp/MMMMMMM/MMMLMMM w 1"
 
 func TestR16NoLegalMove(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, frozen)
 	lost := Outcome{State: Won, Winner: Black, Reason: NoLegalMove}
 	if got := p.Outcome(); got != lost {
@@ -261,6 +267,7 @@ func TestR16NoLegalMove(t *testing.T) {
 }
 
 func TestR17BareLions(t *testing.T) {
+	t.Parallel()
 	draw := Outcome{State: Drawn, Reason: BareLions}
 	for _, c := range []struct {
 		pos   string
@@ -299,6 +306,7 @@ func TestR17BareLions(t *testing.T) {
 }
 
 func TestOutcomeString(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		o    Outcome
 		want string
@@ -320,6 +328,7 @@ func TestOutcomeString(t *testing.T) {
 // Apply panics on a move that is not legal in the position: a move
 // belongs to one position, and using it in another is the caller's bug.
 func TestApplyRefusesForeignMove(t *testing.T) {
+	t.Parallel()
 	p := Start()
 	m, err := p.ParseMove("b2-b3")
 	if err != nil {
@@ -337,6 +346,7 @@ func TestApplyRefusesForeignMove(t *testing.T) {
 // TestReasonRoundTrip: every reason a game ends for reads back from its
 // words, as records and the database write them.
 func TestReasonRoundTrip(t *testing.T) {
+	t.Parallel()
 	for r := LionCaptured; r <= Adjudicated; r++ {
 		if got, err := ParseReason(r.String()); err != nil || got != r {
 			t.Errorf("ParseReason(%q) = %v, %v, want %v", r.String(), got, err, r)

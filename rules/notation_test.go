@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseSquare(t *testing.T) {
+	t.Parallel()
 	for s := Square(0); s < NoSquare; s++ {
 		text := s.String()
 		got, err := ParseSquare(text)
@@ -39,6 +40,7 @@ func TestParseSquare(t *testing.T) {
 }
 
 func TestPieces(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		color  Color
 		kind   Kind
@@ -76,6 +78,7 @@ func TestPieces(t *testing.T) {
 }
 
 func TestR21ParsePosition(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, StartPosition)
 	if p != Start() {
 		t.Errorf("ParsePosition(StartPosition) != Start()")
@@ -140,6 +143,7 @@ func mustLetter(t *testing.T, b byte) Piece {
 }
 
 func TestR21ParsePositionErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in     string
 		flaw   Flaw
@@ -192,6 +196,7 @@ func TestR21ParsePositionErrors(t *testing.T) {
 }
 
 func TestR20ParseMoveText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want string // squares joined by spaces; "" for an error
@@ -244,6 +249,7 @@ func TestR20ParseMoveText(t *testing.T) {
 }
 
 func TestR20MoveString(t *testing.T) {
+	t.Parallel()
 	ring := mustParse(t, "3l3/7/3p3/2p1p2/2Mp3/7/3L3 w 1")
 	for _, c := range []struct {
 		p       Position
@@ -278,6 +284,7 @@ func TestR20MoveString(t *testing.T) {
 }
 
 func TestR20ParseMove(t *testing.T) {
+	t.Parallel()
 	ring := mustParse(t, "3l3/7/3p3/2p1p2/2Mp3/7/3L3 w 1")
 	for _, c := range []struct {
 		name  string
@@ -345,6 +352,7 @@ func TestR20ParseMove(t *testing.T) {
 
 // The issue names these messages; the mail server passes them on.
 func TestMoveErrorText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		p        Position
 		in, want string

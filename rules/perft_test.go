@@ -14,6 +14,7 @@ var deep = flag.Bool("deep", false, "also check perft(6) from the start (2479002
 
 // R22: counts agreed by independent implementations (RULES.md).
 func TestR22PerftStart(t *testing.T) {
+	t.Parallel()
 	want := []uint64{1, 24, 576, 14332, 356456, 9404326, 247900251}
 	for depth, n := range want {
 		switch {
@@ -31,6 +32,7 @@ func TestR22PerftStart(t *testing.T) {
 }
 
 func TestR22PerftPositions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		pos   string
@@ -89,6 +91,7 @@ func perftSlow(p Position, depth int) uint64 {
 }
 
 func TestPerftAgreesWithLegal(t *testing.T) {
+	t.Parallel()
 	for _, pos := range []string{
 		StartPosition,
 		"3l3/7/3p3/2p1p2/2Mp3/7/3L3 w 1",
@@ -106,6 +109,7 @@ func TestPerftAgreesWithLegal(t *testing.T) {
 }
 
 func TestDivide(t *testing.T) {
+	t.Parallel()
 	p := Start()
 	div := Divide(p, 3)
 	if len(div) != 24 {
@@ -136,6 +140,7 @@ func TestDivide(t *testing.T) {
 // TestRandomGames plays random games (a fixed seed, so failures repeat)
 // and checks at every position what FuzzPlay checks.
 func TestRandomGames(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	games := 300
 	if testing.Short() {
@@ -156,6 +161,7 @@ func TestRandomGames(t *testing.T) {
 // pieces anywhere the rules allow: the counting of Perft against Legal and
 // Apply, and what checkPosition checks.
 func TestRandomPositions(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 400
 	if testing.Short() {

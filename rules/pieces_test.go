@@ -67,6 +67,7 @@ func testPieceMoves(t *testing.T, cases []pieceCase) {
 }
 
 func TestR4Lion(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// d1 steps to c1 e1 c2 d2 e2 (its castle); d2..d6 empty: flying capture.
@@ -118,6 +119,7 @@ func TestR4Lion(t *testing.T) {
 }
 
 func TestR5Zebra(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// d4: b3 b5 c2 c6 e2 e6 f3 f5; e6 own, c2 enemy.
@@ -136,6 +138,7 @@ func TestR5Zebra(t *testing.T) {
 }
 
 func TestR6Elephant(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// e2: e1, d2 one step; e3 and f2 own; two squares: e4 over own
@@ -149,6 +152,7 @@ func TestR6Elephant(t *testing.T) {
 }
 
 func TestR7Giraffe(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// d4 steps to empty neighbours only: c3 d3 e3 e4 c5 d5 (c4 and
@@ -166,6 +170,7 @@ func TestR7Giraffe(t *testing.T) {
 }
 
 func TestR8Monkey(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// d3 steps to c2 d2 e2 c3. c4 is own: never jumped. d4 enemy
@@ -212,6 +217,7 @@ func TestR8Monkey(t *testing.T) {
 }
 
 func TestR9Crocodile(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// Steps a1 c1 a2 b2 c2; slides up the file to the river: b3, b4.
@@ -260,6 +266,7 @@ func TestR9Crocodile(t *testing.T) {
 }
 
 func TestR10Pawn(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// Captures straight and diagonally forward; c3 is own.
@@ -303,6 +310,7 @@ func TestR10Pawn(t *testing.T) {
 }
 
 func TestR12Superpawn(t *testing.T) {
+	t.Parallel()
 	testPieceMoves(t, []pieceCase{
 		{
 			// Forward b6 c6, d6 capture; sideways b5 own, d5 capture;

@@ -73,6 +73,7 @@ func pathByIndex(m Move) []Square {
 }
 
 func TestHash(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		same bool
@@ -101,6 +102,7 @@ func TestHash(t *testing.T) {
 }
 
 func TestLionAndOccupied(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, "3l3/7/7/7/7/P6/3L3 w 1")
 	if got := p.Lion(White); got != 3 {
 		t.Errorf("Lion(White) = %v, want d1", got)

@@ -1,15 +1,18 @@
-package server
+package server_test
 
 import (
 	"context"
 	"fmt"
-	"github.com/congobymail/congo/account"
-	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 
+	"github.com/congobymail/congo/account"
+	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailmsg"
+	"github.com/congobymail/congo/server"
+	"github.com/congobymail/congo/server/servertest"
 )
 
 // TestUnprovenCommandsAreNotApplied sends every command that changes
@@ -17,52 +20,54 @@ import (
 // address: nothing may change, the opponent hears nothing, and the player
 // is told, at the registered address, how to send from the personal one.
 func TestUnprovenCommandsAreNotApplied(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
-		setup func(h *harness) (from, body string)
+		setup func(w *servertest.World) (from, body string)
 	}{
-		{"newkey", func(h *harness) (string, string) { return "alice", "newkey" }},
-		{"challenge", func(h *harness) (string, string) { return "alice", "challenge congo bob" }},
-		{"accept", func(h *harness) (string, string) {
-			h.sendProven("alice", "challenge congo bob")
-			h.deliver()
+		{"newkey", func(w *servertest.World) (string, string) { return "alice", "newkey" }},
+		{"challenge", func(w *servertest.World) (string, string) { return "alice", "challenge congo bob" }},
+		{"accept", func(w *servertest.World) (string, string) {
+			w.SendProven("alice", "challenge congo bob")
+			w.Deliver()
 			return "bob", "accept congo 1"
 		}},
-		{"decline", func(h *harness) (string, string) {
-			h.sendProven("alice", "challenge congo bob")
-			h.deliver()
+		{"decline", func(w *servertest.World) (string, string) {
+			w.SendProven("alice", "challenge congo bob")
+			w.Deliver()
 			return "bob", "decline congo 1"
 		}},
-		{"move", func(h *harness) (string, string) {
-			h.startGame("alice", "bob")
+		{"move", func(w *servertest.World) (string, string) {
+			w.StartGame("alice", "bob")
 			return "alice", "move congo 1 b2-b3"
 		}},
-		{"resign", func(h *harness) (string, string) {
-			h.startGame("alice", "bob")
+		{"resign", func(w *servertest.World) (string, string) {
+			w.StartGame("alice", "bob")
 			return "alice", "resign congo 1"
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t)
-			h.register("alice", "bob")
-			from, body := tt.setup(h)
-			before := h.snapshot()
+			t.Parallel()
+			w := servertest.New(t, server.Config{})
+			w.Register("alice", "bob")
+			from, body := tt.setup(w)
+			before := snapshot(t, w)
 
-			m := h.mail(from, "", body)
-			m.HeaderRecipients = []string{ourAddress, "congo+" + strings.Repeat("a", account.SecretLen) + "@example.org"}
-			h.handle(m)
+			m := w.Mail(from, "", body)
+			m.HeaderRecipients = []string{servertest.ServerAddress, "congo+" + strings.Repeat("a", account.SecretLen) + "@example.org"}
+			w.Process(m)
 
-			mails := h.deliver()
+			mails := w.Deliver()
 			if len(mails) != 1 {
 				t.Fatalf("%d mails sent, want 1 (the answer to %s)", len(mails), from)
 			}
-			reply := only(t, mails, from)
-			wantText(t, reply, "did not come to your personal address", body, h.personal(from))
-			if reply.ReplyTo != h.personal(from) {
-				t.Errorf("Reply-To = %q, want the personal address %q", reply.ReplyTo, h.personal(from))
+			reply := servertest.Only(t, mails, from)
+			servertest.WantText(t, reply, "did not come to your personal address", body, w.Personal(from))
+			if reply.ReplyTo != w.Personal(from) {
+				t.Errorf("Reply-To = %q, want the personal address %q", reply.ReplyTo, w.Personal(from))
 			}
-			if after := h.snapshot(); after != before {
+			if after := snapshot(t, w); after != before {
 				t.Errorf("unproven %q changed the database:\nbefore %s\nafter  %s", body, before, after)
 			}
 		})
@@ -70,15 +75,15 @@ func TestUnprovenCommandsAreNotApplied(t *testing.T) {
 }
 
 // snapshot describes the players and games, to see whether they changed.
-func (h *harness) snapshot() string {
-	h.t.Helper()
+func snapshot(t *testing.T, w *servertest.World) string {
+	t.Helper()
 	var b strings.Builder
 	for _, p := range []string{"alice", "bob"} {
-		fmt.Fprintf(&b, "%s:%s ", p, h.player(p).Secret)
+		fmt.Fprintf(&b, "%s:%s ", p, w.Player(p).Secret)
 	}
 	for id := int64(1); id <= 3; id++ {
 		var g db.Game
-		h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		w.InTx(func(ctx context.Context, tx *db.Tx) error {
 			g, _ = tx.Game(ctx, id)
 			return nil
 		})
@@ -90,6 +95,7 @@ func (h *harness) snapshot() string {
 // TestPersonalAddressHeaders reads real mails whose personal address
 // stands in To, Cc or Delivered-To, in any case.
 func TestPersonalAddressHeaders(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		header func(personal string) string
@@ -110,10 +116,11 @@ func TestPersonalAddressHeaders(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t)
-			h.register("alice", "bob")
+			t.Parallel()
+			w := servertest.New(t, server.Config{})
+			w.Register("alice", "bob")
 			raw := "From: Alice <alice@players.example>\r\n" +
-				tt.header(h.personal("alice")) +
+				tt.header(w.Personal("alice")) +
 				fmt.Sprintf("Message-ID: <raw%d@players.example>\r\n", i) +
 				"Subject: a challenge\r\n" +
 				"\r\n" +
@@ -122,9 +129,9 @@ func TestPersonalAddressHeaders(t *testing.T) {
 			if err != nil {
 				t.Fatalf("mailmsg.Parse: %v", err)
 			}
-			h.handle(m)
-			mails := h.deliver()
-			if got := len(to(mails, "bob")) == 1; got != tt.proven {
+			w.Process(m)
+			mails := w.Deliver()
+			if got := len(servertest.To(mails, "bob")) == 1; got != tt.proven {
 				t.Errorf("challenge with %s: proven %v, want %v", tt.name, got, tt.proven)
 			}
 		})
@@ -134,19 +141,20 @@ func TestPersonalAddressHeaders(t *testing.T) {
 // TestAuthenticatedMailIsObeyed checks that a trusted server's word stands
 // in for the personal address.
 func TestAuthenticatedMailIsObeyed(t *testing.T) {
-	h := newHarnessWith(t, Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
-	h.register("alice", "bob")
-	m := h.mail("alice", "", "challenge congo bob")
+	t.Parallel()
+	w := servertest.New(t, server.Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
+	w.Register("alice", "bob")
+	m := w.Mail("alice", "", "challenge congo bob")
 	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
-	h.handle(m)
-	wantText(t, only(t, h.deliver(), "bob"), "alice challenges you")
+	w.Process(m)
+	servertest.WantText(t, servertest.Only(t, w.Deliver(), "bob"), "alice challenges you")
 
 	// A DKIM pass for the From domain, without DMARC, proves nothing.
-	m = h.mail("alice", "", "challenge congo bob")
+	m = w.Mail("alice", "", "challenge congo bob")
 	m.AuthResults = []string{"mx.example.org; dkim=pass header.d=players.example"}
-	h.handle(m)
-	for _, r := range h.deliver() {
-		if r.To != addr("alice") {
+	w.Process(m)
+	for _, r := range w.Deliver() {
+		if r.To != congotest.Address("alice") {
 			t.Errorf("a mail with dkim=pass alone reached %s: %q", r.To, r.Subject)
 		}
 	}
@@ -155,16 +163,40 @@ func TestAuthenticatedMailIsObeyed(t *testing.T) {
 // TestSeveralFromProveNothing checks that a mail with more than one From
 // address is never taken as proof of its first one.
 func TestSeveralFromProveNothing(t *testing.T) {
-	h := newHarnessWith(t, Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
-	h.register("alice", "bob")
-	m := h.mail("alice", "", "challenge congo bob")
+	t.Parallel()
+	w := servertest.New(t, server.Config{Settings: config.Settings{TrustAuthServ: "mx.example.org"}})
+	w.Register("alice", "bob")
+	m := w.Mail("alice", "", "challenge congo bob")
 	m.FromCount = 2
-	m.HeaderRecipients = []string{h.personal("alice")}
+	m.HeaderRecipients = []string{w.Personal("alice")}
 	m.AuthResults = []string{"mx.example.org; dmarc=pass header.from=players.example"}
-	h.handle(m)
-	for _, r := range h.deliver() {
-		if r.To != addr("alice") {
+	w.Process(m)
+	for _, r := range w.Deliver() {
+		if r.To != congotest.Address("alice") {
 			t.Errorf("a mail with two From addresses reached %s: %q", r.To, r.Subject)
 		}
+	}
+}
+
+// TestOperatorCommandsNeedTheOperator: the operator's commands from
+// anyone else, even proven, are no commands at all.
+func TestOperatorCommandsNeedTheOperator(t *testing.T) {
+	t.Parallel()
+	w := servertest.New(t, server.Config{Settings: config.Settings{Operator: congotest.Address("oper")}})
+	w.Register("oper", "alice", "bob")
+	w.SendProven("alice", "ban bob")
+	servertest.WantText(t, servertest.Only(t, w.Deliver(), "alice"), `unknown command "ban"`)
+	if w.Banned("bob") {
+		t.Errorf("alice, not the operator, banned bob")
+	}
+	w.Send("oper", "ban bob") // the operator's address, but not proven
+	w.Deliver()
+	if w.Banned("bob") {
+		t.Errorf("a mail from the operator's address that proves nothing banned bob")
+	}
+	w.SendProven("oper", "ban bob")
+	w.Deliver()
+	if !w.Banned("bob") {
+		t.Errorf("the operator's proven mail did not ban bob")
 	}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/congobymail/congo/config"
 	"strings"
 	"testing"
 
@@ -63,6 +62,7 @@ var needs = []struct {
 // every command the parser knows has an entry, and each needs what the
 // decision above says.
 func TestCommandNeeds(t *testing.T) {
+	t.Parallel()
 	seen := map[parser.Kind]bool{}
 	for _, tt := range needs {
 		r := parser.Parse("", tt.line, parser.Context{Game: 1, Operator: true})
@@ -88,51 +88,11 @@ func TestCommandNeeds(t *testing.T) {
 	}
 }
 
-// TestForgedTestsCoverEveryChange: every command that needs a proven
-// sender is in TestForgedFromIsNeverApplied.
-func TestForgedTestsCoverEveryChange(t *testing.T) {
-	forged := map[parser.Kind]bool{}
-	for _, tt := range forgedCommands {
-		for _, c := range parser.Parse("", tt.body, parser.Context{Game: 1}).Commands {
-			forged[c.Kind] = true
-		}
-	}
-	for k, cmd := range commands {
-		// board and tournament change nothing: they need proof so that
-		// no board or standings answer a forged mail (M31), which
-		// TestBoard and TestTournamentShow check.
-		if cmd.need == proven && !forged[k] && k != parser.Board && k != parser.Tournament {
-			t.Errorf("%v needs a proven sender, but TestForgedFromIsNeverApplied does not send it", k)
-		}
-	}
-}
-
-// TestOperatorCommandsNeedTheOperator: the operator's commands from
-// anyone else, even proven, are no commands at all.
-func TestOperatorCommandsNeedTheOperator(t *testing.T) {
-	h := newHarnessWith(t, Config{Settings: config.Settings{Operator: addr("oper")}})
-	h.register("oper", "alice", "bob")
-	h.sendProven("alice", "ban bob")
-	wantText(t, only(t, h.deliver(), "alice"), `unknown command "ban"`)
-	if h.banned("bob") {
-		t.Errorf("alice, not the operator, banned bob")
-	}
-	h.send("oper", "ban bob") // the operator's address, but not proven
-	h.deliver()
-	if h.banned("bob") {
-		t.Errorf("a mail from the operator's address that proves nothing banned bob")
-	}
-	h.sendProven("oper", "ban bob")
-	h.deliver()
-	if !h.banned("bob") {
-		t.Errorf("the operator's proven mail did not ban bob")
-	}
-}
-
 // TestRefusalsHaveWords: every refusal of a change to a game is told in
 // the mails' own words for it (the server names templates' problems with
 // the game's).
 func TestRefusalsHaveWords(t *testing.T) {
+	t.Parallel()
 	unknown := renderProblem(t, "no such problem")
 	for p := game.NotChallenged; p <= game.BadConditional; p++ {
 		if got := renderProblem(t, templates.Problem(p.String())); got == unknown || strings.TrimSpace(got) == "> b2-b3" {

@@ -1,18 +1,15 @@
-package server
+package server_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
-	"github.com/congobymail/congo/config"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
+	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/server"
+	"github.com/congobymail/congo/server/servertest"
 )
 
 // TestForgedFromIsNeverApplied sends every command that changes
@@ -22,23 +19,24 @@ import (
 // As a control, the same
 // command sent to the personal address must change something.
 func TestForgedFromIsNeverApplied(t *testing.T) {
+	t.Parallel()
 	for _, tt := range forgedCommands {
 		for _, proven := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/proven=%v", tt.name, proven), func(t *testing.T) {
 				t.Parallel()
-				h, dump := newDumpHarness(t)
-				h.register("alice", "bob", "carol")
+				w, dump := newDumpWorld(t)
+				w.Register("alice", "bob", "carol")
 				if tt.setup != nil {
-					tt.setup(h)
+					tt.setup(t, w)
 				}
-				h.deliver()
+				w.Deliver()
 				before := dump()
 				if proven {
-					h.sendProven(tt.from, tt.body)
+					w.SendProven(tt.from, tt.body)
 				} else {
-					h.send(tt.from, tt.body)
+					w.Send(tt.from, tt.body)
 				}
-				mails := h.deliver()
+				mails := w.Deliver()
 				after := dump()
 				if proven {
 					if after == before {
@@ -49,11 +47,31 @@ func TestForgedFromIsNeverApplied(t *testing.T) {
 				if after != before {
 					t.Errorf("%q with a forged From changed the database:\nbefore %s\nafter  %s", tt.body, before, after)
 				}
-				if len(mails) != 1 || mails[0].To != addr(tt.from) {
+				if len(mails) != 1 || mails[0].To != congotest.Address(tt.from) {
 					t.Fatalf("%q with a forged From: %d mails, want 1 answer to %s", tt.body, len(mails), tt.from)
 				}
-				wantText(t, mails[0], "did not come to your personal address")
+				servertest.WantText(t, mails[0], "did not come to your personal address")
 			})
+		}
+	}
+}
+
+// TestForgedTestsCoverEveryChange: every command that needs a proven
+// sender is in TestForgedFromIsNeverApplied.
+func TestForgedTestsCoverEveryChange(t *testing.T) {
+	t.Parallel()
+	forged := map[parser.Kind]bool{}
+	for _, tt := range forgedCommands {
+		for _, c := range parser.Parse("", tt.body, parser.Context{Game: 1}).Commands {
+			forged[c.Kind] = true
+		}
+	}
+	for _, k := range server.ProvenKinds() {
+		// board and tournament change nothing: they need proof so that
+		// no board or standings answer a forged mail (M31), which
+		// TestBoard and TestTournamentShow check.
+		if !forged[k] && k != parser.Board && k != parser.Tournament {
+			t.Errorf("%v needs a proven sender, but TestForgedFromIsNeverApplied does not send it", k)
 		}
 	}
 }
@@ -62,79 +80,76 @@ func TestForgedFromIsNeverApplied(t *testing.T) {
 // must be done before it (by proven mail) and its sender.
 var forgedCommands = []struct {
 	name  string
-	setup func(h *harness) // proven commands before
+	setup func(t *testing.T, w *servertest.World) // proven commands before
 	from  string
 	body  string
 }{
 	{"newkey", nil, "alice", "newkey"},
 	{"rename", nil, "alice", "rename alicia"},
 	{"challenge", nil, "alice", "challenge congo bob"},
-	{"accept", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "accept congo 1"},
-	{"decline", func(h *harness) { h.sendProven("alice", "challenge congo bob") }, "bob", "decline congo 1"},
+	{"accept", func(t *testing.T, w *servertest.World) { w.SendProven("alice", "challenge congo bob") }, "bob", "accept congo 1"},
+	{"decline", func(t *testing.T, w *servertest.World) { w.SendProven("alice", "challenge congo bob") }, "bob", "decline congo 1"},
 	{"move", startGame1, "alice", "move congo 1 b2-b3"},
 	{"resign", startGame1, "alice", "resign congo 1"},
 	{"draw", startGame1, "alice", "draw congo 1"},
-	{"nodraw", func(h *harness) { startGame1(h); h.sendProven("bob", "draw congo 1") }, "alice", "nodraw congo 1"},
-	{"takeback", func(h *harness) { startGame1(h); h.sendProven("alice", "move congo 1 b2-b3") }, "alice", "takeback congo 1"},
+	{"nodraw", func(t *testing.T, w *servertest.World) { startGame1(t, w); w.SendProven("bob", "draw congo 1") }, "alice", "nodraw congo 1"},
+	{"takeback", func(t *testing.T, w *servertest.World) { startGame1(t, w); w.SendProven("alice", "move congo 1 b2-b3") }, "alice", "takeback congo 1"},
 	{"abort", startGame1, "alice", "abort congo 1"},
 	{"conditional", startGame1, "bob", "conditional congo 1\nif b2-b3 then b6-b5"},
-	{"conditional clear", func(h *harness) {
-		startGame1(h)
-		h.sendProven("bob", "conditional congo 1\nif b2-b3 then b6-b5")
+	{"conditional clear", func(t *testing.T, w *servertest.World) {
+		startGame1(t, w)
+		w.SendProven("bob", "conditional congo 1\nif b2-b3 then b6-b5")
 	}, "bob", "conditional congo 1 clear"},
 	{"observe", startGame1, "carol", "observe congo 1"},
-	{"unobserve", func(h *harness) { startGame1(h); h.sendProven("carol", "observe congo 1") }, "carol", "unobserve congo 1"},
+	{"unobserve", func(t *testing.T, w *servertest.World) { startGame1(t, w); w.SendProven("carol", "observe congo 1") }, "carol", "unobserve congo 1"},
 	{"seek", nil, "alice", "seek congo"},
 	{"notify", nil, "alice", "notify digest"},
 	{"vacation", nil, "alice", "vacation 3"},
 	{"language", nil, "alice", "language ja"},
 	{"tournament new", nil, "alice", "tournament new swiss Spring Cup"},
 	{"join", newTournament1, "bob", "join tournament 1"},
-	{"leave", func(h *harness) { newTournament1(h); h.sendProven("bob", "join tournament 1") }, "bob", "leave tournament 1"},
-	{"tournament kick", func(h *harness) { newTournament1(h); h.sendProven("bob", "join tournament 1") }, "alice", "tournament kick 1 bob"},
-	{"tournament start", func(h *harness) {
-		newTournament1(h)
-		h.sendProven("bob", "join tournament 1")
-		h.sendProven("carol", "join tournament 1")
+	{"leave", func(t *testing.T, w *servertest.World) {
+		newTournament1(t, w)
+		w.SendProven("bob", "join tournament 1")
+	}, "bob", "leave tournament 1"},
+	{"tournament kick", func(t *testing.T, w *servertest.World) {
+		newTournament1(t, w)
+		w.SendProven("bob", "join tournament 1")
+	}, "alice", "tournament kick 1 bob"},
+	{"tournament start", func(t *testing.T, w *servertest.World) {
+		newTournament1(t, w)
+		w.SendProven("bob", "join tournament 1")
+		w.SendProven("carol", "join tournament 1")
 	}, "alice", "tournament start 1"},
 	{"tournament cancel", newTournament1, "alice", "tournament cancel 1"},
-	{"analyze", func(h *harness) {
-		startGame1(h)
-		h.sendProven("alice", "move congo 1 d2-e3")
-		h.sendProven("bob", "resign congo 1")
+	{"analyze", func(t *testing.T, w *servertest.World) {
+		startGame1(t, w)
+		w.SendProven("alice", "move congo 1 d2-e3")
+		w.SendProven("bob", "resign congo 1")
 	}, "carol", "analyze congo 1"},
 }
 
 // newTournament1 creates tournament 1, a round robin alice directs.
-func newTournament1(h *harness) {
-	h.t.Helper()
-	h.sendProven("alice", "tournament new roundrobin Club Cup")
+func newTournament1(t *testing.T, w *servertest.World) {
+	t.Helper()
+	w.SendProven("alice", "tournament new roundrobin Club Cup")
 }
 
 // startGame1 starts game 1, alice (white) against bob.
-func startGame1(h *harness) {
-	h.t.Helper()
-	if id := h.startGame("alice", "bob"); id != 1 {
-		h.t.Fatalf("the game is %d, want 1", id)
+func startGame1(t *testing.T, w *servertest.World) {
+	t.Helper()
+	if id := w.StartGame("alice", "bob"); id != 1 {
+		t.Fatalf("the game is %d, want 1", id)
 	}
 }
 
-// newDumpHarness is newHarness with a function that dumps every table but
-// the bookkeeping of mail, read through a connection of its own.
-func newDumpHarness(t *testing.T) (*harness, func() string) {
+// newDumpWorld is servertest.New with a function that dumps every
+// table but the bookkeeping of mail, read through a connection of its
+// own.
+func newDumpWorld(t *testing.T) (*servertest.World, func() string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "congo.db")
-	d, err := db.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	c := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-	s, err := New(Config{DB: d, Now: c.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Settings: config.Settings{Address: ourAddress}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	w := servertest.New(t, server.Config{})
+	raw, err := sql.Open("sqlite", "file:"+w.DBPath+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +184,7 @@ func newDumpHarness(t *testing.T) (*harness, func() string) {
 		}
 		return b.String()
 	}
-	return &harness{t: t, s: s, db: d, clock: c, sink: &sink{}}, dump
+	return w, dump
 }
 
 func column[T any](d *sql.DB, query string) ([]T, error) {

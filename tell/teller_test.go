@@ -7,6 +7,7 @@ import (
 )
 
 func TestOwnAddress(tt *testing.T) {
+	tt.Parallel()
 	teller, err := New(config.Settings{Address: "congo@example.org"}, nil, nil, nil)
 	if err != nil {
 		tt.Fatal(err)

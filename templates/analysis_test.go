@@ -48,6 +48,7 @@ func analysed() AnalysisData {
 }
 
 func TestAnalysisGolden(t *testing.T) {
+	t.Parallel()
 	observer := analysed()
 	observer.To = "carol"
 	aborted := Game{ID: 43, White: "alice", Black: "bob", State: Aborted, Reason: rules.Aborted}
@@ -105,6 +106,7 @@ func TestAnalysisGolden(t *testing.T) {
 }
 
 func TestAnalysisHTMLGolden(t *testing.T) {
+	t.Parallel()
 	subject, text, got, err := Analysis(analysed())
 	if err != nil {
 		t.Fatal(err)

@@ -41,6 +41,7 @@ var everyLanguage = map[string]bool{"piece": true, "decimal": true, "number": tr
 // every phrase (a format string of the parser, the rules, the game or
 // the server, which the Go code writes in English), with the same verbs.
 func TestCatalogues(t *testing.T) {
+	t.Parallel()
 	english := definitions(t, "*.tmpl")
 	formats := phraseFormats(t)
 	for _, c := range lang.All {
@@ -110,6 +111,7 @@ func catalogueProblems(file string, english, own map[string]*parse.Tree, formats
 // thing a language's file can get wrong, and nothing in a file that
 // gets all of it right.
 func TestCatalogueProblems(t *testing.T) {
+	t.Parallel()
 	parseSet := func(text string) map[string]*parse.Tree {
 		t.Helper()
 		set, err := template.New("").Funcs(tongueOf(lang.English).funcs()).Parse(text)
@@ -546,6 +548,7 @@ func forwards(e ast.Expr) bool {
 // TestPluralForms: every plural and form in a language's file gives as
 // many forms as the language has (English 2, Czech 3, Japanese 1).
 func TestPluralForms(t *testing.T) {
+	t.Parallel()
 	for _, c := range lang.All {
 		pattern := "lang/" + string(c) + ".tmpl"
 		if c == lang.English {
@@ -593,6 +596,7 @@ func TestPluralForms(t *testing.T) {
 // TestPlurals renders numbers of things in each language: Czech has three
 // forms (1 den, 2 dny, 5 dní), Japanese none.
 func TestPlurals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang lang.Code
 		d    int

@@ -55,6 +55,7 @@ func htmlBoard() BoardData {
 }
 
 func TestBoardHTMLGolden(t *testing.T) {
+	t.Parallel()
 	_, _, got, err := BoardMail(htmlBoard())
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +84,7 @@ func TestBoardHTMLGolden(t *testing.T) {
 }
 
 func TestBoardHTMLLastMoveGolden(t *testing.T) {
+	t.Parallel()
 	_, _, got, err := BoardMail(lastMoveBoard(t))
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +108,7 @@ func TestBoardHTMLLastMoveGolden(t *testing.T) {
 }
 
 func TestDigestHTMLGolden(t *testing.T) {
+	t.Parallel()
 	d := htmlBoard()
 	other := d.Game
 	other.ID = 43
@@ -136,6 +139,7 @@ func TestDigestHTMLGolden(t *testing.T) {
 // (M43), and only the server's line: a player's words naming an address
 // stay words.
 func TestBoardHTMLWebPage(t *testing.T) {
+	t.Parallel()
 	d := htmlBoard()
 	d.Page = "https://congo.example.org/games/42"
 	d.Message = &Message{By: "alice", Text: "See the game on the web: https://evil.example/games/42"}
@@ -533,6 +537,7 @@ func distance(a, b color.RGBA) float64 {
 }
 
 func TestParagraphs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want [][]string
@@ -562,6 +567,7 @@ func TestParagraphs(t *testing.T) {
 // line: a <br> stands only before or after a line that the text part
 // indents or quotes, or the Position line.
 func TestBoardHTMLProseReflows(t *testing.T) {
+	t.Parallel()
 	_, text, page, err := BoardMail(htmlBoard())
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,7 @@ func (m mail) String() string {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	won := playing
 	won.State, won.ToMove, won.Winner, won.Reason = Won, "", "alice", rules.LionCaptured
 	resigned := won
@@ -492,6 +493,7 @@ func lineDiff(want, got string) string {
 }
 
 func TestSubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		game Game
 		want string
@@ -512,6 +514,7 @@ func TestSubject(t *testing.T) {
 }
 
 func TestDuration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		d    time.Duration
 		want string
@@ -536,6 +539,7 @@ func TestDuration(t *testing.T) {
 // TestDurationsAndDates: times left and dates in each language's form,
 // Czech's three plural forms, Japanese's units written together.
 func TestDurationsAndDates(t *testing.T) {
+	t.Parallel()
 	const nb = "\u00a0" // Czech keeps a number with its noun
 	tests := []struct {
 		lang lang.Code
@@ -569,6 +573,7 @@ func TestDurationsAndDates(t *testing.T) {
 }
 
 func TestReplySubject(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"games", "Re: games"},
 		{"Re: Congo game 42: alice vs bob - bob to move", "Re: Congo game 42: alice vs bob - bob to move"},
@@ -602,6 +607,7 @@ var problems = []Problem{
 }
 
 func TestEveryProblemHasWords(t *testing.T) {
+	t.Parallel()
 	for _, p := range problems {
 		e := Error{Line: "x", Problem: p, Handle: "zed", GameID: 42, Game: &playing, Detail: "detail"}
 		got, err := tongueOf(lang.English).execute("problem", e)
@@ -616,6 +622,7 @@ func TestEveryProblemHasWords(t *testing.T) {
 }
 
 func TestPieces(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []Piece
 		want string
@@ -635,6 +642,7 @@ func TestPieces(t *testing.T) {
 }
 
 func TestTidy(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"a  \n\n\n\nb\n\n", "a\n\nb\n"},
 		{"\n\na", "a\n"},
@@ -672,6 +680,7 @@ func TestTidy(t *testing.T) {
 // TestAdminGolden renders the operator's notices to a player and the
 // answer to the operator, in every language.
 func TestAdminGolden(t *testing.T) {
+	t.Parallel()
 	g := playing
 	g.Winner = "alice"
 	for _, action := range []string{"ban", "unban", "adjourn", "resume", "adjudicate"} {
@@ -701,6 +710,7 @@ func TestAdminGolden(t *testing.T) {
 }
 
 func TestAdminDone(t *testing.T) {
+	t.Parallel()
 	_, body, err := Reply(ReplyData{Subject: "ops", Sections: []Section{AdminDone{Line: "ban mallory", Done: "ban mallory"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -715,6 +725,7 @@ func TestAdminDone(t *testing.T) {
 // TestRulesSummary checks that the rules mail names what a new player
 // needs (M25) and writes squares and moves in the help's own words.
 func TestRulesSummary(t *testing.T) {
+	t.Parallel()
 	_, rules, err := Reply(ReplyData{Subject: "rules", Sections: []Section{RulesSummary{}}})
 	if err != nil {
 		t.Fatal(err)
@@ -752,6 +763,7 @@ func TestRulesSummary(t *testing.T) {
 // TestDrowningWarning checks that the player to move, and only they, is
 // told which of their pieces drown unless they leave the river (M25).
 func TestDrowningWarning(t *testing.T) {
+	t.Parallel()
 	two := []Piece{{"pawn", "c4"}, {"pawn", "f4"}}
 	one := []Piece{{"zebra", "b4"}}
 	won := playing

@@ -10,6 +10,7 @@ import (
 
 // TestTournamentGolden renders every kind of tournament mail and answer.
 func TestTournamentGolden(t *testing.T) {
+	t.Parallel()
 	swiss := Tournament{ID: 3, Name: "Spring Cup", Swiss: true, Rounds: 3, TimeControl: "days=3", Director: "alice",
 		Status: "running", Round: 2, Players: []string{"alice", "bob", "carol", "dave", "erin"}, MinPlayers: 3}
 	open := swiss

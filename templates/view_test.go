@@ -9,6 +9,7 @@ import (
 )
 
 func TestViewOf(t *testing.T) {
+	t.Parallel()
 	pos := rules.Start()
 	tests := []struct {
 		side       rules.Color
@@ -41,6 +42,7 @@ func TestViewOf(t *testing.T) {
 }
 
 func TestViewWithLast(t *testing.T) {
+	t.Parallel()
 	// A monkey's chain that leaves the river and comes back (RULES.md's
 	// worked example for R13 c): c4 over d5 to e6, over e5 to e4.
 	pos, err := rules.ParsePosition("3l3/7/3pp2/c1M4/7/7/2L4 w 1")
@@ -94,6 +96,7 @@ func marked(v View) []string {
 }
 
 func TestDrowningOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pos  string
 		want []Piece

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/rating"
 	"github.com/congobymail/congo/rules"
 )
@@ -56,12 +57,7 @@ func openBench(b *testing.B) *db.DB {
 	if benchDB.err != nil {
 		b.Fatal(benchDB.err)
 	}
-	d, err := db.Open(context.Background(), benchDB.path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { d.Close() })
-	return d
+	return congotest.OpenDB(b, benchDB.path)
 }
 
 // openBenchCopy opens a copy of the benchmarks' database, to write in.
@@ -76,12 +72,7 @@ func openBenchCopy(b *testing.B) *db.DB {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	d, err := db.Open(context.Background(), path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { d.Close() })
-	return d
+	return congotest.OpenDB(b, path)
 }
 
 func seedBench(path string) error {

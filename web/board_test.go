@@ -35,6 +35,7 @@ func positionPieces(p rules.Position) map[string]string {
 // SVG is well-formed, has a piece element for each piece of the position
 // with its square and R21 letter (M45), and rings the last move's squares.
 func TestBoardSVG(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for g := range 20 {
 		pos := rules.Start()
@@ -78,6 +79,7 @@ func TestBoardSVG(t *testing.T) {
 // fourth rank, the castles the files c to e off it, and a coordinate for
 // each file and rank.
 func TestBoardSVGSquares(t *testing.T) {
+	t.Parallel()
 	svg := string(boardSVG(rules.Start(), rules.Move{}, "the start"))
 	for class, want := range map[string]int{`class="sq"`: 24, `class="river"`: 7, `class="castle"`: 18, `class="coord"`: 14, `class="last"`: 0} {
 		if n := strings.Count(svg, class); n != want {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,12 +13,14 @@ import (
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/internal/congotest"
 )
 
 // TestFeed reads alice's feed as a feed reader does: an entry for each
 // of her games' start, each move after which it was her move, and each
 // result, the newest first (M44); nothing of the challenges.
 func TestFeed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	var f struct {
@@ -82,28 +83,14 @@ func TestFeed(t *testing.T) {
 // confirmed their addresses.
 func playersDB(t *testing.T, n int) (*db.DB, []db.Player) {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
+	var handles []string
+	for i := range n {
+		handles = append(handles, fmt.Sprintf("p%d", i))
 	}
-	t.Cleanup(func() { d.Close() })
+	d := congotest.NewDB(t, handles...)
 	var ps []db.Player
-	err = d.Tx(ctx, func(tx *db.Tx) error {
-		for i := range n {
-			p, err := tx.CreatePlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), "s", t0)
-			if err != nil {
-				return err
-			}
-			if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, h := range handles {
+		ps = append(ps, congotest.Player(t, d, h))
 	}
 	return d, ps
 }
@@ -112,6 +99,7 @@ func playersDB(t *testing.T, n int) (*db.DB, []db.Player) {
 // the newest feedEntries entries of all of them, read from the games
 // that changed last.
 func TestFeedNewest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d, ps := playersDB(t, 4)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -196,6 +184,7 @@ func TestFeedNewest(t *testing.T) {
 // stays as more games end, read on from where the replay was, also when
 // one of them ended at a time before the last it had seen.
 func TestRatingReplay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d, ps := playersDB(t, 6)
 	r := rand.New(rand.NewPCG(5, 6))

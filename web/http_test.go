@@ -13,6 +13,7 @@ import (
 // TestHeaders checks the headers every answer carries: the Content
 // Security Policy, which allows no inline script or style, and the rest.
 func TestHeaders(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	for _, target := range []string{"/", "/games/1", "/games/1.pgn", "/players/alice.atom", "/games/99", "/robots.txt"} {
@@ -59,6 +60,7 @@ func TestHeaders(t *testing.T) {
 // it is a 304 without a body; a game being played has no Last-Modified
 // (its clocks run), but its tag works.
 func TestConditionalRequests(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	first := get(h, "/games/1")
@@ -111,6 +113,7 @@ func TestConditionalRequests(t *testing.T) {
 // gzip, with Vary: Accept-Encoding and a tag of its own, and plain to
 // one that does not; small answers go plain.
 func TestGzip(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	plain := get(h, "/games/1")
@@ -149,6 +152,7 @@ func TestGzip(t *testing.T) {
 }
 
 func TestAcceptsGzip(t *testing.T) {
+	t.Parallel()
 	for header, want := range map[string]bool{
 		"":                        false,
 		"gzip":                    true,
@@ -172,6 +176,7 @@ func TestAcceptsGzip(t *testing.T) {
 // TestMethods checks that only GET and HEAD are answered, HEAD without a
 // body.
 func TestMethods(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
@@ -191,6 +196,7 @@ func TestMethods(t *testing.T) {
 // TestBasePath checks pages under a public URL with a path, as behind a
 // proxy: their links carry the path, and they answer with it or without.
 func TestBasePath(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h, err := New(Config{DB: w.db, PublicURL: "https://example.org/congo", Now: func() time.Time { return now }})
 	if err != nil {
@@ -211,6 +217,7 @@ func TestBasePath(t *testing.T) {
 }
 
 func TestParsePublicURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"http://127.0.0.1:8080":          "http://127.0.0.1:8080/",
 		"https://congo.example.org/":     "https://congo.example.org/",

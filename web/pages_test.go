@@ -58,6 +58,7 @@ func lineDiff(want, got string) string {
 // TestPagesGolden renders the pages of the world and compares them with
 // their golden files: read the diffs of -update.
 func TestPagesGolden(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	for _, tt := range []struct{ name, target string }{
@@ -84,6 +85,7 @@ func TestPagesGolden(t *testing.T) {
 // with their ratings, the result, the moves as links to their positions,
 // the position's R21 line, and the board's pieces.
 func TestGamePage(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	page := mustGet(t, h, "/games/1")
@@ -133,6 +135,7 @@ func TestGamePage(t *testing.T) {
 // TestRecord checks /games/<id>.pgn: the history record (game.Record),
 // as text, without the messages sent with the moves.
 func TestRecord(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	ctx := context.Background()
@@ -175,6 +178,7 @@ func TestRecord(t *testing.T) {
 // TestNotFound checks that every address of nothing, and of what is not
 // public, is a 404 page (M46), and a malformed step a 400.
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	for _, target := range []string{
@@ -206,6 +210,7 @@ func TestNotFound(t *testing.T) {
 // TestOtherPages checks the home page, the ratings, a player's page and
 // the tournaments' pages.
 func TestOtherPages(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	home := mustGet(t, h, "/")

@@ -14,6 +14,7 @@ import (
 // game, position, record, player, feed and tournament besides, and fails
 // if any of those appears, or any mail address but the server's (M46).
 func TestPrivacy(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	h := w.handler(t)
 	targets := []string{"/", "/ratings", "/robots.txt", "/tournaments/1", "/tournaments/2"}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/director"
 	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/pairing"
 	"github.com/congobymail/congo/parser"
 )
@@ -48,17 +48,8 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	w := &world{db: d, players: map[string]db.Player{}}
-	err = d.Tx(ctx, func(tx *db.Tx) error { return w.build(ctx, t, tx) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := &world{db: congotest.NewDB(t), players: map[string]db.Player{}}
+	congotest.InTx(t, w.db, func(ctx context.Context, tx *db.Tx) error { return w.build(ctx, t, tx) })
 	return w
 }
 

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRun(t *testing.T) {
+	t.Parallel()
 	const ring = "3l3/7/3p3/2p1p2/2Mp3/7/3L3 w 1"
 	for _, c := range []struct {
 		args   []string
@@ -111,6 +112,7 @@ func TestRun(t *testing.T) {
 
 // The help text names every command and gives an example of each.
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"perft", "divide", "moves", "apply", "show", "bestmove", "match", "help"} {
 		if !strings.Contains(help, "congo "+cmd+" ") || !strings.Contains(help, "\n  congo "+cmd) {
 			t.Errorf("help does not describe %q with an example", cmd)
@@ -121,6 +123,7 @@ func TestHelp(t *testing.T) {
 // bestmove prints the move, the score and the line; the last line, with
 // the time taken, varies from run to run.
 func TestBestmove(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string // the first three lines
@@ -157,6 +160,7 @@ func TestBestmove(t *testing.T) {
 }
 
 func TestAnalyze(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		t.Helper()
@@ -228,6 +232,7 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestParseRecord(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text, moves, result string
 	}{

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/congobymail/congo/config"
 	"io"
 	"log"
 	"log/slog"
@@ -16,6 +15,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/config"
+	"github.com/congobymail/congo/internal/congotest"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer/loopback"
@@ -110,19 +112,9 @@ func newBench(b *testing.B) *benchWorld {
 // newBenchGames is newBench with n games (game is the first).
 func newBenchGames(b *testing.B, n int) *benchWorld {
 	b.Helper()
-	sys, err := loopback.Start(context.Background(), loopback.Config{
-		Domain: "example.org",
-		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(sys.Close)
+	sys := congotest.StartMail(b, loopback.Config{Users: congotest.Users("congo", "players")})
 	dbPath := filepath.Join(b.TempDir(), "congo.db")
-	store, err := db.Open(context.Background(), dbPath)
-	if err != nil {
-		b.Fatal(err)
-	}
+	store := congotest.OpenDB(b, dbPath)
 	gs := seedGames(b, store, n)
 	// The seeding's mails, which start waits for: not a fixed number a
 	// game, since the players' plus addresses share one mailbox, whose
@@ -276,13 +268,7 @@ func BenchmarkDaemonMemory(b *testing.B) {
 	const games = 10000
 	for range b.N {
 		bin := buildDaemon(b)
-		sys, err := loopback.Start(context.Background(), loopback.Config{
-			Domain: "example.org",
-			Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
+		sys := congotest.StartMail(b, loopback.Config{Users: congotest.Users("congo", "players")})
 		dbPath := filepath.Join(b.TempDir(), "congo.db")
 		gs := seedManyGames(b, dbPath, games)
 		sink := startSink(b)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/dovecottest"
 )
 
@@ -25,11 +25,7 @@ func TestCheckConfigConnects(t *testing.T) {
 	good := sys.config(t, "congo-pw")
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "existing.db")
-	store, err := db.Open(context.Background(), existing)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store.Close()
+	congotest.OpenDB(t, existing).Close()
 	args := func(change map[string]string) []string {
 		set := map[string]string{"imap": good.IMAP, "smtp": good.SMTP, "ca-file": good.CAFile,
 			"address": good.Address, "db": filepath.Join(dir, "new.db")}

@@ -33,6 +33,7 @@ func env(m map[string]string) func(string) string {
 }
 
 func TestConfigPrecedence(t *testing.T) {
+	t.Parallel()
 	file := writeFile(t, "congod.conf", `
 poll = "2m"
 db = "file.db"
@@ -73,6 +74,7 @@ insecure-skip-verify = true
 }
 
 func TestSubcommandArgs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want []string
@@ -100,6 +102,7 @@ address = "congo@example.org"
 // TestCheckConfigNamesBadKey checks that each bad setting is reported
 // with its key, from the file, the environment or a flag.
 func TestCheckConfigNamesBadKey(t *testing.T) {
+	t.Parallel()
 	pwFile := writeFile(t, "pw", "secret\n")
 	tests := []struct {
 		name string
@@ -170,6 +173,7 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 // read from their files (validate: -check-config then connects, see
 // TestCheckConfigConnects).
 func TestCheckConfigOK(t *testing.T) {
+	t.Parallel()
 	imapPW := writeFile(t, "imap-pw", "s3cr3t@\n")
 	smtpPW := writeFile(t, "smtp-pw", "other")
 	file := writeFile(t, "congod.conf", `
@@ -210,6 +214,7 @@ log-format = "json"
 // uncommented it is a valid file, it has a key for every setting, and each
 // key shows its default (or, for a required setting, an example).
 func TestExampleConfig(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../contrib/congod.conf.example")
 	if err != nil {
 		t.Fatal(err)
@@ -232,6 +237,7 @@ func TestExampleConfig(t *testing.T) {
 }
 
 func TestPseudoRevision(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"v0.0.0-20261129150000-abcdef123456", "abcdef123456"},
 		{"v1.2.4-0.20261129150000-abcdef123456", "abcdef123456"},
@@ -248,6 +254,7 @@ func TestPseudoRevision(t *testing.T) {
 }
 
 func TestVersionFlag(t *testing.T) {
+	t.Parallel()
 	var stdout bytes.Buffer
 	if err := run(context.Background(), []string{"-version"}, env(nil), &stdout, io.Discard); err != nil {
 		t.Fatal(err)
@@ -258,6 +265,7 @@ func TestVersionFlag(t *testing.T) {
 }
 
 func TestNewLogger(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		level, format string
 		want          string // the start of the line logged at info
@@ -277,6 +285,7 @@ func TestNewLogger(t *testing.T) {
 }
 
 func TestConfigFileNumber(t *testing.T) {
+	t.Parallel()
 	file := writeFile(t, "congod.conf", "max-tries = 7\nmax-size = \"8192\"\n")
 	c, _, err := parseConfig([]string{"-config", file}, env(nil), io.Discard)
 	if err != nil {
@@ -288,6 +297,7 @@ func TestConfigFileNumber(t *testing.T) {
 }
 
 func TestRobotSetting(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		env  map[string]string
@@ -314,6 +324,7 @@ func TestRobotSetting(t *testing.T) {
 // TestLanguageSetting: -language is a flag, CONGO_LANGUAGE and a key of
 // the file, by code or by name (M40), en when none is given.
 func TestLanguageSetting(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		env  map[string]string
@@ -353,6 +364,7 @@ func TestLanguageSetting(t *testing.T) {
 // a program is missing (each a test that exists), and the demo's flags
 // for other ports (each a flag).
 func TestREADMEQuickStart(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

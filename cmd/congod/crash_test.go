@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -19,6 +18,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/congobymail/congo/config"
+	"github.com/congobymail/congo/internal/congotest"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/mailer/loopback"
@@ -327,14 +329,7 @@ func TestCrash(t *testing.T) {
 	if testing.Short() && !*crashFull {
 		t.Skip("builds and runs the daemon")
 	}
-	sys, err := loopback.Start(context.Background(), loopback.Config{
-		Domain: "example.org",
-		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sys.Close)
+	sys := congotest.StartMail(t, loopback.Config{Users: congotest.Users("congo", "players")})
 	crashTest(t, sys, []string{"-imap", sys.IMAPURL("congo"), "-smtp", sys.SMTPURL()}, games, plies, kills)
 }
 
@@ -351,10 +346,7 @@ func crashTest(t *testing.T, sys mailSystem, args []string, games, plies, kills 
 	r := rand.New(rand.NewPCG(seed, 1))
 
 	dbPath := filepath.Join(t.TempDir(), "congo.db")
-	seedStore, err := db.Open(context.Background(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	seedStore := congotest.OpenDB(t, dbPath)
 	gs := seedGames(t, seedStore, games)
 	seedStore.Close()
 	for _, g := range gs {
@@ -418,11 +410,7 @@ func crashTest(t *testing.T, sys mailSystem, args []string, games, plies, kills 
 
 	// Wait for the daemon to finish: every game at its last move, the
 	// INBOX empty, the outbox sent.
-	store, err := db.Open(context.Background(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := congotest.OpenDB(t, dbPath)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		done, err := crashDone(store, gs, plies)

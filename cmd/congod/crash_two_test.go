@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
 )
@@ -40,19 +40,8 @@ func TestCrashTwoDaemons(t *testing.T) {
 	t.Logf("seed %d: %d games of %d moves, %d kills of the holder", seed, games, plies, kills)
 	r := rand.New(rand.NewPCG(seed, 2))
 
-	sys, err := loopback.Start(context.Background(), loopback.Config{
-		Domain: "example.org",
-		Users:  []loopback.User{{Name: "congo", Password: "pw"}, {Name: "players", Password: "pw"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sys.Close)
-	store, err := db.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	sys := congotest.StartMail(t, loopback.Config{Users: congotest.Users("congo", "players")})
+	store := congotest.OpenDB(t, dbURL)
 	gs := seedGames(t, store, games)
 	for _, g := range gs {
 		for g.moves == nil {
@@ -61,8 +50,11 @@ func TestCrashTwoDaemons(t *testing.T) {
 	}
 	// The seeding's mails are queued, not sent: the daemons send them.
 
+	// The players are plus addresses of one mailbox, which the caps of
+	// one recipient would hold back: no caps.
 	args := []string{"-imap", sys.IMAPURL("congo"), "-smtp", sys.SMTPURL(),
-		"-address", "congo@example.org", "-db", dbURL, "-poll", "200ms", "-log-level", "info"}
+		"-address", "congo@example.org", "-db", dbURL, "-poll", "200ms", "-log-level", "info",
+		"-max-per-recipient", "-1", "-max-per-sender", "-1"}
 	ds := [2]*child{newChild(t, bin, args...), newChild(t, bin, args...)}
 	lease := store.Lease(leaseName, "the test")
 	// holder returns which daemon holds the lease now, -1 for none.

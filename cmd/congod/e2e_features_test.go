@@ -2,30 +2,12 @@ package main
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailmsg"
 )
-
-// e2eClock is a settable clock for the server's game clocks.
-type e2eClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *e2eClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *e2eClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // TestEndToEndFeatures plays correspondence games by mail through the
 // daemon: a time control, an observer, a comment with a move, a
@@ -34,7 +16,8 @@ func (c *e2eClock) Advance(d time.Duration) {
 // found by the clock loop, ratings, the record, and the HTML alternative
 // of board mails.
 func TestEndToEndFeatures(t *testing.T) {
-	clock := &e2eClock{t: time.Now().UTC()}
+	clock := congotest.NewClock()
+	clock.Set(time.Now().UTC())
 	serverClock = clock.Now
 	t.Cleanup(func() { serverClock = nil })
 	w := startWorldWith(t, "alice", "bob", "carol")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/congobymail/congo/config"
 	"io"
 	"log/slog"
 	netmail "net/mail"
@@ -12,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/config"
+
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -53,14 +55,7 @@ func startWorldWith(t *testing.T, users ...string) *world {
 func startWorldTuned(t *testing.T, tune func(*settings), users ...string) *world {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	accounts := []loopback.User{{Name: "congo", Password: "pw"}}
-	for _, u := range users {
-		accounts = append(accounts, loopback.User{Name: u, Password: "pw"})
-	}
-	sys, err := loopback.Start(ctx, loopback.Config{Domain: "example.org", Users: accounts})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := congotest.StartMail(t, loopback.Config{Users: congotest.Users(append([]string{"congo"}, users...)...)}) // stopped after the daemon
 	cfg := &settings{Settings: config.Settings{
 		IMAP:      sys.IMAPURL("congo"),
 		SMTP:      sys.SMTPURL(),
@@ -73,7 +68,6 @@ func startWorldTuned(t *testing.T, tune func(*settings), users ...string) *world
 	if tune != nil {
 		tune(cfg)
 	}
-	t.Cleanup(sys.Close) // after the daemon has stopped
 	return runWorld(ctx, cancel, t, sys, cfg)
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
@@ -20,11 +21,7 @@ import (
 func openSending(t *testing.T) (string, *db.DB, *db.SentLog) {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "congo.db")
-	store, err := db.Open(context.Background(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := congotest.OpenDB(t, dbPath)
 	sentLog, err := db.OpenSentLog(dbPath + "-sent")
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 )
 
@@ -23,10 +22,7 @@ import (
 // the error goes to the log.
 func TestHealthzHidesErrors(t *testing.T) {
 	dir := t.TempDir()
-	store, err := db.Open(context.Background(), filepath.Join(dir, "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := congotest.OpenDB(t, filepath.Join(dir, "congo.db"))
 	store.Close() // every query now fails
 	m := newMonitor(store, func() mailer.InboxStatus { return mailer.InboxStatus{} })
 	logs := &logBuffer{t: t}
@@ -59,11 +55,7 @@ func TestHealthzHidesErrors(t *testing.T) {
 	}
 
 	// Up again: 200 and nothing down.
-	store, err = db.Open(context.Background(), filepath.Join(dir, "congo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store = congotest.OpenDB(t, filepath.Join(dir, "congo.db"))
 	m = newMonitor(store, func() mailer.InboxStatus { return mailer.InboxStatus{Connected: true} })
 	rec = httptest.NewRecorder()
 	m.handler(newLogger(io.Discard, "info", "json")).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))

@@ -17,6 +17,7 @@ import (
 // refused, by -check-config and at startup, with the setting at fault and
 // the way out, unless -insecure (CONGO_INSECURE, insecure) allows it.
 func TestCleartextPasswordRefused(t *testing.T) {
+	t.Parallel()
 	pwFile := writeFile(t, "pw", "secret\n")
 	const (
 		imapTLS  = `imap = "imaps://congo:Sekr1t@mail.example.org/INBOX"` + "\n"

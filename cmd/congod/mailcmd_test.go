@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/pgtest"
 )
 
@@ -19,12 +20,9 @@ import (
 func TestMailCommand(t *testing.T) {
 	ctx := context.Background()
 	path := pgtest.DSN(t) // a SQLite file, or a database of its own on PostgreSQL (TestPostgres)
-	store, err := db.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := congotest.OpenDB(t, path)
 	raw := []byte("Message-ID: <m1@example.org>\r\nSubject: Congo game 42\r\n\r\n" + strings.Repeat("<td style=\"width:40px\">p</td>\r\n", 200))
-	err = store.Tx(ctx, func(tx *db.Tx) error {
+	err := store.Tx(ctx, func(tx *db.Tx) error {
 		_, err := tx.Enqueue(ctx, db.Mail{Created: time.Now(), From: "congo@example.org", To: "alice@example.org", MessageID: "m1@example.org", Raw: raw})
 		return err
 	})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/congobymail/congo/config"
 	"io"
 	"net/http"
 	"net/url"
@@ -16,10 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/config"
+
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/pgtest"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/mailmsg"
@@ -82,20 +84,9 @@ type daemon struct {
 // two players.
 func startSystem(t *testing.T) *loopback.System {
 	t.Helper()
-	sys, err := loopback.Start(context.Background(), loopback.Config{
-		Domain: "example.org",
-		Users: []loopback.User{
-			{Name: "congo", Password: imapSecret},
-			{Name: "alice", Password: "pw"},
-			{Name: "bob", Password: "pw"},
-			{Name: "carol", Password: "pw"},
-		},
+	return congotest.StartMail(t, loopback.Config{
+		Users: append([]loopback.User{{Name: "congo", Password: imapSecret}}, congotest.Users("alice", "bob", "carol")...),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sys.Close)
-	return sys
 }
 
 // startDaemon runs congod against sys on the database dbPath, with the
@@ -238,19 +229,13 @@ func (d *daemon) healthz(t *testing.T) (int, health) {
 	return resp.StatusCode, h
 }
 
-// eventually retries check until it returns "" or 5 s pass.
+// eventually retries check until it returns "" or 5 s pass, and fails
+// with what it said last.
 func eventually(t *testing.T, what string, check func() string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		msg := check()
-		if msg == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s", what, msg)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var msg string
+	if !congotest.Poll(5*time.Second, func() bool { msg = check(); return msg == "" }) {
+		t.Fatalf("%s: %s", what, msg)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"github.com/congobymail/congo/config"
 	"math/rand/v2"
 	netmail "net/mail"
 	"path/filepath"
@@ -16,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/config"
+
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/dovecottest"
 	"github.com/congobymail/congo/internal/postfixtest"
 	"github.com/congobymail/congo/mailer"
@@ -158,10 +160,7 @@ func TestSMTPOutagePostfix(t *testing.T) {
 	sys := startPostfix(t, dovecottest.User{Name: "congo", Password: "congo-pw"}, dovecottest.User{Name: "players", Password: "pw"})
 	other := sys.d.StartSMTP(t) // delivers straight into Dovecot
 	cfg := sys.config(t, "congo-pw")
-	seedStore, err := db.Open(context.Background(), cfg.DB)
-	if err != nil {
-		t.Fatal(err)
-	}
+	seedStore := congotest.OpenDB(t, cfg.DB)
 	const games, plies = 3, 2
 	gs := seedGames(t, seedStore, games)
 	seedStore.Close()
@@ -172,11 +171,7 @@ func TestSMTPOutagePostfix(t *testing.T) {
 		}
 	}
 	runDaemon(t, cfg)
-	store, err := db.Open(context.Background(), cfg.DB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := congotest.OpenDB(t, cfg.DB)
 	before := len(outboxMails(t, store))
 	waitDelivered := func(n int, within time.Duration) {
 		t.Helper()

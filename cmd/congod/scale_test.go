@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/mailer"
 	"github.com/congobymail/congo/mailer/loopback"
 	"github.com/congobymail/congo/rules"
@@ -90,14 +91,7 @@ func benchScale(b *testing.B, games int) {
 		}
 		gs = append(gs, playedGame{id: id, moves: moves})
 	}
-	sys, err := loopback.Start(context.Background(), loopback.Config{
-		Domain: "example.org",
-		Users:  []loopback.User{{Name: "congo", Password: "pw"}},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(sys.Close)
+	sys := congotest.StartMail(b, loopback.Config{})
 	sink := startTimedSink(b)
 
 	// The moves in the order they are sent: move k of every game, then

@@ -3,6 +3,7 @@ package postfixtest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/internal/dovecottest"
 	"github.com/congobymail/congo/internal/postfixtest"
 )
@@ -39,26 +41,21 @@ func submit(p *postfixtest.Server, user, password, from, to, raw string) error {
 	return c.Quit()
 }
 
-// waitFor waits until the user's INBOX holds n mails and returns them.
-func waitFor(t *testing.T, d *dovecottest.Server, user string, n int) [][]byte {
+// waitMails waits until the user's INBOX holds n mails and returns them.
+func waitMails(t *testing.T, d *dovecottest.Server, user string, n int) [][]byte {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		raws, err := d.Messages(user, "INBOX")
-		if err != nil {
+	var raws [][]byte
+	congotest.WaitFor(t, fmt.Sprintf("%d mails in %s's INBOX", n, user), 10*time.Second, func() bool {
+		var err error
+		if raws, err = d.Messages(user, "INBOX"); err != nil {
 			t.Fatal(err)
 		}
-		if len(raws) >= n {
-			if len(raws) > n {
-				t.Fatalf("%s's INBOX holds %d mails, want %d", user, len(raws), n)
-			}
-			return raws
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s's INBOX holds %d mails after 10 s, want %d", user, len(raws), n)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return len(raws) >= n
+	})
+	if len(raws) > n {
+		t.Fatalf("%s's INBOX holds %d mails, want %d", user, len(raws), n)
 	}
+	return raws
 }
 
 // TestSubmissionAndMX submits a mail to a plus address and delivers one
@@ -71,7 +68,7 @@ func TestSubmissionAndMX(t *testing.T) {
 		"From: congo@example.org\r\nSubject: board\r\nMessage-ID: <b1@example.org>\r\n\r\nhello\r\n"); err != nil {
 		t.Fatalf("submit: %v", err)
 	}
-	raw := waitFor(t, d, "alice", 1)[0]
+	raw := waitMails(t, d, "alice", 1)[0]
 	t.Logf("submitted and delivered in %v", time.Since(start))
 	for _, want := range []string{"Delivered-To: alice+game7@example.org", "Message-ID: <b1@example.org>", "hello"} {
 		if !strings.Contains(string(raw), want) {
@@ -83,7 +80,7 @@ func TestSubmissionAndMX(t *testing.T) {
 		[]byte("From: alice@example.net\r\nSubject: move\r\n\r\nd2-e3\r\n")); err != nil {
 		t.Fatalf("deliver through the MX: %v", err)
 	}
-	waitFor(t, d, "congo", 1)
+	waitMails(t, d, "congo", 1)
 
 	for _, tt := range []struct {
 		name, user, password, to string
@@ -133,5 +130,5 @@ func TestStopStart(t *testing.T) {
 	if err := submit(p, "congo", "congo-pw", "congo@example.org", "alice@example.org", "Subject: x\r\n\r\nx\r\n"); err != nil {
 		t.Fatalf("submit after the restart: %v", err)
 	}
-	waitFor(t, d, "alice", 1)
+	waitMails(t, d, "alice", 1)
 }

@@ -33,6 +33,7 @@ func start(t *testing.T, cfg loopback.Config) *loopback.System {
 const mail = "From: alice@example.org\r\nTo: congo@example.org\r\nSubject: games\r\n\r\ngames\r\n"
 
 func TestDeliver(t *testing.T) {
+	t.Parallel()
 	sys := start(t, loopback.Config{})
 	ctx := context.Background()
 	tests := []struct {
@@ -75,6 +76,7 @@ func TestDeliver(t *testing.T) {
 }
 
 func TestDeliverBounce(t *testing.T) {
+	t.Parallel()
 	sys := start(t, loopback.Config{})
 	if err := sys.Deliver(context.Background(), "", []string{"congo@example.org"}, []byte(mail)); err != nil {
 		t.Fatalf("Deliver(from <>) error = %v", err)
@@ -89,6 +91,7 @@ func TestDeliverBounce(t *testing.T) {
 }
 
 func TestSMTPAuth(t *testing.T) {
+	t.Parallel()
 	sys := start(t, loopback.Config{})
 	tests := []struct {
 		user, password string
@@ -127,6 +130,7 @@ func caps(t *testing.T, sys *loopback.System, user, password string) imap.CapSet
 }
 
 func TestIMAPCapabilities(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cfg                   loopback.Config
 		wantMove, wantUIDPlus bool
@@ -146,6 +150,7 @@ func TestIMAPCapabilities(t *testing.T) {
 }
 
 func TestIMAPURL(t *testing.T) {
+	t.Parallel()
 	sys := start(t, loopback.Config{Domain: "pbm.example.net", Users: []loopback.User{{Name: "congo", Password: "p@ss word"}}})
 	want := "imap://congo:p%40ss%20word@" + sys.IMAPAddr + "/INBOX"
 	if got := sys.IMAPURL("congo"); got != want {
@@ -165,6 +170,7 @@ func TestIMAPURL(t *testing.T) {
 }
 
 func TestFetchFlags(t *testing.T) {
+	t.Parallel()
 	sys := start(t, loopback.Config{})
 	ctx := context.Background()
 	for range 2 {
@@ -208,6 +214,7 @@ func TestFetchFlags(t *testing.T) {
 }
 
 func TestStartRefusesBadUsers(t *testing.T) {
+	t.Parallel()
 	for _, users := range [][]loopback.User{
 		{{Name: ""}},
 		{{Name: "a+b"}},
@@ -222,6 +229,7 @@ func TestStartRefusesBadUsers(t *testing.T) {
 }
 
 func TestStopsWhenContextEnds(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	sys, err := loopback.Start(ctx, loopback.Config{Users: []loopback.User{{Name: "congo"}}})
 	if err != nil {

@@ -245,6 +245,7 @@ func TestMailboxesSurviveRestart(t *testing.T) {
 // TestMailboxesInMemoryAlone checks that without Dir nothing is kept: a
 // new System starts empty.
 func TestMailboxesInMemoryAlone(t *testing.T) {
+	t.Parallel()
 	sys := start(t, loopback.Config{})
 	if err := sys.Deliver(context.Background(), "alice@example.org", []string{"congo@example.org"}, []byte(mail)); err != nil {
 		t.Fatal(err)
@@ -259,6 +260,7 @@ func TestMailboxesInMemoryAlone(t *testing.T) {
 // TestRestoreRefusesBadFile checks that a damaged file stops Start with an
 // error, rather than starting with empty mailboxes and saving over it.
 func TestRestoreRefusesBadFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "congo.json"), []byte(`{"mailboxes": [`), 0o600); err != nil {
 		t.Fatal(err)

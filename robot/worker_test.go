@@ -1,62 +1,41 @@
-package server
+package robot_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/congobymail/congo/config"
-	"github.com/congobymail/congo/tell"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/server"
+	"github.com/congobymail/congo/server/servertest"
+	"github.com/congobymail/congo/tell"
 )
 
-// newRobotHarness is a harness whose server has the robot, registered,
+// newRobotWorld is a World whose server has the robot, registered,
 // and the players alice and bob.
-func newRobotHarness(t *testing.T) *harness {
+func newRobotWorld(t *testing.T) *servertest.World {
 	t.Helper()
-	h := newHarnessWith(t, Config{Settings: config.Settings{Robot: config.DefaultRobot}})
-	if err := h.s.EnsureRobot(context.Background()); err != nil {
+	w := servertest.New(t, server.Config{Settings: config.Settings{Robot: config.DefaultRobot}})
+	if err := w.Server.EnsureRobot(context.Background()); err != nil {
 		t.Fatalf("EnsureRobot: %v", err)
 	}
-	h.register("alice", "bob")
-	return h
-}
-
-// deliverChecked is deliver, failing the test when a mail went to the
-// robot.
-func (h *harness) deliverChecked() []received {
-	h.t.Helper()
-	mails := h.deliver()
-	for _, m := range mails {
-		if tell.IsRobotAddress(m.To) {
-			h.t.Errorf("mail %q sent to the robot at %s", m.Subject, m.To)
-		}
-	}
-	return mails
-}
-
-// robotStep runs one RobotStep of s and reports whether it played.
-func (h *harness) robotStep(s *Server) bool {
-	h.t.Helper()
-	played, err := s.Robot().Step(context.Background())
-	if err != nil {
-		h.t.Fatalf("RobotStep: %v", err)
-	}
-	return played
+	w.Register("alice", "bob")
+	return w
 }
 
 // robotLevel is the level stored for a game.
-func (h *harness) robotLevel(game int64) int {
-	h.t.Helper()
+func robotLevel(t *testing.T, w *servertest.World, game int64) int {
+	t.Helper()
 	var level int
-	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+	w.InTx(func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		level, err = tx.RobotLevel(ctx, game)
 		return err
@@ -65,6 +44,7 @@ func (h *harness) robotLevel(game int64) int {
 }
 
 func TestRobotLevels(t *testing.T) {
+	t.Parallel()
 	// The parser's levels are the engine's.
 	for _, n := range []int{parser.MinLevel, parser.MaxLevel} {
 		if _, err := engine.LevelOf(n); err != nil {
@@ -77,6 +57,7 @@ func TestRobotLevels(t *testing.T) {
 }
 
 func TestRobotChallenge(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		command string
 		level   int      // 0: no game
@@ -100,18 +81,19 @@ func TestRobotChallenge(t *testing.T) {
 		{command: "challenge congo bob level=2", problem: "bob is not the computer player"},
 	} {
 		t.Run(c.command, func(t *testing.T) {
-			h := newRobotHarness(t)
-			h.sendProven("alice", c.command)
+			t.Parallel()
+			w := newRobotWorld(t)
+			w.SendProven("alice", c.command)
 			if c.robotFirst {
-				if mails := h.deliverChecked(); len(mails) != 0 {
+				if mails := w.DeliverChecked(); len(mails) != 0 {
 					t.Errorf("%q: %d mails before the robot moved, want none", c.command, len(mails))
 				}
-				h.robotStep(h.s)
+				servertest.RobotStep(t, w.Server)
 			}
-			m := only(t, h.deliverChecked(), "alice")
+			m := servertest.Only(t, w.DeliverChecked(), "alice")
 			if c.level == 0 {
-				wantText(t, m, c.problem)
-				h.inTx(func(ctx context.Context, tx *db.Tx) error {
+				servertest.WantText(t, m, c.problem)
+				w.InTx(func(ctx context.Context, tx *db.Tx) error {
 					if _, err := tx.Game(ctx, 1); !errors.Is(err, db.ErrNotFound) {
 						t.Errorf("%q started game 1 (%v), want no game", c.command, err)
 					}
@@ -119,13 +101,13 @@ func TestRobotChallenge(t *testing.T) {
 				})
 				return
 			}
-			wantText(t, m, c.want...)
-			id := gameOf(t, m.asList())
-			g := h.game(id)
-			if g.Status != c.status || (g.White == h.player("alice").ID) != c.white {
+			servertest.WantText(t, m, c.want...)
+			id := servertest.GameOf(t, []servertest.Received{m})
+			g := w.Game(id)
+			if g.Status != c.status || (g.White == w.Player("alice").ID) != c.white {
 				t.Errorf("%q: game %+v, want status %v, alice white %v", c.command, g, c.status, c.white)
 			}
-			if got := h.robotLevel(id); got != c.level {
+			if got := robotLevel(t, w, id); got != c.level {
 				t.Errorf("%q: level %d, want %d", c.command, got, c.level)
 			}
 			if !strings.Contains(m.Text, ": "+c.toMove+" (") || !strings.Contains(m.Text, ") to move.") {
@@ -135,39 +117,37 @@ func TestRobotChallenge(t *testing.T) {
 	}
 }
 
-// asList makes one mail a list, for gameOf.
-func (r received) asList() []received { return []received{r} }
-
 // TestRobotAnswers plays a few moves against the robot: no board mail
 // until the robot answers, then one, with both moves, to the player and
 // to an observer.
 func TestRobotAnswers(t *testing.T) {
-	h := newRobotHarness(t)
-	h.sendProven("alice", "challenge congo robot level=1")
-	start := only(t, h.deliverChecked(), "alice")
-	id := gameOf(t, start.asList())
-	h.sendProven("bob", fmt.Sprintf("observe congo %d", id))
-	h.deliverChecked()
-	if h.robotStep(h.s) {
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot level=1")
+	start := servertest.Only(t, w.DeliverChecked(), "alice")
+	id := servertest.GameOf(t, []servertest.Received{start})
+	w.SendProven("bob", fmt.Sprintf("observe congo %d", id))
+	w.DeliverChecked()
+	if servertest.RobotStep(t, w.Server) {
 		t.Fatalf("RobotStep played on alice's turn")
 	}
 	last := start
 	for i, move := range []string{"b2-b3", "f2-f3", "a2-a3"} {
-		h.reply(last, move)
-		if mails := h.deliverChecked(); len(mails) != 0 {
+		w.Reply(last, move)
+		if mails := w.DeliverChecked(); len(mails) != 0 {
 			t.Fatalf("move %d: %d mails before the robot answered, want none: %v", i+1, len(mails), mails[0].Subject)
 		}
-		if !h.robotStep(h.s) {
+		if !servertest.RobotStep(t, w.Server) {
 			t.Fatalf("move %d: RobotStep did not play", i+1)
 		}
-		if h.robotStep(h.s) {
+		if servertest.RobotStep(t, w.Server) {
 			t.Fatalf("move %d: RobotStep played twice", i+1)
 		}
-		mails := h.deliverChecked()
-		last = only(t, mails, "alice")
-		seen := only(t, mails, "bob")
+		mails := w.DeliverChecked()
+		last = servertest.Only(t, mails, "alice")
+		seen := servertest.Only(t, mails, "bob")
 		var moves []db.Move
-		h.inTx(func(ctx context.Context, tx *db.Tx) error {
+		w.InTx(func(ctx context.Context, tx *db.Tx) error {
 			var err error
 			moves, err = tx.Moves(ctx, id)
 			return err
@@ -185,11 +165,11 @@ func TestRobotAnswers(t *testing.T) {
 		if err != nil || before.After(m).String() != reply.Position {
 			t.Errorf("robot's move %s in %s: %v", reply.Move, before, err)
 		}
-		for _, got := range []received{last, seen} {
-			wantText(t, got, "robot: "+reply.Move, "Position: "+reply.Position)
+		for _, got := range []servertest.Received{last, seen} {
+			servertest.WantText(t, got, "robot: "+reply.Move, "Position: "+reply.Position)
 		}
-		wantText(t, last, "It is your move")
-		g := h.game(id)
+		servertest.WantText(t, last, "It is your move")
+		g := w.Game(id)
 		if g.Status != db.Active || g.Position != reply.Position {
 			t.Errorf("move %d: game %+v, want active at %s", i+1, g, reply.Position)
 		}
@@ -199,27 +179,28 @@ func TestRobotAnswers(t *testing.T) {
 // A crash between the player's move and the robot's answer loses
 // nothing: a new server on the same database answers, once.
 func TestRobotAfterCrash(t *testing.T) {
-	h := newRobotHarness(t)
-	h.sendProven("alice", "challenge congo robot level=1")
-	start := only(t, h.deliverChecked(), "alice")
-	h.reply(start, "c2-c3")
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot level=1")
+	start := servertest.Only(t, w.DeliverChecked(), "alice")
+	w.Reply(start, "c2-c3")
 	// The old server is gone; a new one starts on the same database.
-	restarted, err := New(Config{DB: h.db, Now: h.clock.Now, Logger: h.s.log, Settings: config.Settings{Address: ourAddress, Robot: config.DefaultRobot}})
+	restarted, err := server.New(server.Config{DB: w.DB, Now: w.Clock.Now, Logger: w.Logger, Settings: config.Settings{Address: servertest.ServerAddress, Robot: config.DefaultRobot}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := restarted.EnsureRobot(context.Background()); err != nil {
 		t.Fatalf("EnsureRobot again: %v", err)
 	}
-	if !h.robotStep(restarted) {
+	if !servertest.RobotStep(t, restarted) {
 		t.Fatalf("RobotStep after the restart did not play")
 	}
-	if h.robotStep(restarted) || h.robotStep(h.s) {
+	if servertest.RobotStep(t, restarted) || servertest.RobotStep(t, w.Server) {
 		t.Fatalf("RobotStep played again")
 	}
-	m := only(t, h.deliverChecked(), "alice")
-	wantText(t, m, "You: c2-c3", "robot: ")
-	if mails := h.deliverChecked(); len(mails) != 0 {
+	m := servertest.Only(t, w.DeliverChecked(), "alice")
+	servertest.WantText(t, m, "You: c2-c3", "robot: ")
+	if mails := w.DeliverChecked(); len(mails) != 0 {
 		t.Errorf("%d more mails, want none", len(mails))
 	}
 }
@@ -227,18 +208,19 @@ func TestRobotAfterCrash(t *testing.T) {
 // TestRobotRecheck: a move chosen for a position that changed meanwhile
 // is not recorded.
 func TestRobotRecheck(t *testing.T) {
-	h := newRobotHarness(t)
-	h.sendProven("alice", "challenge congo robot black level=1")
-	h.deliverChecked() // none: the robot's first move comes first
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot black level=1")
+	w.DeliverChecked() // none: the robot's first move comes first
 	const id = 1
 	var turn robot.Turn
-	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+	w.InTx(func(ctx context.Context, tx *db.Tx) error {
 		me, err := tx.PlayerByHandle(ctx, config.DefaultRobot)
 		if err != nil {
 			return err
 		}
 		var found bool
-		turn, found, err = robot.NextTurn(ctx, tx, me, nil, 0, h.s.log)
+		turn, found, err = robot.NextTurn(ctx, tx, me, nil, 0, w.Logger)
 		if !found && err == nil {
 			err = errors.New("no robot turn")
 		}
@@ -248,20 +230,21 @@ func TestRobotRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.sendProven("alice", fmt.Sprintf("resign congo %d", id)) // meanwhile
-	h.deliverChecked()
-	if err := h.s.Robot().Play(context.Background(), turn, d); err != nil {
+	w.SendProven("alice", fmt.Sprintf("resign congo %d", id)) // meanwhile
+	w.DeliverChecked()
+	if err := w.Server.Robot().Play(context.Background(), turn, d); err != nil {
 		t.Fatalf("robotPlay: %v", err)
 	}
-	if mails := h.deliverChecked(); len(mails) != 0 {
+	if mails := w.DeliverChecked(); len(mails) != 0 {
 		t.Errorf("robotPlay in a finished game sent %q", mails[0].Subject)
 	}
-	if g := h.game(id); g.Position != rules.StartPosition || g.Result != db.WhiteWins {
+	if g := w.Game(id); g.Position != rules.StartPosition || g.Result != db.WhiteWins {
 		t.Errorf("game %+v, want the start position, won by the robot", g)
 	}
 }
 
 func TestRobotOffers(t *testing.T) {
+	t.Parallel()
 	lost := -engine.ResignScore
 	for _, c := range []struct {
 		name    string
@@ -277,19 +260,20 @@ func TestRobotOffers(t *testing.T) {
 		{"takeback", 1, "takeback congo 1", []string{"robot does not take moves back"}, db.Active, db.NoResult},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			// The robot is to move, and its search of a move before
 			// found c.score.
-			h := newRobotHarness(t)
-			h.sendProven("alice", "challenge congo robot black level=1")
-			h.deliverChecked()
+			w := newRobotWorld(t)
+			w.SendProven("alice", "challenge congo robot black level=1")
+			w.DeliverChecked()
 			if c.score != 1 {
-				h.inTx(func(ctx context.Context, tx *db.Tx) error {
+				w.InTx(func(ctx context.Context, tx *db.Tx) error {
 					return tx.AddRobotMove(ctx, db.RobotMove{Game: 1, Ply: 1, Score: c.score})
 				})
 			}
-			h.sendProven("alice", c.command)
-			wantText(t, only(t, h.deliverChecked(), "alice"), c.want...)
-			g := h.game(1)
+			w.SendProven("alice", c.command)
+			servertest.WantText(t, servertest.Only(t, w.DeliverChecked(), "alice"), c.want...)
+			g := w.Game(1)
 			if g.Status != c.status || g.Result != c.result || g.DrawOffer != 0 || g.Takeback != 0 {
 				t.Errorf("%q: game %+v, want %v, result %v, no offer", c.command, g, c.status, c.result)
 			}
@@ -300,18 +284,19 @@ func TestRobotOffers(t *testing.T) {
 // TestRobotResigns: after its third hopeless search in a row, the robot
 // resigns, politely.
 func TestRobotResigns(t *testing.T) {
-	h := newRobotHarness(t)
-	h.sendProven("alice", "challenge congo robot black level=2")
-	h.deliverChecked() // none: the robot's first move comes first
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot black level=2")
+	w.DeliverChecked() // none: the robot's first move comes first
 	const id = 1
 	// The robot (white) has its lion left, and lost twice already.
-	h.inTx(func(ctx context.Context, tx *db.Tx) error {
+	w.InTx(func(ctx context.Context, tx *db.Tx) error {
 		g, err := tx.Game(ctx, id)
 		if err != nil {
 			return err
 		}
 		g.Position = "gmelecz/ppppppp/7/7/7/7/3L3 w 3"
-		if err := tx.UpdateGame(ctx, g, h.clock.Now()); err != nil {
+		if err := tx.UpdateGame(ctx, g, w.Clock.Now()); err != nil {
 			return err
 		}
 		for _, p := range []int{1, 3} {
@@ -321,12 +306,12 @@ func TestRobotResigns(t *testing.T) {
 		}
 		return nil
 	})
-	if !h.robotStep(h.s) {
+	if !servertest.RobotStep(t, w.Server) {
 		t.Fatalf("RobotStep did not play")
 	}
-	m := only(t, h.deliverChecked(), "alice")
-	wantText(t, m, "robot resigns", "Thank you for the game", "You win: robot resigned")
-	if g := h.game(id); g.Status != db.Finished || g.Result != db.BlackWins || g.Reason != rules.Resigned {
+	m := servertest.Only(t, w.DeliverChecked(), "alice")
+	servertest.WantText(t, m, "robot resigns", "Thank you for the game", "You win: robot resigned")
+	if g := w.Game(id); g.Status != db.Finished || g.Result != db.BlackWins || g.Reason != rules.Resigned {
 		t.Errorf("game %+v, want won by black (alice), resigned", g)
 	}
 }
@@ -334,81 +319,66 @@ func TestRobotResigns(t *testing.T) {
 // TestRobotMail: the robot never gets mail and never sends commands, and
 // without a robot its handle is nobody's.
 func TestRobotMail(t *testing.T) {
-	h := newRobotHarness(t)
-	forged := h.mail("alice", "", "challenge congo alice")
+	t.Parallel()
+	w := newRobotWorld(t)
+	forged := w.Mail("alice", "", "challenge congo alice")
 	forged.From = tell.RobotAddress("robot")
-	h.handle(forged)
-	if mails := h.deliverChecked(); len(mails) != 0 {
+	w.Process(forged)
+	if mails := w.DeliverChecked(); len(mails) != 0 {
 		t.Errorf("a mail from the robot's address was answered: %q", mails[0].Subject)
 	}
-	h.sendProven("alice", "help")
-	wantText(t, only(t, h.deliverChecked(), "alice"), "challenge congo robot level=1")
+	w.SendProven("alice", "help")
+	servertest.WantText(t, servertest.Only(t, w.DeliverChecked(), "alice"), "challenge congo robot level=1")
 
-	off := newHarness(t)
-	off.register("alice")
-	off.sendProven("alice", "challenge congo robot")
-	wantText(t, only(t, off.deliverChecked(), "alice"), "No player has the handle robot")
-	off.sendProven("alice", "help")
-	wantNoText(t, only(t, off.deliverChecked(), "alice"), "challenge congo robot")
+	off := servertest.New(t, server.Config{})
+	off.Register("alice")
+	off.SendProven("alice", "challenge congo robot")
+	servertest.WantText(t, servertest.Only(t, off.DeliverChecked(), "alice"), "No player has the handle robot")
+	off.SendProven("alice", "help")
+	servertest.WantNoText(t, servertest.Only(t, off.DeliverChecked(), "alice"), "challenge congo robot")
 }
 
 // TestRunRobot: the loop answers a move by itself, woken by the mail.
 func TestRunRobot(t *testing.T) {
-	h := newRobotHarness(t)
-	h.sendProven("alice", "challenge congo robot black level=1")
-	h.deliverChecked()
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot black level=1")
+	w.DeliverChecked()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.s.Robot().Run(ctx) }()
+	go func() { done <- w.Server.Robot().Run(ctx) }()
 	defer func() {
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Errorf("RunRobot = %v, want context.Canceled", err)
 		}
 	}()
-	first := h.waitMail("alice") // the robot's first move, found at start
-	wantText(t, first, "robot: ", "It is your move")
-	h.reply(first, "b6-b5")
-	wantText(t, h.waitMail("alice"), "You: b6-b5", "robot: ")
-}
-
-// waitMail waits for the one mail to a player.
-func (h *harness) waitMail(handle string) received {
-	h.t.Helper()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	timeout := time.After(20 * time.Second)
-	for {
-		if mails := h.deliverChecked(); len(mails) > 0 {
-			return only(h.t, mails, handle)
-		}
-		select {
-		case <-tick.C:
-		case <-timeout:
-			h.t.Fatalf("no mail to %s", handle)
-		}
-	}
+	first := w.WaitMail("alice") // the robot's first move, found at start
+	servertest.WantText(t, first, "robot: ", "It is your move")
+	w.Reply(first, "b6-b5")
+	servertest.WantText(t, w.WaitMail("alice"), "You: b6-b5", "robot: ")
 }
 
 func TestEnsureRobot(t *testing.T) {
-	h := newRobotHarness(t)
-	if err := h.s.EnsureRobot(context.Background()); err != nil {
+	t.Parallel()
+	w := newRobotWorld(t)
+	if err := w.Server.EnsureRobot(context.Background()); err != nil {
 		t.Errorf("EnsureRobot again: %v", err)
 	}
-	if p := h.player("robot"); !h.s.tell.IsRobot(p) {
+	if p := w.Player("robot"); p.Address != tell.RobotAddress(config.DefaultRobot) {
 		t.Errorf("robot registered as %+v", p)
 	}
 	// A player holding the handle already: the robot cannot have it.
-	taken := newHarness(t)
-	taken.register("robot")
-	s, err := New(Config{DB: taken.db, Now: taken.clock.Now, Logger: taken.s.log, Settings: config.Settings{Address: ourAddress, Robot: "robot"}})
+	taken := servertest.New(t, server.Config{})
+	taken.Register("robot")
+	s, err := server.New(server.Config{DB: taken.DB, Now: taken.Clock.Now, Logger: taken.Logger, Settings: config.Settings{Address: servertest.ServerAddress, Robot: "robot"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.EnsureRobot(context.Background()); err == nil {
 		t.Errorf("EnsureRobot with the handle taken succeeded, want an error")
 	}
-	if _, err := New(Config{DB: taken.db, Settings: config.Settings{Address: ourAddress, Robot: "no such handle"}}); err == nil {
+	if _, err := server.New(server.Config{DB: taken.DB, Settings: config.Settings{Address: servertest.ServerAddress, Robot: "no such handle"}}); err == nil {
 		t.Errorf("New with a bad robot handle succeeded, want an error")
 	}
 }
@@ -416,28 +386,66 @@ func TestEnsureRobot(t *testing.T) {
 // TestRobotTimeOut: a turn found after the robot's time ran out (the
 // daemon was down) loses on time, and the mail shows the player's move.
 func TestRobotTimeOut(t *testing.T) {
-	h := newRobotHarness(t)
-	h.sendProven("alice", "challenge congo robot level=1 days=1")
-	start := only(t, h.deliverChecked(), "alice")
-	h.reply(start, "b2-b3")
-	h.clock.Advance(25 * time.Hour)
-	h.robotStep(h.s)
-	m := only(t, h.deliverChecked(), "alice")
-	wantText(t, m, "You: b2-b3", "You win: robot ran out of time")
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot level=1 days=1")
+	start := servertest.Only(t, w.DeliverChecked(), "alice")
+	w.Reply(start, "b2-b3")
+	w.Clock.Advance(25 * time.Hour)
+	servertest.RobotStep(t, w.Server)
+	m := servertest.Only(t, w.DeliverChecked(), "alice")
+	servertest.WantText(t, m, "You: b2-b3", "You win: robot ran out of time")
 }
 
 // TestRobotFirstMoveReachesEveryone: the robot's first move, as white,
 // is the challenger's first mail of the game, so it goes out even to a
 // player who asked for no mail per move.
 func TestRobotFirstMoveReachesEveryone(t *testing.T) {
+	t.Parallel()
 	for _, notify := range []string{"off", "digest"} {
 		t.Run(notify, func(t *testing.T) {
-			h := newRobotHarness(t)
-			h.sendProven("alice", "notify "+notify)
-			h.deliverChecked()
-			h.sendProven("alice", "challenge congo robot black level=1")
-			h.robotStep(h.s)
-			wantText(t, only(t, h.deliverChecked(), "alice"), "accepted the challenge: the game begins", "robot: ", "It is your move")
+			t.Parallel()
+			w := newRobotWorld(t)
+			w.SendProven("alice", "notify "+notify)
+			w.DeliverChecked()
+			w.SendProven("alice", "challenge congo robot black level=1")
+			servertest.RobotStep(t, w.Server)
+			servertest.WantText(t, servertest.Only(t, w.DeliverChecked(), "alice"), "accepted the challenge: the game begins", "robot: ", "It is your move")
 		})
+	}
+}
+
+// TestRobotDrawByRepetition: the robot accepts a draw offer when a
+// position of the game has occurred three times and it is not ahead.
+func TestRobotDrawByRepetition(t *testing.T) {
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot level=1") // alice white
+	w.DeliverChecked()
+	// Both zebras go out and back twice: the start position a third time.
+	w.InTx(func(ctx context.Context, tx *db.Tx) error {
+		p := rules.Start()
+		cycle := strings.Fields("g1-f3 g7-f5 f3-g1 f5-g7")
+		for i, m := range append(cycle, cycle...) {
+			next, _, err := p.Play(m)
+			if err != nil {
+				return err
+			}
+			p = next
+			if err := tx.AddMove(ctx, db.Move{Game: 1, Ply: i + 1, Move: m, Position: p.String(), At: w.Clock.Now()}); err != nil {
+				return err
+			}
+		}
+		g, err := tx.Game(ctx, 1)
+		if err != nil {
+			return err
+		}
+		g.Position = p.String()
+		return tx.UpdateGame(ctx, g, w.Clock.Now())
+	})
+	w.SendProven("alice", "draw congo 1")
+	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "Draw by agreement")
+	if g := w.Game(1); g.Status != db.Finished || g.Result != db.Draw {
+		t.Errorf("game after the draw offer: %+v, want a draw", g)
 	}
 }

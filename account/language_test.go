@@ -1,19 +1,21 @@
-package server
+package account_test
 
 import (
-	"github.com/congobymail/congo/config"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/lang"
+	"github.com/congobymail/congo/server"
+	"github.com/congobymail/congo/server/servertest"
 )
 
 // wantLanguage fails the test unless the mail says it is in language l
 // (Content-Language, M40) and its Subject is RFC 2047 encoded UTF-8 when
 // it has words that are not ASCII (M42).
-func wantLanguage(t *testing.T, m received, l lang.Code) {
+func wantLanguage(t *testing.T, m servertest.Received, l lang.Code) {
 	t.Helper()
 	if got := m.Header.Get("Content-Language"); got != string(l) {
 		t.Errorf("mail to %s %q: Content-Language %q, want %q", m.To, m.Subject, got, l)
@@ -45,8 +47,9 @@ func gameNumber(t *testing.T, subject string) int64 {
 // new language already; a word that names no language of the server
 // changes nothing.
 func TestLanguageCommand(t *testing.T) {
-	h := newHarness(t)
-	h.register("alice")
+	t.Parallel()
+	w := servertest.New(t, server.Config{})
+	w.Register("alice")
 	tests := []struct {
 		line    string
 		want    lang.Code
@@ -66,22 +69,22 @@ func TestLanguageCommand(t *testing.T) {
 		{"ｌａｎｇｕａｇｅ　ｊａ", lang.Japanese, "Congo を日本語で", "日本語で書きます"}, // a Japanese input method's full-width letters and space (M41)
 	}
 	for _, tt := range tests {
-		h.sendProven("alice", tt.line)
-		m := only(t, h.deliver(), "alice")
+		w.SendProven("alice", tt.line)
+		m := servertest.Only(t, w.Deliver(), "alice")
 		if m.Subject != tt.subject {
 			t.Errorf("%q: answer's Subject %q, want %q", tt.line, m.Subject, tt.subject)
 		}
-		wantText(t, m, tt.says)
+		servertest.WantText(t, m, tt.says)
 		wantLanguage(t, m, tt.want)
-		if got := h.player("alice").Language; got != string(tt.want) {
+		if got := w.Player("alice").Language; got != string(tt.want) {
 			t.Errorf("%q: alice's language %q, want %q", tt.line, got, tt.want)
 		}
 	}
-	h.sendProven("alice", "language fr")
-	m := only(t, h.deliver(), "alice")
-	wantText(t, m, "language fr", "language en") // the error, in Japanese, names the languages by their codes
+	w.SendProven("alice", "language fr")
+	m := servertest.Only(t, w.Deliver(), "alice")
+	servertest.WantText(t, m, "language fr", "language en") // the error, in Japanese, names the languages by their codes
 	wantLanguage(t, m, lang.Japanese)
-	if got := h.player("alice").Language; got != string(lang.Japanese) {
+	if got := w.Player("alice").Language; got != string(lang.Japanese) {
 		t.Errorf("after language fr, alice's language %q, want it unchanged (ja)", got)
 	}
 }
@@ -90,6 +93,7 @@ func TestLanguageCommand(t *testing.T) {
 // register mail's Content-Language when the server has it, else the
 // server's -language; an unknown sender is answered in their mail's.
 func TestNewPlayerLanguage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		server  lang.Code
 		header  string
@@ -106,21 +110,21 @@ func TestNewPlayerLanguage(t *testing.T) {
 		{lang.Japanese, "en-US", lang.English, "Welcome to Congo"},
 	}
 	for _, tt := range tests {
-		h := newHarnessWith(t, Config{Settings: config.Settings{Language: string(tt.server)}})
-		m := h.mail("alice", "", "register alice")
+		w := servertest.New(t, server.Config{Settings: config.Settings{Language: string(tt.server)}})
+		m := w.Mail("alice", "", "register alice")
 		m.ContentLanguage = tt.header
-		h.handle(m)
-		got := only(t, h.deliver(), "alice")
-		wantText(t, got, tt.welcome)
+		w.Process(m)
+		got := servertest.Only(t, w.Deliver(), "alice")
+		servertest.WantText(t, got, tt.welcome)
 		wantLanguage(t, got, tt.want)
-		if l := h.player("alice").Language; l != string(tt.want) {
+		if l := w.Player("alice").Language; l != string(tt.want) {
 			t.Errorf("server %q, Content-Language %q: alice's language %q, want %q", tt.server, tt.header, l, tt.want)
 		}
 
-		stranger := h.mail("zed", "hi", "challenge congo alice")
+		stranger := w.Mail("zed", "hi", "challenge congo alice")
 		stranger.ContentLanguage = tt.header
-		h.handle(stranger)
-		answer := only(t, h.deliver(), "zed")
+		w.Process(stranger)
+		answer := servertest.Only(t, w.Deliver(), "zed")
 		wantLanguage(t, answer, tt.want)
 	}
 }
@@ -131,60 +135,61 @@ func TestNewPlayerLanguage(t *testing.T) {
 // and an English observer in English; each keeps the Subject's words of
 // their first mail about the game after changing language (M22).
 func TestEachRecipientsLanguage(t *testing.T) {
-	h := newHarness(t)
-	h.register("alice", "bob", "carol")
-	h.sendProven("alice", "language ja")
-	h.sendProven("bob", "language cs")
-	h.deliver()
+	t.Parallel()
+	w := servertest.New(t, server.Config{})
+	w.Register("alice", "bob", "carol")
+	w.SendProven("alice", "language ja")
+	w.SendProven("bob", "language cs")
+	w.Deliver()
 
-	h.sendProven("alice", "challenge congo bob")
-	mails := h.deliver()
-	challenge := only(t, mails, "bob")
-	wantText(t, challenge, "alice vás vyzývá k partii Congo")
+	w.SendProven("alice", "challenge congo bob")
+	mails := w.Deliver()
+	challenge := servertest.Only(t, mails, "bob")
+	servertest.WantText(t, challenge, "alice vás vyzývá k partii Congo")
 	wantLanguage(t, challenge, lang.Czech)
-	sent := only(t, mails, "alice")
-	wantText(t, sent, "bob への対局の申し込み")
+	sent := servertest.Only(t, mails, "alice")
+	servertest.WantText(t, sent, "bob への対局の申し込み")
 	wantLanguage(t, sent, lang.Japanese)
 	id := gameNumber(t, challenge.Subject)
 
-	h.reply(challenge, "accept")
-	mails = h.deliver()
-	board := only(t, mails, "alice")
+	w.Reply(challenge, "accept")
+	mails = w.Deliver()
+	board := servertest.Only(t, mails, "alice")
 	if want := "Congo 対局 " + strconv.FormatInt(id, 10) + ": alice 対 bob"; board.Subject != want {
 		t.Errorf("alice's Subject %q, want %q", board.Subject, want)
 	}
-	h.sendProven("carol", "observe congo "+strconv.FormatInt(id, 10))
-	h.deliver()
+	w.SendProven("carol", "observe congo "+strconv.FormatInt(id, 10))
+	w.Deliver()
 
-	h.reply(board, "ｂ２－ｂ３。\nよろしくお願いします。")
-	mails = h.deliver()
-	toBob := only(t, mails, "bob")
+	w.Reply(board, "ｂ２－ｂ３。\nよろしくお願いします。")
+	mails = w.Deliver()
+	toBob := servertest.Only(t, mails, "bob")
 	if want := "Congo partie " + strconv.FormatInt(id, 10) + ": alice – bob"; toBob.Subject != want {
 		t.Errorf("bob's Subject %q, want %q", toBob.Subject, want)
 	}
-	wantText(t, toBob, "alice: b2-b3 — pěšec táhl na b3.", "alice píše:", "よろしくお願いします。", "Jste na tahu")
+	servertest.WantText(t, toBob, "alice: b2-b3 — pěšec táhl na b3.", "alice píše:", "よろしくお願いします。", "Jste na tahu")
 	wantLanguage(t, toBob, lang.Czech)
-	toAlice := only(t, mails, "alice")
-	wantText(t, toAlice, "あなた：b2-b3 — あなたのポーンが b3 に動きました。", "あなたのメッセージを bob に伝えました。")
+	toAlice := servertest.Only(t, mails, "alice")
+	servertest.WantText(t, toAlice, "あなた：b2-b3 — あなたのポーンが b3 に動きました。", "あなたのメッセージを bob に伝えました。")
 	wantLanguage(t, toAlice, lang.Japanese)
-	toCarol := only(t, mails, "carol")
+	toCarol := servertest.Only(t, mails, "carol")
 	if want := "Congo game " + strconv.FormatInt(id, 10) + ": alice vs bob"; toCarol.Subject != want {
 		t.Errorf("carol's Subject %q, want %q", toCarol.Subject, want)
 	}
-	wantText(t, toCarol, "alice: b2-b3 — the pawn moved to b3.")
-	wantNoText(t, toCarol, "よろしく")
+	servertest.WantText(t, toCarol, "alice: b2-b3 — the pawn moved to b3.")
+	servertest.WantNoText(t, toCarol, "よろしく")
 	wantLanguage(t, toCarol, lang.English)
 
-	h.sendProven("bob", "language english")
-	h.deliver()
-	h.reply(toBob, "b6-b5")
-	toAlice = only(t, h.deliver(), "alice")
-	wantText(t, toAlice, "bob：b6-b5")
-	h.reply(toAlice, "c2-c3")
-	toBob = only(t, h.deliver(), "bob")
+	w.SendProven("bob", "language english")
+	w.Deliver()
+	w.Reply(toBob, "b6-b5")
+	toAlice = servertest.Only(t, w.Deliver(), "alice")
+	servertest.WantText(t, toAlice, "bob：b6-b5")
+	w.Reply(toAlice, "c2-c3")
+	toBob = servertest.Only(t, w.Deliver(), "bob")
 	if want := "Congo partie " + strconv.FormatInt(id, 10) + ": alice – bob"; toBob.Subject != want {
 		t.Errorf("after language english, bob's Subject %q, want the words of his first mail about the game, %q", toBob.Subject, want)
 	}
-	wantText(t, toBob, "alice: c2-c3", "It is your move")
+	servertest.WantText(t, toBob, "alice: c2-c3", "It is your move")
 	wantLanguage(t, toBob, lang.English)
 }
