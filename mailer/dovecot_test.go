@@ -2,8 +2,10 @@ package mailer_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -271,5 +273,75 @@ func TestInboxDovecotBatches(t *testing.T) {
 	}
 	if got := d.mailbox(t, "Processed"); len(got) != n {
 		t.Errorf("Processed holds %d mails, want %d", len(got), n)
+	}
+}
+
+// TestInboxLoginFixedDovecot: Dovecot refuses the Inbox's login (the
+// account's password was changed at the server) while a mail waits; a
+// second after the refusal the password is put right. The mail is read
+// and handled at the login block's end, within seconds, charged no try
+// ($CongoTry keyword) for the wait, after one refused login alone. The
+// block is shortened to 2 to 4 s (LoginBlock 4 s); the time from the fix
+// to the handling is logged.
+//
+// Dovecot itself makes a login from an address that failed one in the
+// last half minute or so wait (its auth penalty: 4 s after one failure,
+// measured here, whatever the password), which the production block of
+// 2.5 to 5 minutes outlasts: the login at the end of this short block
+// waits those 4 s at the server.
+func TestInboxLoginFixedDovecot(t *testing.T) {
+	s := dovecottest.Start(t, dovecottest.Config{Domain: "pbm.example.net",
+		Users: []dovecottest.User{{Name: "congo", Password: "old-pw"}}, Extra: "auth_failure_delay = 0\n"})
+	raw := []byte("From: alice@example.org\r\nSubject: waiting\r\nMessage-ID: <waiting@example.org>\r\n\r\nhelp\r\n")
+	if err := s.Append("congo", "INBOX", raw); err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	var h handled
+	const block = 4 * time.Second
+	runInbox(t, mailer.InboxConfig{URL: "imap://congo:new-pw@" + s.Addr + "/INBOX", LoginBlock: block,
+		Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))},
+		func(_ context.Context, m *mailmsg.Incoming) error {
+			h.add(m)
+			return nil
+		})
+	var until time.Time
+	waitFor(t, "a refused login logged", 5*time.Second, func() bool {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			var r struct {
+				Msg   string
+				Until time.Time
+			}
+			if json.Unmarshal([]byte(line), &r) == nil && strings.HasPrefix(r.Msg, "imap login refused") {
+				until = r.Until
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(time.Second)
+	s.SetPassword(t, "congo", "new-pw")
+	fixed := time.Now()
+	waitFor(t, "the waiting mail handled", block+10*time.Second, func() bool { return len(h.all()) == 1 })
+	handledAt := time.Now()
+	t.Logf("login refused; password put right %v before the block's end; handled %v after the fix, %v after the block's end",
+		until.Sub(fixed).Round(time.Millisecond), handledAt.Sub(fixed).Round(time.Millisecond), handledAt.Sub(until).Round(time.Millisecond))
+	const penalty = 4 * time.Second // Dovecot's, see above
+	if d := handledAt.Sub(until); d < 0 || d > penalty+3*time.Second {
+		t.Errorf("handled %v after the login block's end, want within Dovecot's %v and 3 s of it:\n%s", d, penalty, logs.String())
+	}
+	if n := strings.Count(logs.String(), "imap login refused"); n != 1 {
+		t.Errorf("%d refused logins logged, want 1:\n%s", n, logs.String())
+	}
+	var msgs []dovecottest.Message
+	waitFor(t, "the mail filed", 5*time.Second, func() bool {
+		var err error
+		msgs, err = s.Fetch("congo", "Processed")
+		return err == nil && len(msgs) == 1
+	})
+	for _, f := range msgs[0].Flags {
+		if strings.HasPrefix(string(f), "$CongoTry") {
+			t.Errorf("the mail that waited for the login was charged a try: flags %v", msgs[0].Flags)
+		}
 	}
 }

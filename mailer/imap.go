@@ -32,9 +32,9 @@ const (
 	DefaultBatch      = 32
 	// maxBackoff bounds the wait before a reconnection, so that a restart
 	// of the mail server costs seconds; after a refused login the wait
-	// is authBackoff, so as not to lock the account at the provider.
-	maxBackoff  = 10 * time.Second
-	authBackoff = 5 * time.Minute
+	// is a half to the whole of InboxConfig.LoginBlock, so as not to lock
+	// the account at the provider.
+	maxBackoff = 10 * time.Second
 	// firstRetry is the wait before a mail whose handling failed is tried
 	// again, doubling up to lastRetry while failures go on: within
 	// seconds, whatever Poll, IDLE or not. While the handler is down it
@@ -100,6 +100,12 @@ type InboxConfig struct {
 	// Default DefaultBackoff.
 	Backoff time.Duration
 
+	// LoginBlock is how long no login is tried after the server refused
+	// one: a random half to the whole of it; DefaultLoginBlock (as
+	// SMTP's) when zero. Tests shorten it. The mail waiting is read as
+	// soon as a login after it works, and is charged no try for it.
+	LoginBlock time.Duration
+
 	// Batch is the most mails handed to the handler at once, default
 	// DefaultBatch; 1 hands them over one at a time. A batch also holds
 	// at most 8 MiB of fetched mail (counting at most MaxSize of each
@@ -127,6 +133,7 @@ type Inbox struct {
 	maxSize    int64
 	timeout    time.Duration
 	backoff    time.Duration
+	loginBlock time.Duration
 	batch      int
 	log        *slog.Logger
 	status     inboxStatus
@@ -146,6 +153,7 @@ func NewInbox(cfg InboxConfig) (*Inbox, error) {
 		maxSize:    positive(cfg.MaxSize, DefaultMaxSize),
 		timeout:    positive(cfg.Timeout, DefaultTimeout),
 		backoff:    positive(cfg.Backoff, DefaultBackoff),
+		loginBlock: positive(cfg.LoginBlock, DefaultLoginBlock),
 		batch:      positive(cfg.Batch, DefaultBatch),
 		log:        cfg.Logger,
 	}
@@ -287,9 +295,9 @@ func (b *Inbox) RunBatch(ctx context.Context, handle BatchHandler) error {
 		wait := delay/2 + rand.N(delay)
 		var ae *loginError
 		if errors.As(err, &ae) {
-			wait = authBackoff/2 + rand.N(authBackoff/2)
+			wait = b.loginBlock/2 + rand.N(b.loginBlock/2+1)
 			b.log.Error("imap login refused: check the user and password; trying again later", "addr", b.addr,
-				"user", b.user, "err", err, "wait", wait.Round(time.Second))
+				"user", b.user, "err", err, "wait", wait.Round(time.Second), "until", time.Now().Add(wait))
 		} else {
 			b.log.Warn("imap session ended; reconnecting", "addr", b.addr, "err", err, "wait", wait.Round(time.Millisecond))
 		}

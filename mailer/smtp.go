@@ -38,11 +38,12 @@ const (
 	reuseTimeout = 10 * time.Second
 )
 
-// smtpAuthBackoff is how long Send and Check wait, after the server
+// DefaultLoginBlock is how long Send and Check wait, after the server
 // refused the login, before they log in again (a half to the whole of
-// it): a provider locks an account after a few failed logins, and a
-// wrong password is not put right by trying again.
-const smtpAuthBackoff = 5 * time.Minute
+// it) when SMTP.LoginBlock is zero: a provider locks an account after a
+// few failed logins, and a wrong password is not put right by trying
+// again.
+const DefaultLoginBlock = 5 * time.Minute
 
 // security is how a connection is protected.
 type security uint8
@@ -77,16 +78,21 @@ type SMTP struct {
 	// IdleTimeout is how long an idle connection is kept before it is
 	// closed; DefaultIdleTimeout when zero. Set it before the first Send.
 	IdleTimeout time.Duration
-	// Logger is told of a refused login, at ERROR; nil discards it. Set
-	// it before the first Send.
+	// Logger is told of a refused login, at ERROR, and of the first
+	// login that works after one, at INFO; nil discards them. Set it
+	// before the first Send.
 	Logger *slog.Logger
+	// LoginBlock is how long no login is tried after the server refused
+	// one: a random half to the whole of it; DefaultLoginBlock when
+	// zero. Tests shorten it. Set it before the first Send.
+	LoginBlock time.Duration
 
 	loginMu sync.Mutex // held by a login under way
 	mu      sync.Mutex
 	idle    []*smtpConn // idle connections, the longest idle first
 	timer   *time.Timer // closes expired idle connections; stopped when none is idle
 	// authErr is the last refused login, and no login is tried again
-	// before authUntil.
+	// before authUntil; nil once a login worked.
 	authErr   *authError
 	authUntil time.Time
 }
@@ -222,7 +228,8 @@ func (s *SMTP) Addr() string { return s.addr }
 //
 // IsPermanent tells whether a failed Send may succeed later. After the
 // server refused the login, Send fails at once, without connecting, for
-// a few minutes (see IsAuthFailure).
+// a few minutes (see IsAuthFailure), and LoginBlockedUntil tells until
+// when.
 func (s *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return errors.New("smtp send: no recipient")
@@ -333,18 +340,36 @@ func (s *SMTP) authHeld() error {
 	if s.authErr == nil || !time.Now().Before(s.authUntil) {
 		return nil
 	}
-	return &authError{user: s.user, err: s.authErr.err, until: s.authUntil, recorded: true}
+	return &authError{user: s.user, err: s.authErr.err, until: s.authUntil, held: true, recorded: true}
 }
 
-// authRefused records a refused login: none is tried again for a while.
+// authRefused records a refused login: none is tried again for a while,
+// until ae.until.
 func (s *SMTP) authRefused(ae *authError) {
-	wait := smtpAuthBackoff/2 + rand.N(smtpAuthBackoff/2)
+	block := s.LoginBlock
+	if block <= 0 {
+		block = DefaultLoginBlock
+	}
+	wait := block/2 + rand.N(block/2+1)
 	s.mu.Lock()
 	s.authErr, s.authUntil = ae, time.Now().Add(wait)
+	ae.until = s.authUntil
 	s.mu.Unlock()
 	if s.Logger != nil {
 		s.Logger.Error("smtp login refused: check the user and password; trying again later", "addr", s.addr,
-			"user", s.user, "err", ae.err, "wait", wait.Round(time.Second))
+			"user", s.user, "err", ae.err, "wait", wait.Round(time.Second), "until", ae.until)
+	}
+}
+
+// authWorks records a login that worked: when the last had been
+// refused, it says so, once.
+func (s *SMTP) authWorks() {
+	s.mu.Lock()
+	was := s.authErr
+	s.authErr = nil
+	s.mu.Unlock()
+	if was != nil && s.Logger != nil {
+		s.Logger.Info("smtp login works again", "addr", s.addr, "user", s.user)
 	}
 }
 
@@ -399,6 +424,7 @@ func (s *SMTP) login(ctx context.Context, conn net.Conn) (*smtp.Client, error) {
 			}
 			return nil, ae
 		}
+		s.authWorks()
 	}
 	return c, nil
 }

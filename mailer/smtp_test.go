@@ -40,13 +40,13 @@ type delivery struct {
 // "slow" wait until release is closed, and so does the answer to the data
 // of a mail to "late".
 type recorder struct {
-	user, password string // the account AUTH accepts
-	release        chan struct{}
+	release chan struct{}
 
-	mu       sync.Mutex
-	got      []delivery
-	conns    []*tapConn
-	failMail int // how many of the next MAIL FROM get a 421
+	mu             sync.Mutex
+	user, password string // the account AUTH accepts
+	got            []delivery
+	conns          []*tapConn
+	failMail       int // how many of the next MAIL FROM get a 421
 }
 
 func (r *recorder) deliveries() []delivery {
@@ -126,7 +126,10 @@ func (s *recordingSession) AuthMechanisms() []string { return []string{sasl.Plai
 
 func (s *recordingSession) Auth(string) (sasl.Server, error) {
 	return sasl.NewPlainServer(func(identity, user, password string) error {
-		if user != s.r.user || password != s.r.password {
+		s.r.mu.Lock()
+		ok := user == s.r.user && password == s.r.password
+		s.r.mu.Unlock()
+		if !ok {
 			return smtp.ErrAuthFailed
 		}
 		s.d.user = user
@@ -521,6 +524,65 @@ func TestSMTPLoginRefusedHoldsOff(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
 		t.Errorf("%d errors logged, want 1:\n%s", n, logs.String())
+	}
+}
+
+// TestSMTPLoginBlockEnds: a refused login, and the Sends that meet the
+// block after it, tell when a login is tried again (LoginBlockedUntil):
+// a half to the whole of LoginBlock after the refusal, the same for
+// all. Once it has passed and the password is right, the next Send logs
+// in and sends, and the first login that works says so, once, at INFO.
+func TestSMTPLoginBlockEnds(t *testing.T) {
+	addr, rec := startSMTP(t, noTLS, tls.Certificate{})
+	rec.mu.Lock()
+	rec.password = "old"
+	rec.mu.Unlock()
+	s, err := mailer.NewSMTP("smtp://congo%40pbm.example.net:new@"+addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var logs syncBuffer
+	s.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	const block = time.Second
+	s.LoginBlock = block
+	ctx := context.Background()
+	send := func() error {
+		return s.Send(ctx, "congo@pbm.example.net", []string{"alice@example.org"}, []byte(testMail))
+	}
+
+	if _, ok := mailer.LoginBlockedUntil(errors.New("dial tcp: connection refused")); ok {
+		t.Errorf("LoginBlockedUntil of another error says a login block")
+	}
+	before := time.Now()
+	err = send()
+	after := time.Now()
+	until, ok := mailer.LoginBlockedUntil(err)
+	if !ok || mailer.IsPermanent(err) {
+		t.Fatalf("Send with a wrong password = %v: LoginBlockedUntil %v, %v; want a login block, temporary", err, until, ok)
+	}
+	if until.Before(before.Add(block/2)) || until.After(after.Add(block)) {
+		t.Errorf("login blocked until %v, %v after the refusal; want a half to the whole of %v", until, until.Sub(before), block)
+	}
+	err = send()
+	if held, ok := mailer.LoginBlockedUntil(err); !ok || !held.Equal(until) {
+		t.Errorf("Send during the block = %v: LoginBlockedUntil %v, %v; want %v", err, held, ok, until)
+	}
+	if n := len(rec.connections()); n != 1 {
+		t.Errorf("a Send during the block connected: %d connections, want 1", n)
+	}
+
+	rec.mu.Lock()
+	rec.password = "new"
+	rec.mu.Unlock()
+	time.Sleep(time.Until(until))
+	for i := range 2 {
+		if err := send(); err != nil {
+			t.Fatalf("Send %d after the block with the password put right = %v", i, err)
+		}
+	}
+	if n := strings.Count(logs.String(), "smtp login works again"); n != 1 || !strings.Contains(logs.String(), "level=INFO msg=\"smtp login works again\"") {
+		t.Errorf("%d lines say the login works again, want 1 at INFO:\n%s", n, logs.String())
 	}
 }
 

@@ -10,16 +10,19 @@ import (
 
 // authError is a failed AUTH. It is never permanent, even with a 5xx code:
 // a wrong password is a setting to fix, not a reason to drop the mail.
-// until is set when no login was tried, as the last one was refused.
+// until is when a login may be tried again, once the refusal is recorded
+// (zero when it is not, a Send cut short meanwhile); held is set when no
+// login was tried, as the last one was refused.
 type authError struct {
 	user     string
 	err      error
 	until    time.Time
+	held     bool
 	recorded bool // authRefused has it, or it is the one it has
 }
 
 func (e *authError) Error() string {
-	if !e.until.IsZero() {
+	if e.held {
 		return fmt.Sprintf("auth as %q refused: %v (not trying again before %s)", e.user, e.err, e.until.Format(time.TimeOnly))
 	}
 	return fmt.Sprintf("auth as %q: %v", e.user, e.err)
@@ -64,4 +67,17 @@ func IsUnreachable(err error) bool {
 func IsAuthFailure(err error) bool {
 	var ae *authError
 	return errors.As(err, &ae)
+}
+
+// LoginBlockedUntil reports whether err, from Send or Check, is a login
+// the server refused, or one not tried because the last was refused, and
+// returns when the next login may be tried (see SMTP.LoginBlock). Such a
+// Send never handed the mail to the server: nothing is wrong with the
+// mail, and another Send before then fails at once in the same way.
+func LoginBlockedUntil(err error) (time.Time, bool) {
+	var ae *authError
+	if !errors.As(err, &ae) || ae.until.IsZero() {
+		return time.Time{}, false
+	}
+	return ae.until, true
 }

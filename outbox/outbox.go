@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -101,6 +102,13 @@ type Outbox struct {
 	wake chan struct{}
 	// waiting is set while mails may wait out a backoff (retryNow).
 	waiting atomic.Bool
+	// loginUntil is when the SMTP server may be logged in to again, after
+	// it refused a login (mailer.LoginBlockedUntil); until then no mail is
+	// sent, and none is charged for it. In time.Now's time, the mailer's,
+	// whatever Now; in memory only: after a restart the mailer tries a
+	// login at once.
+	loginMu    sync.Mutex
+	loginUntil time.Time
 	// composers bounds the mails composed at once (Queue): one token a
 	// processor.
 	composers chan struct{}

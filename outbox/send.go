@@ -44,9 +44,14 @@ const (
 // recipient's later mails wait behind it; one that fails permanently, or
 // for longer than giveUpAfter, is recorded as failed. When every send of
 // a round works, the mails waiting out a backoff are made due at once:
-// the SMTP server is back. Once ctx is done it sends no other mail, but
-// those under way are finished (inFlightGrace at most) and recorded. It
-// returns an error when the database fails or ctx is done.
+// the SMTP server is back. A send that fails because the server refused
+// the login, or because no login is tried for a while after a refusal
+// (mailer.LoginBlockedUntil), is no attempt: nothing is recorded, the
+// mail stays due with its attempts and backoff as they were, and no mail
+// is sent before the login may be tried again. Once ctx is done it sends
+// no other mail, but those under way are finished (inFlightGrace at
+// most) and recorded. It returns an error when the database fails or ctx
+// is done.
 //
 // The outbox is read without waiting for the database's lock, which mail
 // being handled may hold: the sent log's records not carried into it yet
@@ -61,6 +66,9 @@ func (o *Outbox) SendDue(ctx context.Context, send Sender) (int, error) {
 func (o *Outbox) sendDue(ctx context.Context, send Sender) (int, bool, error) {
 	if err := o.applySentLog(ctx); err != nil {
 		return 0, false, err
+	}
+	if o.loginWait() > 0 {
+		return 0, false, nil // no mail can go before the login block's end
 	}
 	var due []db.Mail
 	limit := o.connections * sendBatch
@@ -167,11 +175,12 @@ type laneResult struct {
 }
 
 // sendLane sends ms, in order: a recipient whose mail fails waits until
-// the next round, its later mails with it.
+// the next round, its later mails with it. The lane stops at a login
+// block: its mails wait, due, for the block's end.
 func (o *Outbox) sendLane(ctx context.Context, send Sender, ms []db.Mail) (r laneResult) {
 	held := map[string]bool{} // recipients whose mail failed this round: the rest waits behind it
 	for _, m := range ms {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || o.loginWait() > 0 {
 			break
 		}
 		if held[m.To] {
@@ -186,6 +195,15 @@ func (o *Outbox) sendLane(ctx context.Context, send Sender, ms []db.Mail) (r lan
 		if sendErr != nil && ctx.Err() != nil {
 			break // cut short by shutdown: the mail stays due
 		}
+		if until, ok := mailer.LoginBlockedUntil(sendErr); ok {
+			o.blockLogins(until)
+			if o.now().Sub(m.Created) < giveUpAfter {
+				// Not handed to the server: no attempt. The mail stays
+				// due, its attempts and backoff as they were.
+				break
+			}
+			// Given up below, at its 5 days, as after any failure.
+		}
 		if r.err = o.recordSend(ctx, m, sendErr); r.err != nil {
 			return r
 		}
@@ -197,6 +215,25 @@ func (o *Outbox) sendLane(ctx context.Context, send Sender, ms []db.Mail) (r lan
 		}
 	}
 	return r
+}
+
+// blockLogins records that no mail can be sent before until, when the
+// SMTP server may be logged in to again.
+func (o *Outbox) blockLogins(until time.Time) {
+	o.loginMu.Lock()
+	defer o.loginMu.Unlock()
+	if until.After(o.loginUntil) {
+		o.loginUntil = until
+		o.log.Debug("outbox waits for the smtp login", "until", until)
+	}
+}
+
+// loginWait is how long no mail can be sent for a login block: 0 when
+// there is none.
+func (o *Outbox) loginWait() time.Duration {
+	o.loginMu.Lock()
+	defer o.loginMu.Unlock()
+	return max(time.Until(o.loginUntil), 0)
 }
 
 // retryNow makes the mails waiting out a backoff due now, when there may
@@ -344,11 +381,14 @@ func (o *Outbox) Run(ctx context.Context, send Sender) error {
 
 // sendRound sends what is due and returns how long to wait for the next
 // mail to become due: lastRetry when none is waiting (a wake-up comes
-// sooner when mail is queued).
+// sooner when mail is queued), the rest of a login block while one lasts.
 func (o *Outbox) sendRound(ctx context.Context, send Sender) (time.Duration, error) {
 	_, full, err := o.sendDue(ctx, send)
 	if err != nil {
 		return 0, err
+	}
+	if wait := o.loginWait(); wait > 0 {
+		return wait, nil // the mails it holds are due at its end
 	}
 	if full {
 		// More may be due: the next round comes at once. (The mails of

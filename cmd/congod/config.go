@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/congobymail/congo/config"
 )
@@ -17,6 +18,9 @@ type settings struct {
 	// httpReady, when set, is told the address the HTTP listener is bound
 	// to (tests listen on port 0).
 	httpReady func(addr string)
+	// smtpLoginBlock, when set, is how long no SMTP login is tried after
+	// a refused one (mailer.SMTP.LoginBlock): tests shorten it.
+	smtpLoginBlock time.Duration
 	// web is the listener of the web pages and their public URL, once
 	// opened (openWeb): the demo opens it before it prints the banner.
 	web *webListener

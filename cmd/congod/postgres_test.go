@@ -53,7 +53,7 @@ var notOnPostgres = []string{
 	// Postfix and the hand-over file are about SMTP and a file beside a
 	// SQLite database; the demo runs on SQLite.
 	"TestCheckConfigConnects", "TestDemoWeb", "TestHandOverSettles", "TestHandOverLanes", "TestSMTPOutagePostfix",
-	"TestSMTPLoginRefusedPostfix", "TestCrashPostfix", "TestTLSServerNameAndEHLO",
+	"TestSMTPLoginRefusedPostfix", "TestSMTPLoginFixedPostfix", "TestCrashPostfix", "TestTLSServerNameAndEHLO",
 }
 
 // TestPostgres runs the tests of onPostgres on PostgreSQL (skipped, or

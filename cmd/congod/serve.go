@@ -118,6 +118,7 @@ func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *d
 
 	hostname := cfg.HostName()
 	smtp.LocalName, smtp.Logger, smtp.MaxIdle = hostname, logger, cfg.Connections()
+	smtp.LoginBlock = cfg.smtpLoginBlock
 	ob, err := outbox.New(outbox.Config{
 		DB:              store,
 		From:            strings.ToLower(cfg.Address),

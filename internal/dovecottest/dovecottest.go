@@ -323,6 +323,38 @@ func (s *Server) Restart(t testing.TB, between func()) {
 	s.run(t)
 }
 
+// SetPassword changes the password of the user name, as an operator
+// would: Dovecot reads its password file again at the next login that
+// comes a second or more after the last read (IMAP's, and the SASL
+// logins of an MTA in front of it). URL and Client use the new one.
+func (s *Server) SetPassword(t testing.TB, name, password string) {
+	t.Helper()
+	u, ok := s.users[strings.ToLower(name)]
+	if !ok || strings.ContainsAny(password, ":\r\n") {
+		t.Fatalf("dovecottest: no user %q, or a bad password", name)
+	}
+	u.Password = password
+	s.users[strings.ToLower(name)] = u
+	names := make([]string, 0, len(s.users))
+	for n := range s.users {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var passwd strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&passwd, "%s:{PLAIN}%s\n", s.users[n].Name, s.users[n].Password)
+	}
+	// Written beside it and renamed over it, so that no login reads half
+	// a file.
+	tmp := filepath.Join(s.Dir, "passwd.new")
+	if err := os.WriteFile(tmp, []byte(passwd.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(s.Dir, "passwd")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Home returns the home directory of a user; the INBOX is the maildir
 // Maildir in it (with Config.LMTP, the sdbox sdbox).
 func (s *Server) Home(name string) string {
