@@ -69,6 +69,7 @@ type queries struct {
 	gameOfMessages  string // the game of the first of a JSON array of Message-IDs that names one
 	due             string // Tx.Due
 	nextRetry       string // Tx.NextDue: the earliest mail waiting to be tried again
+	pending         string // DB.OutboxStats: the mails waiting, and the oldest
 }
 
 // Tx is a transaction opened by DB.Tx or DB.ReadTx. Its queries must

@@ -79,6 +79,8 @@ var postgresQueries = queries{
 		" ORDER BY m.id LIMIT ?",
 	nextRetry: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt > ?" +
 		" AND id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json))",
+	pending: "SELECT count(*), min(created) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL" +
+		" AND id NOT IN (SELECT value::bigint FROM json_array_elements_text(?::json))",
 }
 
 // pgBegun runs first in every transaction of Tx on PostgreSQL: it waits

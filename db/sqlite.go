@@ -52,6 +52,8 @@ var sqliteQueries = queries{
 		" ORDER BY m.id LIMIT ?",
 	nextRetry: "SELECT min(next_attempt) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt > ?" +
 		" AND id NOT IN (SELECT value FROM json_each(?))",
+	pending: "SELECT count(*), min(created) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL" +
+		" AND id NOT IN (SELECT value FROM json_each(?))",
 }
 
 // createPrivate creates an empty file at path with mode 0600, whatever

@@ -14,16 +14,20 @@ type OutboxStats struct {
 	Failed  int       // mails given up
 }
 
-// OutboxStats returns the state of the outbox. It reads outside any
-// transaction of DB.Tx, so it takes no write lock.
-func (d *DB) OutboxStats(ctx context.Context) (OutboxStats, error) {
+// OutboxStats returns the state of the outbox, the mails with the ids
+// sent taken as sent (SentLog.Unapplied: sent, not carried into the
+// outbox yet). It reads outside any transaction of DB.Tx, so it takes no
+// write lock.
+func (d *DB) OutboxStats(ctx context.Context, sent ...int64) (OutboxStats, error) {
 	var (
 		st     OutboxStats
 		oldest sql.NullString
 	)
-	err := d.sql.QueryRowContext(ctx,
-		"SELECT count(*), min(created) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL").
-		Scan(&st.Pending, &oldest)
+	ids, err := jsonIDs(sent)
+	if err != nil {
+		return OutboxStats{}, fmt.Errorf("outbox stats: %w", err)
+	}
+	err = d.sql.QueryRowContext(ctx, d.rebind(d.q.pending), ids).Scan(&st.Pending, &oldest)
 	if err != nil {
 		return OutboxStats{}, fmt.Errorf("outbox stats: %w", err)
 	}

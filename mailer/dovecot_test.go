@@ -306,7 +306,7 @@ func TestInboxLoginFixedDovecot(t *testing.T) {
 			return nil
 		})
 	var until time.Time
-	waitFor(t, "a refused login logged", 5*time.Second, func() bool {
+	congotest.WaitFor(t, "a refused login logged", 5*time.Second, func() bool {
 		for _, line := range strings.Split(logs.String(), "\n") {
 			var r struct {
 				Msg   string
@@ -322,7 +322,7 @@ func TestInboxLoginFixedDovecot(t *testing.T) {
 	time.Sleep(time.Second)
 	s.SetPassword(t, "congo", "new-pw")
 	fixed := time.Now()
-	waitFor(t, "the waiting mail handled", block+10*time.Second, func() bool { return len(h.all()) == 1 })
+	congotest.WaitFor(t, "the waiting mail handled", block+10*time.Second, func() bool { return len(h.all()) == 1 })
 	handledAt := time.Now()
 	t.Logf("login refused; password put right %v before the block's end; handled %v after the fix, %v after the block's end",
 		until.Sub(fixed).Round(time.Millisecond), handledAt.Sub(fixed).Round(time.Millisecond), handledAt.Sub(until).Round(time.Millisecond))
@@ -334,7 +334,7 @@ func TestInboxLoginFixedDovecot(t *testing.T) {
 		t.Errorf("%d refused logins logged, want 1:\n%s", n, logs.String())
 	}
 	var msgs []dovecottest.Message
-	waitFor(t, "the mail filed", 5*time.Second, func() bool {
+	congotest.WaitFor(t, "the mail filed", 5*time.Second, func() bool {
 		var err error
 		msgs, err = s.Fetch("congo", "Processed")
 		return err == nil && len(msgs) == 1

@@ -30,6 +30,10 @@ type monitor struct {
 	store *db.DB
 	inbox func() mailer.InboxStatus
 	now   func() time.Time
+	// unapplied, when set, gives the mails sent whose record the sent
+	// log has not carried into the outbox yet (db.SentLog.Unapplied):
+	// they wait no more.
+	unapplied func() []int64
 	// sendFailed is set while the last attempt to send a mail failed.
 	sendFailed atomic.Bool
 
@@ -158,6 +162,14 @@ func (m *monitor) PageServed(page string, status int, d time.Duration) {
 // mailCapped counts a mail held back by a cap (outbox.Config.OnCapped).
 func (m *monitor) mailCapped(cap string) { m.capped.WithLabelValues(cap).Inc() }
 
+// sentUnapplied is the mails sent not yet recorded as sent in the outbox.
+func (m *monitor) sentUnapplied() []int64 {
+	if m.unapplied == nil {
+		return nil
+	}
+	return m.unapplied()
+}
+
 // mailDeferred counts a mail that waits for a cap (outbox.Config.OnDeferred).
 func (m *monitor) mailDeferred(cap string) { m.deferred.WithLabelValues(cap).Inc() }
 
@@ -205,7 +217,7 @@ func (m *monitor) Describe(ch chan<- *prometheus.Desc) {
 func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if st, err := m.store.OutboxStats(ctx); err != nil {
+	if st, err := m.store.OutboxStats(ctx, m.sentUnapplied()...); err != nil {
 		ch <- prometheus.NewInvalidMetric(m.outboxDepth, err)
 	} else {
 		ch <- prometheus.MustNewConstMetric(m.outboxDepth, prometheus.GaugeValue, float64(st.Pending))
@@ -292,7 +304,7 @@ func (m *monitor) healthz(w http.ResponseWriter, r *http.Request, logger *slog.L
 		t := in.LastPoll.UTC()
 		h.LastPoll = &t
 	}
-	st, err := m.store.OutboxStats(r.Context())
+	st, err := m.store.OutboxStats(r.Context(), m.sentUnapplied()...)
 	if err == nil {
 		h.OutboxDepth = st.Pending
 		h.OutboxOldestAgeSecond = m.age(st.Oldest).Seconds()

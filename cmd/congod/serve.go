@@ -115,6 +115,7 @@ func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *d
 		}
 	}()
 	mon := newMonitor(store, inbox.Status)
+	mon.unapplied = sentLog.Unapplied
 
 	hostname := cfg.HostName()
 	smtp.LocalName, smtp.Logger, smtp.MaxIdle = hostname, logger, cfg.Connections()
