@@ -325,7 +325,7 @@ func (d *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 			return err
 		}
 	}
-	return d.run(ctx, t, true, fn)
+	return d.run(ctx, t, false, fn)
 }
 
 func (d *DB) txNoSync(ctx context.Context, fn func(tx *Tx) error) error {
