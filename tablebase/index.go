@@ -237,3 +237,31 @@ func (s *setup) position() rules.Position {
 	}
 	return p
 }
+
+// Places returns the number of places in the table of m (or of its color
+// mirror): the positions of m, with White to move and Black, and places
+// that are no position.
+func (m Material) Places() int {
+	if !m.canonical() {
+		m = m.mirror()
+	}
+	return size(m)
+}
+
+// Position returns the position at place i (0 to Places()-1) of the
+// table of m (or of its color mirror), at move 1, and whether the place
+// is a position: drawing places at random draws positions of m at
+// random.
+func (m Material) Position(i int) (rules.Position, bool) {
+	if !m.canonical() {
+		m = m.mirror()
+	}
+	if i < 0 || i >= size(m) {
+		return rules.Position{}, false
+	}
+	s, ok := setupAt(m, i)
+	if !ok {
+		return rules.Position{}, false
+	}
+	return s.position(), true
+}
