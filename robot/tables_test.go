@@ -33,8 +33,8 @@ func endingTables(t *testing.T) (*tablebase.Tables, []tablebase.Material) {
 }
 
 // wonEndings draws n positions of ms at random that the side to move
-// wins, in at least two moves.
-func wonEndings(ts *tablebase.Tables, ms []tablebase.Material, n int, seed uint64) []rules.Position {
+// wins, in at least least moves.
+func wonEndings(ts *tablebase.Tables, ms []tablebase.Material, n int, seed uint64, least int) []rules.Position {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	var out []rules.Position
 	for len(out) < n {
@@ -43,7 +43,7 @@ func wonEndings(ts *tablebase.Tables, ms []tablebase.Material, n int, seed uint6
 		if !ok {
 			continue
 		}
-		if v := ts.Probe(p); v.Result == tablebase.Win && v.N >= 2 {
+		if v := ts.Probe(p); v.Result == tablebase.Win && v.N >= least {
 			out = append(out, p)
 		}
 	}
@@ -103,7 +103,7 @@ func TestTablesWinInN(t *testing.T) {
 		}
 		return m
 	}
-	for i, p := range wonEndings(ts, ms, 20, 1) {
+	for i, p := range wonEndings(ts, ms, 20, 1, 2) {
 		n := ts.Probe(p).N
 		if got := playOut(t, p, robot(5), perfect); got != n {
 			t.Errorf("ending %d %q: level 5 won in %d moves, the tables say %d", i+1, p, got, n)
@@ -120,7 +120,7 @@ func TestTablesWinInN(t *testing.T) {
 func TestTablesLevels(t *testing.T) {
 	ts, ms := endingTables(t)
 	lost := []int{-20000, -20000, -20000}
-	for _, p := range wonEndings(ts, ms, 5, 2) {
+	for _, p := range wonEndings(ts, ms, 5, 2, 2) {
 		for level := 1; level <= 5; level++ {
 			d, err := ChooseWithTables(context.Background(), ts, p, level, 1, lost, nil)
 			if err != nil {

@@ -98,6 +98,9 @@ func writeTable(dir string, t *table) error {
 		err = cerr
 	}
 	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // as os.Create would make it, for the daemon's user
+	}
+	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
