@@ -97,8 +97,8 @@ two pieces besides the two lions (four men): tables builds them into DIR
 directory, when none is given): 63 files, 11 MB, in under a minute on two
 cores. MATERIALs after DIR, each written as White's lion and pieces, v,
 Black's (LZPvLE: lion, zebra and pawn against lion and elephant), build
-their tables alone, with those they lead to: five men too, each of which
-takes about a minute and 11 MB.
+their tables alone, with those they lead to: five men too, about 30 s and
+11 MB each (LZPvLE, with LZSvLE which its pawn leads to: a minute, 21 MB).
 probe prints one line for the side to move: win N (it captures the
 enemy lion on its N-th move with best play on both sides), loss N (the
 other side does, on its N-th), draw (neither can force it), or unknown for
