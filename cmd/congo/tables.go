@@ -105,7 +105,8 @@ func probe(p rules.Position, rest []string, stderr io.Writer) (string, error) {
 }
 
 // openTables opens the tables of dir, or of the default directory when
-// dir is "": there, when none are built yet, it builds them first.
+// dir is "": there, when those of four men are not all built yet, it
+// builds them first (keeping those it finds).
 func openTables(dir string, stderr io.Writer) (*tablebase.Tables, error) {
 	if dir != "" {
 		return tablebase.Open(dir)
@@ -115,7 +116,8 @@ func openTables(dir string, stderr io.Writer) (*tablebase.Tables, error) {
 		return nil, err
 	}
 	ts, err := tablebase.Open(dir)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, tablebase.ErrNoTables) {
+	whole := err == nil && len(ts.Materials()) >= len(tablebase.Materials(tablebase.FourMen))
+	if !whole && (err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, tablebase.ErrNoTables)) {
 		fmt.Fprintf(stderr, "congo: building the endgame tables in %s, once (under a minute)\n", dir)
 		if err := buildTables(dir, tablebase.BuildOptions{}, stderr, false); err != nil {
 			return nil, err
