@@ -47,6 +47,11 @@ const Cap = 1000
 // Options configure Analyze. The zero value is the default.
 type Options struct {
 	Nodes int64 // nodes searched in each position; 0 for DefaultNodes
+	// Tables, when set, are endgame tables: a position they hold gets
+	// their exact value (Eval.Tables), its best move and line theirs
+	// (M77), and the search scores every position it meets there
+	// exactly.
+	Tables engine.Tables
 }
 
 // Mark is the judgement of a move. The zero value, NoMark, is a move that
@@ -117,6 +122,9 @@ type Eval struct {
 	// Pawns is the score in hundredths of a pawn, positive when White
 	// stands better; 0 when Lion or End says more.
 	Pawns int
+	// Tables is set when the value is the endgame tables' (M77): exact,
+	// with best play on both sides; Pawns is then 0 for a draw.
+	Tables bool
 }
 
 // evalOf returns the Eval of a search score in p, from the view of the
@@ -256,6 +264,7 @@ func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, err
 // often it stops.
 type Job struct {
 	nodes     int64
+	tables    engine.Tables
 	moves     []rules.Move
 	positions []rules.Position
 	results   []engine.Result
@@ -282,7 +291,7 @@ func NewJob(moves []rules.Move, o Options) (*Job, error) {
 		}
 		positions = append(positions, p.After(m))
 	}
-	return &Job{nodes: o.Nodes, moves: moves, positions: positions,
+	return &Job{nodes: o.Nodes, tables: o.Tables, moves: moves, positions: positions,
 		results: make([]engine.Result, len(positions)), evals: make([]Eval, len(positions))}, nil
 }
 
@@ -301,7 +310,7 @@ func (j *Job) Step(ctx context.Context) (bool, error) {
 		j.evals[j.next] = endEval(p)
 	} else {
 		if j.engine == nil {
-			j.engine = engine.New(engine.Options{TTBits: ttBits})
+			j.engine = engine.New(engine.Options{TTBits: ttBits, Tables: j.tables})
 		}
 		j.engine.Reset()
 		r := j.engine.Search(ctx, p, engine.Limits{Nodes: j.nodes})
@@ -309,6 +318,7 @@ func (j *Job) Step(ctx context.Context) (bool, error) {
 			return false, ctx.Err()
 		}
 		j.results[j.next], j.evals[j.next] = r, evalOf(p, r.Score)
+		j.evals[j.next].Tables = r.Tables
 	}
 	j.next++
 	if j.next == len(j.positions) {

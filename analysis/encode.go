@@ -34,6 +34,8 @@ type found struct {
 	Line  []string `json:"line,omitempty"`
 	Lion  int      `json:"lion,omitempty"`
 	Pawns int      `json:"pawns,omitempty"`
+	// Tables is set when the value is the endgame tables' (Eval.Tables).
+	Tables bool `json:"tables,omitempty"`
 }
 
 // Encode returns a in a form to store (JSON), from which Decode gives
@@ -44,7 +46,7 @@ func (a *Analysis) Encode() ([]byte, error) {
 	for i := range a.Plies {
 		p := &a.Plies[i]
 		e.Moves = append(e.Moves, p.Move.String())
-		f := found{Lion: p.BestEval.Lion, Pawns: p.BestEval.Pawns}
+		f := found{Lion: p.BestEval.Lion, Pawns: p.BestEval.Pawns, Tables: p.BestEval.Tables}
 		if p.Best != (rules.Move{}) {
 			f.Best = p.Best.String()
 		}
@@ -55,7 +57,7 @@ func (a *Analysis) Encode() ([]byte, error) {
 	}
 	if n := len(a.Plies); n > 0 {
 		last := a.Plies[n-1].Eval
-		e.Found = append(e.Found, found{Lion: last.Lion, Pawns: last.Pawns})
+		e.Found = append(e.Found, found{Lion: last.Lion, Pawns: last.Pawns, Tables: last.Tables})
 	}
 	return json.Marshal(e)
 }
@@ -93,7 +95,7 @@ func Decode(data []byte) (*Analysis, error) {
 			evals[i] = endEval(p)
 			continue
 		}
-		evals[i] = Eval{Lion: f.Lion, Pawns: f.Pawns}
+		evals[i] = Eval{Lion: f.Lion, Pawns: f.Pawns, Tables: f.Tables}
 		if f.Best != "" {
 			m, err := p.ParseMove(f.Best)
 			if err != nil {

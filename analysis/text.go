@@ -60,10 +60,20 @@ func (p *Ply) Comment() string {
 // evaluation graph as a sparkline.
 func (a *Analysis) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Analysis: %d nodes a position; evaluations after each move, from White's side, in pawns.\n\n", a.Nodes)
+	fmt.Fprintf(&b, "Analysis: %d nodes a position; evaluations after each move, from White's side, in pawns.\n", a.Nodes)
+	if a.Tables() {
+		b.WriteString("An evaluation from the tables is exact: the endgame tables know every position of four men or fewer.\n")
+	}
+	b.WriteString("\n")
 	for i := range a.Plies {
 		p := &a.Plies[i]
 		line := fmt.Sprintf("%-22s %-12v", p.label()+p.Mark.String(), p.Eval)
+		if p.Eval.Tables {
+			line += " from the tables"
+			if p.Mark != NoMark {
+				line += ";"
+			}
+		}
 		if c := p.Comment(); c != "" {
 			line += " " + c
 		}
@@ -88,6 +98,17 @@ func (a *Analysis) Text() string {
 		}
 	}
 	return b.String()
+}
+
+// Tables reports whether an evaluation after a move comes from the
+// endgame tables (Eval.Tables).
+func (a *Analysis) Tables() bool {
+	for i := range a.Plies {
+		if a.Plies[i].Eval.Tables {
+			return true
+		}
+	}
+	return false
 }
 
 func capital(s string) string {

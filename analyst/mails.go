@@ -48,18 +48,25 @@ const lineAfterBest = 5
 // analysisWords describes the analysis a of the game of st for a mail
 // to the player with handle to, the record's Site being site.
 func analysisWords(st *game.State, a *analysis.Analysis, to, site string) templates.AnalysisData {
-	d := templates.AnalysisData{Game: tell.GameWords(st), To: to, Nodes: a.Nodes, SVG: a.SVG()}
+	d := templates.AnalysisData{Game: tell.GameWords(st), To: to, Nodes: a.Nodes, SVG: a.SVG(), Tables: a.Tables()}
 	pawns := func(hundredths int) string { return fmt.Sprintf("%.2f", float64(hundredths)/100) }
+	// An evaluation from the endgame tables has a * after it (M77).
+	eval := func(e analysis.Eval) string {
+		if e.Tables {
+			return e.String() + "*"
+		}
+		return e.String()
+	}
 	for i := range a.Plies {
 		p := &a.Plies[i]
-		m := &templates.AnalyzedMove{Move: p.Move.String(), Mark: p.Mark.String(), Eval: p.Eval.String()}
+		m := &templates.AnalyzedMove{Move: p.Move.String(), Mark: p.Mark.String(), Eval: eval(p.Eval)}
 		if p.Side == rules.White {
 			m.Label = fmt.Sprintf("%d. %v", p.Number, p.Move)
 		} else {
 			m.Label = fmt.Sprintf("%d... %v", p.Number, p.Move)
 		}
 		if p.Mark != analysis.NoMark {
-			m.Note, m.Loss, m.BetterEval = p.Note.String(), pawns(p.Loss), p.BestEval.String()
+			m.Note, m.Loss, m.BetterEval = p.Note.String(), pawns(p.Loss), eval(p.BestEval)
 			m.Better = p.Best.String()
 			if len(p.Line) > 1 && p.Line[0] == p.Best {
 				m.Line = analysis.Moves(p.Line[1:], lineAfterBest)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/congobymail/congo/analysis"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/rules"
@@ -60,6 +61,9 @@ type Queue struct {
 	// turn stops it. Metrics, when set, is told about each analysis.
 	Robot   Robot
 	Metrics Metrics
+	// Tables, when set, are the endgame tables the analyses judge
+	// positions of four men or fewer by (M77).
+	Tables engine.Tables
 }
 
 // NewQueue returns the queue of the analyses of the games of store,
@@ -189,7 +193,7 @@ func (q *Queue) take(ctx context.Context) (bool, error) {
 	}
 	var j *analysis.Job
 	if bad == nil {
-		j, bad = analysis.NewJob(moves, analysis.Options{Nodes: q.nodes})
+		j, bad = analysis.NewJob(moves, analysis.Options{Nodes: q.nodes, Tables: q.Tables})
 	}
 	if bad != nil {
 		return true, q.finish(ctx, game, nil, 0, bad)

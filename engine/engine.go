@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/tablebase"
 )
 
 // Scores are in hundredths of a pawn, from the view of the side to move.
@@ -15,10 +16,14 @@ import (
 // wins: a win in n plies scores Mate-n, a loss in n plies -(Mate-n).
 const (
 	Mate = 30000
-	// MateBound is the least score that means a win found by the search.
-	MateBound = Mate - MaxPly
+	// MateBound is the least score that means a win found by the search
+	// or by the endgame tables, whose wins may lie further than MaxPly.
+	MateBound = Mate - MaxMatePlies
 	// MaxPly is the deepest the search goes below the root.
 	MaxPly = 64
+	// MaxMatePlies is the furthest end a score can say: MaxPly below the
+	// root, and then what the endgame tables say (at most 253 plies).
+	MaxMatePlies = 1024
 )
 
 // MatePlies returns the plies to the end of the game for a mate score: n > 0
@@ -58,6 +63,20 @@ type Options struct {
 	Weights *Weights
 	// Now reads the clock for Limits.Deadline; nil means time.Now.
 	Now func() time.Time
+	// Tables, when set, are endgame tables: a position they hold is
+	// scored by them, exactly, wherever the search meets it, and a root
+	// they hold is played by them (Result.Tables).
+	Tables Tables
+}
+
+// Tables are endgame tables (package tablebase): the exact value of
+// every position with few pieces.
+type Tables interface {
+	// Probe returns the value of p for the side to move, or Unknown.
+	Probe(p rules.Position) tablebase.Value
+	// MaxPieces is the most pieces besides the lions of a position
+	// Probe may know.
+	MaxPieces() int
 }
 
 // DefaultTTBits is the transposition table size when Options.TTBits is 0:
@@ -72,6 +91,9 @@ type Result struct {
 	Nodes int64        // positions visited
 	PV    []rules.Move // the principal variation, starting with Move
 	Stop  Stop         // what ended the search
+	// Tables is set when the root is in the endgame tables: Move and PV
+	// are theirs, and Score is exact (0 for a draw).
+	Tables bool
 }
 
 // Stop says what ended a search. The zero value, StopNone, is a search
@@ -107,8 +129,11 @@ func (s Stop) String() string {
 type Engine struct {
 	opts    Options
 	weights Weights
-	tt      []ttEntry
-	mask    uint64
+	// tableMen is the most men (pieces, lions included) of a position
+	// the tables may hold; 0 without tables.
+	tableMen int
+	tt       []ttEntry
+	mask     uint64
 
 	// Per search.
 	nodes    int64
@@ -146,6 +171,9 @@ func New(o Options) *Engine {
 		o.Now = time.Now
 	}
 	e := &Engine{opts: o, weights: defaultWeights}
+	if o.Tables != nil {
+		e.tableMen = 2 + o.Tables.MaxPieces()
+	}
 	if o.Weights != nil {
 		e.weights = *o.Weights
 	}

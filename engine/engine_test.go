@@ -239,7 +239,8 @@ func TestMatePlies(t *testing.T) {
 		{Mate - 1, 1, true},
 		{Mate - 5, 5, true},
 		{-(Mate - 2), -2, true},
-		{MateBound, MaxPly, true},
+		{MateBound, MaxMatePlies, true},
+		{Mate - 301, 301, true}, // a win the tables found beyond MaxPly
 		{MateBound - 1, 0, false},
 		{0, 0, false},
 		{-300, 0, false},

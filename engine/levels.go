@@ -26,6 +26,10 @@ var levels = [6]Level{
 	5: {Nodes: 1_500_000, Time: SafetyTime},
 }
 
+// TablesLevel is the least level that plays by the endgame tables, when
+// it has them (Options.Tables, M77): levels 4 and 5.
+const TablesLevel = 4
+
 // SafetyTime is the time cap of every level: about ten times what level 5
 // takes for a move on a loaded 2-core machine.
 const SafetyTime = 10 * time.Second

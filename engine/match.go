@@ -55,6 +55,23 @@ func NewPlayer(name string, now func() time.Time) (Player, error) {
 	return &levelPlayer{name: name, n: n, level: l, now: now}, nil
 }
 
+// NewPlayerWithTables is NewPlayer with endgame tables: the levels from
+// TablesLevel play by them (Options.Tables), and the name "tables" is a
+// player that plays every position the tables hold by them (the
+// quickest win, a draw kept, the longest defence) and any other as level
+// 5 with them.
+func NewPlayerWithTables(name string, now func() time.Time, tables Tables) (Player, error) {
+	if name == "tables" {
+		l, _ := LevelOf(MaxLevel)
+		return &levelPlayer{name: name, n: MaxLevel, level: l, now: now, tables: tables}, nil
+	}
+	p, err := NewPlayer(name, now)
+	if l, ok := p.(*levelPlayer); ok && l.n >= TablesLevel {
+		l.tables = tables
+	}
+	return p, err
+}
+
 type randomPlayer struct{ rng *rand.Rand }
 
 func (r *randomPlayer) Name() string        { return "random" }
@@ -112,13 +129,14 @@ type levelPlayer struct {
 	engine  *Engine
 	scores  []int
 	weights *Weights // nil for DefaultWeights
+	tables  Tables   // nil for none
 }
 
 func (l *levelPlayer) Name() string { return l.name }
 
 func (l *levelPlayer) NewGame(seed uint64) {
 	if l.engine == nil {
-		l.engine = New(Options{Seed: seed, Noise: l.level.Noise, Now: l.now, Weights: l.weights})
+		l.engine = New(Options{Seed: seed, Noise: l.level.Noise, Now: l.now, Weights: l.weights, Tables: l.tables})
 	} else {
 		l.engine.Reset()
 		l.engine.opts.Seed = seed
@@ -129,7 +147,8 @@ func (l *levelPlayer) NewGame(seed uint64) {
 func (l *levelPlayer) Play(ctx context.Context, before []rules.Position, p rules.Position, now time.Time) Decision {
 	r := l.engine.SearchGame(ctx, before, p, l.level.Limits(now))
 	l.scores = append(l.scores, r.Score)
-	return Decision{Move: r.Move, Score: r.Score, Nodes: r.Nodes, Stop: r.Stop, Resign: Hopeless(l.n, l.scores)}
+	// A position the tables hold is played on to its end (M77).
+	return Decision{Move: r.Move, Score: r.Score, Nodes: r.Nodes, Stop: r.Stop, Resign: !r.Tables && Hopeless(l.n, l.scores)}
 }
 
 // MatchOptions configure a match.
@@ -138,6 +157,11 @@ type MatchOptions struct {
 	Seed         uint64 // chooses the openings and seeds the players
 	OpeningPlies int    // random legal plies from the start before the players take over
 	MaxPlies     int    // a game still going after this many plies is drawn; 0 for 300
+	// Starts, when given, are the positions the games start from instead
+	// of the start and a random opening: games 2k and 2k+1 from
+	// Starts[k % len(Starts)], a with the side to move first, then with
+	// the other.
+	Starts []rules.Position
 }
 
 // A game between programs is drawn when a position occurs for the third
@@ -147,12 +171,13 @@ const matchRepetitions = 3
 
 // Game is the record of one game of a match.
 type Game struct {
-	AWhite  bool         // player a had White
-	Opening int          // plies of the random opening
-	Moves   []rules.Move // every move from the start, the opening's included
-	Result  float64      // a's points: 1, 0.5 or 0
-	Reason  string       // how it ended, like "white won: black's lion was captured"
-	TimeCut int          // moves whose search the time cap stopped (StopDeadline)
+	From    rules.Position // the position the game started from
+	AWhite  bool           // player a had White
+	Opening int            // plies of the random opening
+	Moves   []rules.Move   // every move from the start, the opening's included
+	Result  float64        // a's points: 1, 0.5 or 0
+	Reason  string         // how it ended, like "white won: black's lion was captured"
+	TimeCut int            // moves whose search the time cap stopped (StopDeadline)
 }
 
 // MatchResult counts the results of a match from player a's view.
@@ -220,11 +245,17 @@ func Match(ctx context.Context, a, b Player, o MatchOptions, now func() time.Tim
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if i%2 == 0 {
+		from := rules.Start()
+		aWhite := i%2 == 0
+		switch {
+		case len(o.Starts) > 0:
+			from = o.Starts[i/2%len(o.Starts)]
+			aWhite = aWhite == (from.Turn() == rules.White)
+		case i%2 == 0:
 			opening = randomOpening(o.Seed, uint64(i/2), o.OpeningPlies)
 		}
 		seed := mix(o.Seed ^ uint64(i+1)*0x9e3779b97f4a7c15)
-		g := PlayGame(ctx, a, b, i%2 == 0, opening, seed, o.MaxPlies, now)
+		g := PlayGameFrom(ctx, a, b, aWhite, from, opening, seed, o.MaxPlies, now)
 		if err := ctx.Err(); err != nil {
 			return res, err // the game was cut short: it does not count
 		}
@@ -269,10 +300,15 @@ func randomOpening(seed, index uint64, plies int) []rules.Move {
 // than maxPlies; so is, for its record, a game cut short because ctx
 // ended.
 func PlayGame(ctx context.Context, a, b Player, aWhite bool, opening []rules.Move, seed uint64, maxPlies int, now func() time.Time) Game {
-	g := Game{AWhite: aWhite, Opening: len(opening), Moves: append([]rules.Move(nil), opening...)}
+	return PlayGameFrom(ctx, a, b, aWhite, rules.Start(), opening, seed, maxPlies, now)
+}
+
+// PlayGameFrom is PlayGame from the position from instead of the start.
+func PlayGameFrom(ctx context.Context, a, b Player, aWhite bool, from rules.Position, opening []rules.Move, seed uint64, maxPlies int, now func() time.Time) Game {
+	g := Game{From: from, AWhite: aWhite, Opening: len(opening), Moves: append([]rules.Move(nil), opening...)}
 	a.NewGame(seed)
 	b.NewGame(seed + 1)
-	p := rules.Start()
+	p := from
 	var before []rules.Position
 	seen := map[uint64]int{p.Hash(): 1}
 	for _, m := range opening {

@@ -56,6 +56,9 @@ func (e *Engine) SearchGame(ctx context.Context, before []rules.Position, p rule
 	if len(root) == 0 {
 		return Result{}
 	}
+	if r, ok := e.tableRoot(&p, root); ok {
+		return r
+	}
 	e.startRepetitions(&p, before)
 	// Vary the order of equal moves by seed; the ordering below is stable.
 	rng := rand.New(rand.NewPCG(e.opts.Seed, p.Hash()))
@@ -199,6 +202,10 @@ func (e *Engine) search(p *rules.Position, depth, ply, alpha, beta int, pvNode b
 	if s, ok := terminal(p, ply); ok {
 		return s
 	}
+	if s, ok := e.probe(p, ply); ok {
+		e.nodes++
+		return s
+	}
 	if e.repeated(p, ply) {
 		return e.drawScore(p)
 	}
@@ -317,6 +324,10 @@ func (e *Engine) search(p *rules.Position, depth, ply, alpha, beta int, pvNode b
 func (e *Engine) quiesce(p *rules.Position, ply, alpha, beta, qdepth int) int {
 	e.pvLen[ply] = ply
 	if s, ok := terminal(p, ply); ok {
+		return s
+	}
+	if s, ok := e.probe(p, ply); ok {
+		e.nodes++
 		return s
 	}
 	e.nodes++

@@ -34,6 +34,9 @@ type Decision struct {
 	// stopped the search before its node limit: the move may then differ
 	// from machine to machine. It should not happen; count it and log it.
 	TimedOut bool
+	// Tables is set when the endgame tables chose the move
+	// (ChooseWithTables).
+	Tables bool
 }
 
 // Choose decides the robot's turn in p, which must not be over, playing at
@@ -61,6 +64,15 @@ func Choose(ctx context.Context, p rules.Position, level int, seed uint64, score
 // With the same arguments it returns the same Decision, unless the time
 // cap or ctx cuts the search short.
 func ChooseInGame(ctx context.Context, p rules.Position, level int, seed uint64, scores []int, before []rules.Position) (Decision, error) {
+	return ChooseWithTables(ctx, nil, p, level, seed, scores, before)
+}
+
+// ChooseWithTables is ChooseInGame with endgame tables (nil for none),
+// which levels engine.TablesLevel and up use (M77): a position they hold is
+// played by them, a won one won in exactly its N moves, a lost one
+// defended as long as it lasts, without resigning (Decision.Tables); and
+// the search scores every position it meets there exactly.
+func ChooseWithTables(ctx context.Context, tables engine.Tables, p rules.Position, level int, seed uint64, scores []int, before []rules.Position) (Decision, error) {
 	l, err := engine.LevelOf(level)
 	if err != nil {
 		return Decision{}, err
@@ -68,15 +80,19 @@ func ChooseInGame(ctx context.Context, p rules.Position, level int, seed uint64,
 	if o := p.Outcome(); o.Over() {
 		return Decision{}, fmt.Errorf("robot: %w (%s)", rules.ErrGameOver, o)
 	}
-	e := engine.New(engine.Options{TTBits: ttBits, Seed: seed, Noise: l.Noise})
+	opts := engine.Options{TTBits: ttBits, Seed: seed, Noise: l.Noise}
+	if level >= engine.TablesLevel {
+		opts.Tables = tables
+	}
+	e := engine.New(opts)
 	lim := l.Limits(time.Now())
 	if noTimeCap {
 		lim.Deadline = time.Time{}
 	}
 	r := e.SearchGame(ctx, before, p, lim)
-	d := Decision{Move: r.Move, Score: r.Score, Depth: r.Depth, Nodes: r.Nodes, TimedOut: r.Stop == engine.StopDeadline}
+	d := Decision{Move: r.Move, Score: r.Score, Depth: r.Depth, Nodes: r.Nodes, TimedOut: r.Stop == engine.StopDeadline, Tables: r.Tables}
 	all := append(append(make([]int, 0, len(scores)+1), scores...), r.Score)
-	if engine.Hopeless(level, all) {
+	if !r.Tables && engine.Hopeless(level, all) {
 		d.Move, d.Resign = rules.Move{}, true
 	}
 	return d, nil

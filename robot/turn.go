@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/rules"
 )
@@ -23,6 +24,9 @@ type Turn struct {
 	// Before are the game's positions before Pos, from the start
 	// (History), so that the robot knows a position that comes back.
 	Before []rules.Position
+	// Tables are the endgame tables the robot plays by from level
+	// engine.TablesLevel (ChooseWithTables); nil for none.
+	Tables engine.Tables
 }
 
 // Waiting is a game where the robot is to move, as the turns are
@@ -158,10 +162,10 @@ func opponent(g db.Game, pos rules.Position) int64 {
 	return g.White
 }
 
-// Choose decides the robot's move in the turn, as ChooseInGame, knowing
-// the game's earlier positions.
+// Choose decides the robot's move in the turn, as ChooseWithTables,
+// knowing the game's earlier positions.
 func (t Turn) Choose(ctx context.Context) (Decision, error) {
-	return ChooseInGame(ctx, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Pos)), t.Scores, t.Before)
+	return ChooseWithTables(ctx, t.Tables, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Pos)), t.Scores, t.Before)
 }
 
 // GameHistory returns the positions of a stored game before each of its

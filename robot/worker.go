@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/tell"
 	"github.com/congobymail/congo/templates"
@@ -66,6 +67,9 @@ type Worker struct {
 	Metrics   Metrics
 	Analyses  Analyses
 	AfterMove func()
+	// Tables, when set, are the endgame tables levels 4 and 5 play by
+	// (M77).
+	Tables engine.Tables
 }
 
 // NewWorker returns the worker of the robot of t (tell.Teller.Robot) in
@@ -234,6 +238,7 @@ func (r *Worker) step(ctx context.Context, skip map[int64]bool) (int64, error) {
 		return 0, err
 	}
 	r.last.Store(turn.Player)
+	turn.Tables = r.Tables
 	began := r.now()
 	d, err := turn.Choose(ctx)
 	if err != nil {

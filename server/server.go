@@ -19,6 +19,7 @@ import (
 	"github.com/congobymail/congo/analyst"
 	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/operator"
@@ -65,6 +66,10 @@ type Config struct {
 	// Metrics, when set, is told about each mail handled, each move of
 	// the robot and each analysis.
 	Metrics Metrics
+
+	// Tables, when set, are the endgame tables the robot (levels 4 and
+	// 5) and the analyses use (M77).
+	Tables engine.Tables
 
 	// Outbox is where the mails the server causes are queued; its caps
 	// (outbox.Config.MaxPerHour) say when an answer is not sent. Default
@@ -134,6 +139,7 @@ func New(cfg Config) (*Server, error) {
 	s.robot = robot.NewWorker(s.db, t, s.now)
 	s.analyses = analyst.NewQueue(s.db, t, s.now)
 	s.robot.Analyses, s.analyses.Robot, s.robot.AfterMove = s.analyses, s.robot, s.clock.Wake
+	s.robot.Tables, s.analyses.Tables = cfg.Tables, cfg.Tables
 	if s.metrics != nil {
 		s.robot.Metrics, s.analyses.Metrics = s.metrics, s.metrics
 	}

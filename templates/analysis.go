@@ -31,6 +31,9 @@ type AnalysisData struct {
 	// Record is the game record with the marks and the better moves
 	// (the history format).
 	Record string
+	// Tables is set when an evaluation comes from the endgame tables:
+	// it has a * after it, and the mail says what that means (M77).
+	Tables bool
 }
 
 // AnalysisRow is one move number of an analysed game.
@@ -44,7 +47,7 @@ type AnalyzedMove struct {
 	Label string // "19... c5-d4", the move with its number
 	Move  string // "c5-d4"
 	Mark  string // "?!", "?", "??" or ""
-	Eval  string // after the move, from White's side: "+1.46", "-lion in 2", "1-0"
+	Eval  string // after the move, from White's side: "+1.46", "-lion in 2", "1-0"; "+lion in 9*" from the endgame tables
 	// For a marked move: Note is "missed win", "lion lost", "win thrown
 	// away" or ""; Loss the pawns lost ("1.41"); Better the engine's move
 	// and BetterEval the evaluation it leads to; Line the moves the

@@ -70,6 +70,15 @@ func TestAnalysisGolden(t *testing.T) {
 			s, b, _, err := Analysis(d)
 			return s, b, err
 		}},
+		{"analysis_tables", func(l lang.Code) (string, string, error) {
+			// The last positions from the endgame tables (M77).
+			d := analysed()
+			d.Lang, d.Tables = l, true
+			d.Rows[2].Black.Eval = "+lion in 1*"
+			d.Rows[2].White.BetterEval = "+lion in 1*"
+			s, b, _, err := Analysis(d)
+			return s, b, err
+		}},
 		{"analysis_failed", func(l lang.Code) (string, string, error) { return AnalysisFailure(l, analysed().Game) }},
 		{"reply_analysis", func(l lang.Code) (string, string, error) {
 			return Reply(ReplyData{Lang: l, Subject: "analysis", Sections: []Section{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/congobymail/congo/analysis"
 	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/tablebase"
 )
 
 // stdin is where "congo analyze -" reads the record; tests replace it.
@@ -21,6 +22,7 @@ var stdin io.Reader = os.Stdin
 func analyze(args []string, w io.Writer) error {
 	fs := flags("analyze")
 	nodes := fs.Int64("nodes", analysis.DefaultNodes, "")
+	tablesDir := fs.String("tables", "", "")
 	// The file may come before or after the flags.
 	var file []string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") || len(args) > 0 && args[0] == "-" {
@@ -52,7 +54,15 @@ func analyze(args []string, w io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	a, err := analysis.Analyze(ctx, rec.moves, analysis.Options{Nodes: *nodes})
+	o := analysis.Options{Nodes: *nodes}
+	if *tablesDir != "" {
+		ts, err := tablebase.Open(*tablesDir)
+		if err != nil {
+			return err
+		}
+		o.Tables = ts
+	}
+	a, err := analysis.Analyze(ctx, rec.moves, o)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -14,7 +16,38 @@ import (
 
 	"github.com/congobymail/congo/engine"
 	"github.com/congobymail/congo/rules"
+	"github.com/congobymail/congo/tablebase"
 )
+
+// readPositions reads the positions of a file, one a line in R21
+// notation; blank lines and lines starting with # are left out.
+func readPositions(path string) ([]rules.Position, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []rules.Position
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		p, err := rules.ParsePosition(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no positions", path)
+	}
+	return out, nil
+}
 
 // flags returns a flag set for cmd that reports errors as usage errors.
 func flags(cmd string) *flag.FlagSet {
@@ -51,6 +84,7 @@ func (s *seconds) Set(v string) error {
 
 func bestmove(p rules.Position, rest []string) (string, error) {
 	fs := flags("bestmove")
+	tablesDir := fs.String("tables", "", "")
 	depth := fs.Int("depth", 0, "")
 	nodes := fs.Int64("nodes", 0, "")
 	level := fs.Int("level", 0, "")
@@ -76,6 +110,13 @@ func bestmove(p rules.Position, rest []string) (string, error) {
 		return "", fmt.Errorf("%w (%s)", rules.ErrGameOver, o)
 	}
 	opts := engine.Options{Seed: *seed, Now: time.Now}
+	if *tablesDir != "" {
+		ts, err := tablebase.Open(*tablesDir)
+		if err != nil {
+			return "", err
+		}
+		opts.Tables = ts
+	}
 	start := time.Now()
 	var lim engine.Limits
 	switch {
@@ -95,6 +136,9 @@ func bestmove(p rules.Position, rest []string) (string, error) {
 		}
 		opts.Noise = l.Noise
 		lim = l.Limits(start)
+		if *level < engine.TablesLevel {
+			opts.Tables = nil
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -112,6 +156,9 @@ func bestmove(p rules.Position, rest []string) (string, error) {
 		pv[i] = m.String()
 	}
 	fmt.Fprintf(&b, "pv %s\n", strings.Join(pv, " "))
+	if r.Tables {
+		b.WriteString("info from the tables\n")
+	}
 	nps := int64(float64(r.Nodes) / max(elapsed.Seconds(), 1e-9))
 	fmt.Fprintf(&b, "info depth %d nodes %d time %.3fs nps %d\n", r.Depth, r.Nodes, elapsed.Seconds(), nps)
 	return b.String(), nil
@@ -121,6 +168,10 @@ func match(args []string, w io.Writer) error {
 	fs := flags("match")
 	a := fs.String("a", "", "")
 	bName := fs.String("b", "", "")
+	both := fs.String("tables", "", "")
+	aTables := fs.String("a-tables", "", "")
+	bTables := fs.String("b-tables", "", "")
+	positions := fs.String("positions", "", "")
 	games := fs.Int("games", 10, "")
 	seed := fs.Uint64("seed", 1, "")
 	opening := fs.Int("opening", 4, "")
@@ -134,13 +185,40 @@ func match(args []string, w io.Writer) error {
 	if *games < 1 || *opening < 0 {
 		return usagef("match: -games wants a whole number from 1, -opening from 0")
 	}
-	pa, err := engine.NewPlayer(*a, time.Now)
-	if err != nil {
-		return usagef("match -a: %v", err)
+	if *both != "" {
+		*aTables, *bTables = cmp.Or(*aTables, *both), cmp.Or(*bTables, *both)
 	}
-	pb, err := engine.NewPlayer(*bName, time.Now)
+	player := func(flag, name, dir string) (engine.Player, error) {
+		if dir == "" {
+			p, err := engine.NewPlayer(name, time.Now)
+			if err != nil {
+				return nil, usagef("match -%s: %v", flag, err)
+			}
+			return p, nil
+		}
+		ts, err := tablebase.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		p, err := engine.NewPlayerWithTables(name, time.Now, ts)
+		if err != nil {
+			return nil, usagef("match -%s: %v", flag, err)
+		}
+		return p, nil
+	}
+	pa, err := player("a", *a, *aTables)
 	if err != nil {
-		return usagef("match -b: %v", err)
+		return err
+	}
+	pb, err := player("b", *bName, *bTables)
+	if err != nil {
+		return err
+	}
+	var starts []rules.Position
+	if *positions != "" {
+		if starts, err = readPositions(*positions); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -155,10 +233,14 @@ func match(args []string, w io.Writer) error {
 			if g.TimeCut > 0 {
 				cut = fmt.Sprintf(" (%d moves stopped by the time cap)", g.TimeCut)
 			}
-			fmt.Fprintf(w, "game %d: a %s, a scored %v, %d plies: %s%s\n", i+1, colour, g.Result, len(g.Moves), g.Reason, cut)
+			from := ""
+			if len(starts) > 0 {
+				from = fmt.Sprintf(" from %s", g.From)
+			}
+			fmt.Fprintf(w, "game %d%s: a %s, a scored %v, %d plies: %s%s\n", i+1, from, colour, g.Result, len(g.Moves), g.Reason, cut)
 		}
 	}
-	res, err := engine.Match(ctx, pa, pb, engine.MatchOptions{Games: *games, Seed: *seed, OpeningPlies: *opening}, time.Now, report)
+	res, err := engine.Match(ctx, pa, pb, engine.MatchOptions{Games: *games, Seed: *seed, OpeningPlies: *opening, Starts: starts}, time.Now, report)
 	if res.Games() == 0 {
 		return err
 	}

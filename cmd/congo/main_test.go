@@ -113,7 +113,7 @@ func TestRun(t *testing.T) {
 // The help text names every command and gives an example of each.
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	for _, cmd := range []string{"perft", "divide", "moves", "apply", "show", "bestmove", "match", "help"} {
+	for _, cmd := range []string{"perft", "divide", "moves", "apply", "show", "bestmove", "match", "analyze", "tables", "probe", "help"} {
 		if !strings.Contains(help, "congo "+cmd+" ") || !strings.Contains(help, "\n  congo "+cmd) {
 			t.Errorf("help does not describe %q with an example", cmd)
 		}

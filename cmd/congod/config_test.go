@@ -131,6 +131,7 @@ func TestCheckConfigNamesBadKey(t *testing.T) {
 		{"processed is the inbox", good + "processed = \"INBOX\"\n", nil, nil, "imap"},
 		{"operator", good + "operator = \"carol\"\n", nil, nil, "operator"},
 		{"log level", good + "log-level = \"loud\"\n", nil, nil, "log-level"},
+		{"tables", good, nil, []string{"-tables", "/nonexistent/congo-tables"}, "tables"},
 		{"log format", good + "log-format = \"xml\"\n", nil, nil, "log-format"},
 		{"http", good + "http = \"8025\"\n", nil, nil, "http"},
 		{"web", good + "web = \"8080\"\n", nil, nil, "web"},

@@ -83,6 +83,11 @@ func (c *settings) validate() error {
 	if c.AnalysisNodes < 0 {
 		return c.Bad("analysis-nodes", errors.New("must be positive"))
 	}
+	if c.Tables != "" {
+		if fi, err := os.Stat(c.Tables); err != nil || !fi.IsDir() {
+			return c.Bad("tables", fmt.Errorf("%q is no directory of endgame tables: build them with congo tables %s", c.Tables, c.Tables))
+		}
+	}
 	if n := c.TLSServerName; n != "" && net.ParseIP(n) == nil && strings.ContainsAny(n, " \t/:@") {
 		return c.Bad("tls-server-name", fmt.Errorf("%q is not a host name like mail.example.org: tls-server-name is the name in the certificate, without a scheme or a port", n))
 	}

@@ -139,6 +139,9 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *settings, mailDir string)
 	fmt.Fprintf(&b, "  4. alice replies to the board:             b2-b3\n")
 	if h := cfg.RobotHandle(); h != "" {
 		fmt.Fprintf(&b, "No opponent at hand? Reply to the welcome mail: challenge congo %s level=2\n", h)
+		if cfg.Tables != "" {
+			fmt.Fprintf(&b, "Its levels 4 and 5, and the analyses, play endings of four men by the endgame tables in %s.\n", cfg.Tables)
+		}
 	}
 	fmt.Fprintf(&b, "Without a mail client, curl can send and read the mail: see README.md.\n")
 	fmt.Fprintf(&b, "Mail \"help\" for the manual. Stop with Ctrl-C.\n\n")

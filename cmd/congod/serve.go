@@ -15,6 +15,7 @@ import (
 	"github.com/congobymail/congo/mailmsg"
 	"github.com/congobymail/congo/outbox"
 	"github.com/congobymail/congo/server"
+	"github.com/congobymail/congo/tablebase"
 )
 
 // shutdownGrace bounds how long the stages of a stop may take in all
@@ -146,7 +147,17 @@ func serveTerm(ctx context.Context, cfg *settings, logger *slog.Logger, store *d
 	if cfg.web != nil {
 		defer cfg.web.ln.Close()
 	}
-	srv, err := newServer(cfg, server.Config{DB: store, Logger: logger, Metrics: mon, Outbox: ob})
+	deps := server.Config{DB: store, Logger: logger, Metrics: mon, Outbox: ob}
+	if cfg.Tables != "" {
+		began := time.Now()
+		ts, err := tablebase.Open(cfg.Tables)
+		if err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		logger.Info("endgame tables read", "dir", cfg.Tables, "tables", len(ts.Materials()), "took", time.Since(began).Round(time.Millisecond))
+		deps.Tables = ts
+	}
+	srv, err := newServer(cfg, deps)
 	if err != nil {
 		return err
 	}
