@@ -85,3 +85,39 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestSizes: no file of code over 500 lines, and server/, the
+// dispatcher, at most 2,000: a feature goes to its room (docs/
+// architecture.md), a long file splits by what it does.
+func TestSizes(t *testing.T) {
+	serverLines := 0
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		n := strings.Count(string(b), "\n")
+		if n > 500 {
+			t.Errorf("%s has %d lines, more than 500", path, n)
+		}
+		if filepath.Dir(path) == filepath.Join("..", "server") {
+			serverLines += n
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if serverLines > 2000 {
+		t.Errorf("server/ has %d lines of code, more than 2,000", serverLines)
+	}
+}
