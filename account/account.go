@@ -83,7 +83,7 @@ func Register(ctx context.Context, r *command.Request, a parser.RegisterArgs) (c
 	if err != nil {
 		return command.Result{}, err
 	}
-	p, err := r.Tx.CreatePlayer(ctx, a.Handle, r.Mail.From, secret, r.Now)
+	p, err := r.Tx.AddPlayer(ctx, a.Handle, r.Mail.From, secret, r.Now)
 	if errors.Is(err, db.ErrHandleTaken) {
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.HandleTaken, Handle: a.Handle})
 	}
@@ -99,7 +99,7 @@ func Register(ctx context.Context, r *command.Request, a parser.RegisterArgs) (c
 		// A receiving server the operator trusts vouches for the From
 		// address (-trust-authserv): it is the player's.
 		p.Confirmed = true
-		if err := r.Tx.ConfirmPlayer(ctx, p.ID); err != nil {
+		if err := r.Tx.SetConfirmed(ctx, p.ID); err != nil {
 			return command.Result{}, err
 		}
 	}

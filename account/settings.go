@@ -34,7 +34,7 @@ func Notify(ctx context.Context, r *command.Request, a parser.NotifyArgs) (comma
 	if a.Notice == parser.NoticeDigest {
 		p.DigestAt = r.Now.Add(play.DigestEvery)
 	}
-	if err := r.Tx.UpdatePlayer(ctx, p); err != nil {
+	if err := r.Tx.SetPlayer(ctx, p); err != nil {
 		return command.Result{}, err
 	}
 	res := command.Answer("notify "+a.Notice.String(), templates.NotifySet{Mode: a.Notice.String()})

@@ -79,7 +79,7 @@ func Analyze(ctx context.Context, r *command.Request) (command.Result, error) {
 	}
 	again := slices.ContainsFunc(waiting, func(q db.AnalysisRequest) bool { return q.Player == r.Sender.ID })
 	if limit := r.Settings().AnalysesPerDay; !again && limit >= 0 {
-		n, oldest, err := r.Tx.AnalysisRequestsSince(ctx, r.Sender.ID, r.Now.Add(-day))
+		n, oldest, err := r.Tx.CountAnalysisRequestsSince(ctx, r.Sender.ID, r.Now.Add(-day))
 		if err != nil {
 			return command.Result{}, err
 		}
@@ -100,7 +100,7 @@ func Analyze(ctx context.Context, r *command.Request) (command.Result, error) {
 			return command.Result{}, err
 		}
 	}
-	ahead, err := r.Tx.AnalysesAhead(ctx, st.ID())
+	ahead, err := r.Tx.CountAnalysesAhead(ctx, st.ID())
 	if err != nil {
 		return command.Result{}, err
 	}

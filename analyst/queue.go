@@ -278,7 +278,7 @@ func (q *Queue) finish(ctx context.Context, gameID int64, a *analysis.Analysis, 
 			if err != nil {
 				return err
 			}
-			if err := tx.FinishAnalysisRequest(ctx, r.ID, now); err != nil {
+			if err := tx.SetAnalysisRequestDone(ctx, r.ID, now); err != nil {
 				return err
 			}
 			queued += w.Queued()

@@ -12,7 +12,7 @@ func TestBannedAndAdjourned(t *testing.T) {
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
 		if err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func TestGameReadsAdjourned(t *testing.T) {
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func TestGameReadsAdjourned(t *testing.T) {
 		}
 		check("adjourned", t0)
 		g.Reminders = 1 // g as read before the adjournment
-		if err := tx.UpdateGame(ctx, g, t0.Add(time.Hour)); err != nil {
+		if err := tx.SetGame(ctx, g, t0.Add(time.Hour)); err != nil {
 			return err
 		}
 		check("updated", t0)

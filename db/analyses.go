@@ -80,10 +80,10 @@ func (tx *Tx) WaitingAnalysisRequests(ctx context.Context, game int64) ([]Analys
 	return out, nil
 }
 
-// AnalysesAhead counts the games whose analyses come before a game's in
+// CountAnalysesAhead counts the games whose analyses come before a game's in
 // the queue: those with a request that waits, older than the game's
 // oldest waiting request (all that wait when the game has none).
-func (tx *Tx) AnalysesAhead(ctx context.Context, game int64) (int, error) {
+func (tx *Tx) CountAnalysesAhead(ctx context.Context, game int64) (int, error) {
 	var n int
 	err := tx.queryRow(ctx,
 		"SELECT count(DISTINCT game) FROM analysis_requests WHERE done = '' AND game <> ?"+
@@ -95,10 +95,10 @@ func (tx *Tx) AnalysesAhead(ctx context.Context, game int64) (int, error) {
 	return n, nil
 }
 
-// AnalysisRequestsSince counts a player's requests made after a time,
+// CountAnalysisRequestsSince counts a player's requests made after a time,
 // waiting or done, and returns when the oldest of them was made (zero for
 // none).
-func (tx *Tx) AnalysisRequestsSince(ctx context.Context, player int64, since time.Time) (int, time.Time, error) {
+func (tx *Tx) CountAnalysisRequestsSince(ctx context.Context, player int64, since time.Time) (int, time.Time, error) {
 	var (
 		n      int
 		oldest sql.NullString
@@ -112,9 +112,9 @@ func (tx *Tx) AnalysisRequestsSince(ctx context.Context, player int64, since tim
 	return n, at, err
 }
 
-// FinishAnalysisRequest records that a request's analysis was queued to
+// SetAnalysisRequestDone records that a request's analysis was queued to
 // its player at a time.
-func (tx *Tx) FinishAnalysisRequest(ctx context.Context, id int64, at time.Time) error {
+func (tx *Tx) SetAnalysisRequestDone(ctx context.Context, id int64, at time.Time) error {
 	res, err := tx.exec(ctx, "UPDATE analysis_requests SET done = ? WHERE id = ? AND done = ''", formatTime(at), id)
 	if err != nil {
 		return fmt.Errorf("finish analysis request %d: %w", id, err)

@@ -17,7 +17,7 @@ func TestAnalysisQueue(t *testing.T) {
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var games []int64
 		for range 3 {
-			g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Finished, Position: start}, t0)
+			g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Finished, Position: start}, t0)
 			if err != nil {
 				return err
 			}
@@ -26,7 +26,7 @@ func TestAnalysisQueue(t *testing.T) {
 		if _, err := tx.NextAnalysisRequest(ctx); !errors.Is(err, ErrNotFound) {
 			t.Errorf("NextAnalysisRequest of an empty queue = %v, want ErrNotFound", err)
 		}
-		if n, err := tx.AnalysesAhead(ctx, games[0]); err != nil || n != 0 {
+		if n, err := tx.CountAnalysesAhead(ctx, games[0]); err != nil || n != 0 {
 			t.Errorf("AnalysesAhead of an empty queue = %d, %v, want 0", n, err)
 		}
 		// alice asks for games 2 and 1, bob for game 1 too and then 3.
@@ -49,7 +49,7 @@ func TestAnalysisQueue(t *testing.T) {
 			t.Errorf("NextAnalysisRequest = %+v, %v, want %+v", next, err, reqs[0])
 		}
 		for i, want := range []int{1, 0, 2} {
-			if n, err := tx.AnalysesAhead(ctx, games[i]); err != nil || n != want {
+			if n, err := tx.CountAnalysesAhead(ctx, games[i]); err != nil || n != want {
 				t.Errorf("AnalysesAhead(game %d) = %d, %v, want %d", games[i], n, err, want)
 			}
 		}
@@ -63,17 +63,17 @@ func TestAnalysisQueue(t *testing.T) {
 		// The first game's analysis is done: the second is next, and
 		// the first has none ahead of it any more.
 		for _, r := range waiting {
-			if err := tx.FinishAnalysisRequest(ctx, r.ID, t0.Add(4*time.Hour)); err != nil {
+			if err := tx.SetAnalysisRequestDone(ctx, r.ID, t0.Add(4*time.Hour)); err != nil {
 				return err
 			}
 		}
-		if err := tx.FinishAnalysisRequest(ctx, reqs[1].ID, t0.Add(5*time.Hour)); !errors.Is(err, ErrNotFound) {
+		if err := tx.SetAnalysisRequestDone(ctx, reqs[1].ID, t0.Add(5*time.Hour)); !errors.Is(err, ErrNotFound) {
 			t.Errorf("FinishAnalysisRequest of a request done = %v, want ErrNotFound", err)
 		}
 		if waiting, err := tx.WaitingAnalysisRequests(ctx, games[0]); err != nil || len(waiting) != 0 {
 			t.Errorf("WaitingAnalysisRequests after they were done = %+v, %v, want none", waiting, err)
 		}
-		if n, err := tx.AnalysesAhead(ctx, games[2]); err != nil || n != 1 {
+		if n, err := tx.CountAnalysesAhead(ctx, games[2]); err != nil || n != 1 {
 			t.Errorf("AnalysesAhead(game %d) = %d, %v, want 1", games[2], n, err)
 		}
 		// Requests count for the day they were made, done or not.
@@ -88,7 +88,7 @@ func TestAnalysisQueue(t *testing.T) {
 			{bob.ID, t0, 2, t0.Add(2 * time.Hour)},
 			{bob.ID, t0.Add(3 * time.Hour), 0, time.Time{}},
 		} {
-			n, oldest, err := tx.AnalysisRequestsSince(ctx, c.player, c.since)
+			n, oldest, err := tx.CountAnalysisRequestsSince(ctx, c.player, c.since)
 			if err != nil || n != c.n || !oldest.Equal(c.oldest) {
 				t.Errorf("AnalysisRequestsSince(%d, %v) = %d, %v, %v; want %d, %v", c.player, c.since, n, oldest, err, c.n, c.oldest)
 			}
@@ -112,7 +112,7 @@ func TestStoredAnalysis(t *testing.T) {
 	alice, bob := twoPlayers(t, d)
 	var game int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Finished, Position: start}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Finished, Position: start}, t0)
 		if err != nil {
 			return err
 		}

@@ -39,10 +39,10 @@ func TestBackupWhileWriting(t *testing.T) {
 			}
 			err := d.Tx(ctx, func(tx *Tx) error {
 				h := fmt.Sprintf("p%d", i)
-				if _, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s", t0); err != nil {
+				if _, err := tx.AddPlayer(ctx, h, h+"@example.org", "s", t0); err != nil {
 					return err
 				}
-				_, err := tx.Enqueue(ctx, Mail{Created: t0, From: "congo@x", To: h + "@example.org", MessageID: h, Raw: []byte("x")})
+				_, err := tx.AddMail(ctx, Mail{Created: t0, From: "congo@x", To: h + "@example.org", MessageID: h, Raw: []byte("x")})
 				return err
 			})
 			if err != nil {
@@ -142,16 +142,16 @@ func TestOutboxStats(t *testing.T) {
 	var ids []int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for i := range 3 {
-			id, err := tx.Enqueue(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Minute), From: "f", To: "t", MessageID: fmt.Sprint(i), Raw: []byte("x")})
+			id, err := tx.AddMail(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Minute), From: "f", To: "t", MessageID: fmt.Sprint(i), Raw: []byte("x")})
 			if err != nil {
 				return err
 			}
 			ids = append(ids, id)
 		}
-		if err := tx.MarkSent(ctx, ids[0], t0); err != nil {
+		if err := tx.SetSent(ctx, ids[0], t0); err != nil {
 			return err
 		}
-		return tx.MarkFailed(ctx, ids[2], t0, "550")
+		return tx.SetFailed(ctx, ids[2], t0, "550")
 	})
 	st, err = d.OutboxStats(ctx)
 	want := OutboxStats{Pending: 1, Oldest: t0.Add(time.Minute), Failed: 1}

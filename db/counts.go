@@ -19,8 +19,8 @@ func minuteOf(t time.Time) int64 { return MinuteOf(t) }
 // not two hours.
 const DayKey = "day:"
 
-// CountMail counts one mail queued at t under each of keys (M29).
-func (tx *Tx) CountMail(ctx context.Context, at time.Time, keys ...string) error {
+// AddMailCount counts one mail queued at t under each of keys (M29).
+func (tx *Tx) AddMailCount(ctx context.Context, at time.Time, keys ...string) error {
 	m := minuteOf(at)
 	keys = slices.Compact(slices.Sorted(slices.Values(keys))) // a row is changed once a statement
 	args := make([]any, 0, 2*len(keys))
@@ -55,9 +55,9 @@ const (
 	countMailConflict = " ON CONFLICT (key, minute) DO UPDATE SET n = mail_counts.n + 1"
 )
 
-// MailCount returns how many mails were counted under key in the hour
+// CountMail returns how many mails were counted under key in the hour
 // that ends at now, by the minute: the minute of now and the 59 before it.
-func (tx *Tx) MailCount(ctx context.Context, key string, now time.Time) (int, error) {
+func (tx *Tx) CountMail(ctx context.Context, key string, now time.Time) (int, error) {
 	var n int
 	err := tx.queryRow(ctx, "SELECT coalesce(sum(n), 0) FROM mail_counts WHERE key = ? AND minute > ? AND minute <= ?",
 		key, minuteOf(now)-60, minuteOf(now)).Scan(&n)
@@ -91,9 +91,9 @@ func (tx *Tx) MailCounts(ctx context.Context, key string, from int64) (map[int64
 	return out, nil
 }
 
-// MailCountSince returns how many mails were counted under key from the
+// CountMailSince returns how many mails were counted under key from the
 // minute of since on, the minutes to come too.
-func (tx *Tx) MailCountSince(ctx context.Context, key string, since time.Time) (int, error) {
+func (tx *Tx) CountMailSince(ctx context.Context, key string, since time.Time) (int, error) {
 	var n int
 	err := tx.queryRow(ctx, "SELECT coalesce(sum(n), 0) FROM mail_counts WHERE key = ? AND minute >= ?",
 		key, minuteOf(since)).Scan(&n)
@@ -103,9 +103,9 @@ func (tx *Tx) MailCountSince(ctx context.Context, key string, since time.Time) (
 	return n, nil
 }
 
-// PruneMailCounts deletes the counts of the minutes before a time, and
+// DeleteOldMailCounts deletes the counts of the minutes before a time, and
 // those of the keys that begin with DayKey before dayBefore.
-func (tx *Tx) PruneMailCounts(ctx context.Context, before, dayBefore time.Time) error {
+func (tx *Tx) DeleteOldMailCounts(ctx context.Context, before, dayBefore time.Time) error {
 	_, err := tx.exec(ctx, "DELETE FROM mail_counts WHERE minute < ? AND (minute < ? OR key NOT LIKE 'day:%')",
 		minuteOf(before), minuteOf(dayBefore))
 	if err != nil {
@@ -114,11 +114,11 @@ func (tx *Tx) PruneMailCounts(ctx context.Context, before, dayBefore time.Time) 
 	return nil
 }
 
-// NoCommand counts a mail without a command from an address at now, in a
+// AddNoCommand counts a mail without a command from an address at now, in a
 // window of the given length that begins at the first such mail, and
 // returns the count in the window and when the address was last told it
 // is not answered (zero for never).
-func (tx *Tx) NoCommand(ctx context.Context, address string, now time.Time, window time.Duration) (int, time.Time, error) {
+func (tx *Tx) AddNoCommand(ctx context.Context, address string, now time.Time, window time.Duration) (int, time.Time, error) {
 	var since, told string
 	var n int
 	err := tx.queryRow(ctx, "SELECT since, mails, told FROM no_command WHERE address = ?", address).Scan(&since, &n, &told)
@@ -146,9 +146,9 @@ func (tx *Tx) NoCommand(ctx context.Context, address string, now time.Time, wind
 	return n, at, err
 }
 
-// ToldNoCommand records that an address was told at a time that its mail
+// SetNoCommandTold records that an address was told at a time that its mail
 // without a command is not answered.
-func (tx *Tx) ToldNoCommand(ctx context.Context, address string, at time.Time) error {
+func (tx *Tx) SetNoCommandTold(ctx context.Context, address string, at time.Time) error {
 	if _, err := tx.exec(ctx, "UPDATE no_command SET told = ? WHERE address = ?", formatTime(at), address); err != nil {
 		return fmt.Errorf("tell %q: %w", address, err)
 	}

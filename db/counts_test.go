@@ -13,15 +13,15 @@ func TestCountMail(t *testing.T) {
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for _, keys := range [][]string{{"a"}, {"a", "b"}, {"a", "b", "c"}, {"a", "b", "c", "d"}, {"d", "d"}} {
-			if err := tx.CountMail(ctx, t0, keys...); err != nil {
+			if err := tx.AddMailCount(ctx, t0, keys...); err != nil {
 				return err
 			}
 		}
-		if err := tx.CountMail(ctx, t0.Add(-2*time.Hour), "a"); err != nil { // out of the hour
+		if err := tx.AddMailCount(ctx, t0.Add(-2*time.Hour), "a"); err != nil { // out of the hour
 			return err
 		}
 		for k, want := range map[string]int{"a": 4, "b": 3, "c": 2, "d": 2, "e": 0} {
-			n, err := tx.MailCount(ctx, k, t0.Add(time.Minute))
+			n, err := tx.CountMail(ctx, k, t0.Add(time.Minute))
 			if err != nil {
 				return err
 			}

@@ -115,7 +115,7 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 		t.Errorf("journal_mode = %q, %v, want wal", mode, err)
 	}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		_, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0)
+		_, err := tx.AddPlayer(ctx, "alice", "alice@example.org", "s1", t0)
 		return err
 	})
 	if err := d.Close(); err != nil {
@@ -180,7 +180,7 @@ func TestTxRollsBack(t *testing.T) {
 	errBoom := errors.New("boom")
 
 	err := d.Tx(ctx, func(tx *Tx) error {
-		if _, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s", t0); err != nil {
+		if _, err := tx.AddPlayer(ctx, "alice", "alice@example.org", "s", t0); err != nil {
 			return err
 		}
 		return errBoom
@@ -196,7 +196,7 @@ func TestTxRollsBack(t *testing.T) {
 			}
 		}()
 		d.Tx(ctx, func(tx *Tx) error {
-			if _, err := tx.CreatePlayer(ctx, "bob", "bob@example.org", "s", t0); err != nil {
+			if _, err := tx.AddPlayer(ctx, "bob", "bob@example.org", "s", t0); err != nil {
 				return err
 			}
 			panic("panic in tx")
@@ -220,7 +220,7 @@ func TestSavepoint(t *testing.T) {
 	d := openTest(t)
 	errBoom := errors.New("boom")
 	create := func(ctx context.Context, tx *Tx, h string) error {
-		_, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
+		_, err := tx.AddPlayer(ctx, h, h+"@example.org", "s-"+h, t0)
 		return err
 	}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
@@ -293,7 +293,7 @@ func TestSavepointAfterSQLiteRollback(t *testing.T) {
 	}
 	create := func(tx *Tx, h string) func() error {
 		return func() error {
-			_, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
+			_, err := tx.AddPlayer(ctx, h, h+"@example.org", "s-"+h, t0)
 			return err
 		}
 	}
@@ -345,7 +345,7 @@ func TestTxNoSync(t *testing.T) {
 			if got := sync(tx); got != 1 {
 				t.Errorf("synchronous in TxNoSync = %d, want 1 (NORMAL)", got)
 			}
-			_, err := tx.CreatePlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), fmt.Sprintf("s%d", i), t0)
+			_, err := tx.AddPlayer(ctx, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), fmt.Sprintf("s%d", i), t0)
 			return err
 		})
 		if err != nil {
@@ -397,7 +397,7 @@ func TestConcurrentTx(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					_, err = tx.Enqueue(ctx, Mail{Created: t0, From: "a", To: "b", MessageID: fmt.Sprint(n), Raw: []byte("x")})
+					_, err = tx.AddMail(ctx, Mail{Created: t0, From: "a", To: "b", MessageID: fmt.Sprint(n), Raw: []byte("x")})
 					return err
 				})
 			}

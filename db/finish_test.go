@@ -20,7 +20,7 @@ func TestBeforeCommit(t *testing.T) {
 	later := func(tx *Tx, h string) {
 		tx.BeforeCommit(func(ctx context.Context) error {
 			ran = append(ran, h)
-			_, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s-"+h, t0)
+			_, err := tx.AddPlayer(ctx, h, h+"@example.org", "s-"+h, t0)
 			return err
 		})
 	}
@@ -79,7 +79,7 @@ func TestBeforeCommit(t *testing.T) {
 
 	// An error from the work rolls the transaction back.
 	err := d.Tx(context.Background(), func(tx *Tx) error {
-		if _, err := tx.CreatePlayer(context.Background(), "rolled", "rolled@example.org", "s-rolled", t0); err != nil {
+		if _, err := tx.AddPlayer(context.Background(), "rolled", "rolled@example.org", "s-rolled", t0); err != nil {
 			return err
 		}
 		tx.BeforeCommit(func(context.Context) error { return errBoom })

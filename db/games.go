@@ -102,9 +102,9 @@ func nullRating(r float64) sql.NullFloat64 {
 	return sql.NullFloat64{Float64: r, Valid: r != 0}
 }
 
-// ChallengesSince counts the games the player proposed since a time (a
+// CountChallengesSince counts the games the player proposed since a time (a
 // challenge, or a seek matched by another's).
-func (tx *Tx) ChallengesSince(ctx context.Context, player int64, since time.Time) (int, error) {
+func (tx *Tx) CountChallengesSince(ctx context.Context, player int64, since time.Time) (int, error) {
 	var n int
 	err := tx.queryRow(ctx, "SELECT count(*) FROM games WHERE challenger = ? AND created >= ?", player, formatTime(since)).Scan(&n)
 	if err != nil {
@@ -113,8 +113,8 @@ func (tx *Tx) ChallengesSince(ctx context.Context, player int64, since time.Time
 	return n, nil
 }
 
-// ActiveBetween counts the games being played between two players.
-func (tx *Tx) ActiveBetween(ctx context.Context, a, b int64) (int, error) {
+// CountActiveBetween counts the games being played between two players.
+func (tx *Tx) CountActiveBetween(ctx context.Context, a, b int64) (int, error) {
 	var n int
 	err := tx.queryRow(ctx,
 		"SELECT (SELECT count(*) FROM games WHERE white = ? AND black = ? AND status = 'active')"+
@@ -221,9 +221,9 @@ const gameColumns = "id, white, black, challenger, status, position, result, rea
 	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned," +
 	" white_rating, black_rating, coalesce(tournament, 0), round, clock_due"
 
-// CreateGame stores a new game and returns it with its id, the next number.
+// AddGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
-func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error) {
+func (tx *Tx) AddGame(ctx context.Context, g Game, at time.Time) (Game, error) {
 	g.Created, g.Updated = at.UTC(), at.UTC()
 	if g.TimeControl == "" {
 		g.TimeControl = DefaultTimeControl
@@ -244,9 +244,9 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game, at time.Time) (Game, error
 	return g, nil
 }
 
-// UpdateGame stores everything of g but its players, challenger and
+// SetGame stores everything of g but its players, challenger and
 // creation time, and sets its Updated time.
-func (tx *Tx) UpdateGame(ctx context.Context, g Game, at time.Time) error {
+func (tx *Tx) SetGame(ctx context.Context, g Game, at time.Time) error {
 	res, err := tx.exec(ctx,
 		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
 			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+

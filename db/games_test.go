@@ -14,10 +14,10 @@ func twoPlayers(t *testing.T, d *DB) (alice, bob Player) {
 	t.Helper()
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if alice, err = tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0); err != nil {
+		if alice, err = tx.AddPlayer(ctx, "alice", "alice@example.org", "s1", t0); err != nil {
 			return err
 		}
-		bob, err = tx.CreatePlayer(ctx, "bob", "bob@example.org", "s2", t0)
+		bob, err = tx.AddPlayer(ctx, "bob", "bob@example.org", "s2", t0)
 		return err
 	})
 	return alice, bob
@@ -32,7 +32,7 @@ func TestGameLifeCycle(t *testing.T) {
 	var g Game
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var err error
-		g, err = tx.CreateGame(ctx, Game{White: bob.ID, Black: alice.ID, Challenger: alice.ID, Status: Challenged, Position: start}, t0)
+		g, err = tx.AddGame(ctx, Game{White: bob.ID, Black: alice.ID, Challenger: alice.ID, Status: Challenged, Position: start}, t0)
 		return err
 	})
 	if g.ID != 1 {
@@ -50,7 +50,7 @@ func TestGameLifeCycle(t *testing.T) {
 	g.Status, g.Result, g.Reason, g.ThreadRoot = Finished, BlackWins, rules.Resigned, "root@example.org"
 	g.Position = "gmelecz/ppppppp/7/7/7/1PPPPPP/GMELECZ b 1"
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		if err := tx.UpdateGame(ctx, g, t1); err != nil {
+		if err := tx.SetGame(ctx, g, t1); err != nil {
 			return err
 		}
 		got, err := tx.Game(ctx, g.ID)
@@ -65,7 +65,7 @@ func TestGameLifeCycle(t *testing.T) {
 		if _, err := tx.Game(ctx, g.ID+1); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Game(unknown) error = %v, want ErrNotFound", err)
 		}
-		if err := tx.UpdateGame(ctx, Game{ID: g.ID + 1, Status: Active}, t1); !errors.Is(err, ErrNotFound) {
+		if err := tx.SetGame(ctx, Game{ID: g.ID + 1, Status: Active}, t1); !errors.Is(err, ErrNotFound) {
 			t.Errorf("UpdateGame(unknown) error = %v, want ErrNotFound", err)
 		}
 		return nil
@@ -84,7 +84,7 @@ func TestCreateGameChecks(t *testing.T) {
 	}
 	for _, g := range bad {
 		err := d.Tx(context.Background(), func(tx *Tx) error {
-			_, err := tx.CreateGame(context.Background(), g, t0)
+			_, err := tx.AddGame(context.Background(), g, t0)
 			return err
 		})
 		if err == nil {
@@ -100,12 +100,12 @@ func TestGamesOf(t *testing.T) {
 	var carol Player
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if carol, err = tx.CreatePlayer(ctx, "carol", "carol@example.org", "s3", t0); err != nil {
+		if carol, err = tx.AddPlayer(ctx, "carol", "carol@example.org", "s3", t0); err != nil {
 			return err
 		}
 		pairs := [][2]int64{{alice.ID, bob.ID}, {bob.ID, carol.ID}, {carol.ID, alice.ID}}
 		for _, p := range pairs {
-			if _, err := tx.CreateGame(ctx, Game{White: p[0], Black: p[1], Challenger: p[0], Status: Active, Position: start}, t0); err != nil {
+			if _, err := tx.AddGame(ctx, Game{White: p[0], Black: p[1], Challenger: p[0], Status: Active, Position: start}, t0); err != nil {
 				return err
 			}
 		}
@@ -142,7 +142,7 @@ func TestMoves(t *testing.T) {
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
 		if err != nil {
 			return err
 		}

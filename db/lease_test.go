@@ -86,7 +86,7 @@ func TestFence(t *testing.T) {
 	b.Fence(lb)
 	create := func(d *DB, h string) error {
 		return d.Tx(ctx, func(tx *Tx) error {
-			_, err := tx.CreatePlayer(ctx, h, h+"@example.org", "s", t0)
+			_, err := tx.AddPlayer(ctx, h, h+"@example.org", "s", t0)
 			return err
 		})
 	}
@@ -133,7 +133,7 @@ func TestSentLogDirect(t *testing.T) {
 	ctx := context.Background()
 	var id int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) (err error) {
-		id, err = tx.Enqueue(ctx, Mail{Created: t0, From: "congo@x", To: "a@x", MessageID: "m1", Raw: []byte("x")})
+		id, err = tx.AddMail(ctx, Mail{Created: t0, From: "congo@x", To: "a@x", MessageID: "m1", Raw: []byte("x")})
 		return err
 	})
 	l, err := d.OpenSentLog("unused")

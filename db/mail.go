@@ -45,8 +45,8 @@ func (tx *Tx) Seen(ctx context.Context, messageID string, uidValidity, uid uint3
 	return true, nil
 }
 
-// RecordProcessed records that a mail was handled.
-func (tx *Tx) RecordProcessed(ctx context.Context, p Processed) error {
+// AddProcessed records that a mail was handled.
+func (tx *Tx) AddProcessed(ctx context.Context, p Processed) error {
 	_, err := tx.exec(ctx,
 		"INSERT INTO processed (message_id, uidvalidity, uid, at, summary) VALUES (?, ?, ?, ?, ?)",
 		p.MessageID, p.UIDValidity, p.UID, formatTime(p.At), p.Summary)
@@ -56,9 +56,9 @@ func (tx *Tx) RecordProcessed(ctx context.Context, p Processed) error {
 	return nil
 }
 
-// RecordSent records the Message-ID of a mail we send and the game it is
+// AddSent records the Message-ID of a mail we send and the game it is
 // about (0 for none).
-func (tx *Tx) RecordSent(ctx context.Context, messageID string, game int64, at time.Time) error {
+func (tx *Tx) AddSent(ctx context.Context, messageID string, game int64, at time.Time) error {
 	g := sql.NullInt64{Int64: game, Valid: game != 0}
 	_, err := tx.exec(ctx, "INSERT INTO sent (message_id, game, at) VALUES (?, ?, ?)",
 		messageID, g, formatTime(at))
@@ -90,9 +90,9 @@ func (tx *Tx) GameOfMessages(ctx context.Context, messageIDs ...string) (int64, 
 	return game, nil
 }
 
-// RecordSentGames records the games a mail we sent listed, when it listed
+// AddSentGames records the games a mail we sent listed, when it listed
 // several (a digest), so that a reply to it may play in them (M24).
-func (tx *Tx) RecordSentGames(ctx context.Context, messageID string, games []int64) error {
+func (tx *Tx) AddSentGames(ctx context.Context, messageID string, games []int64) error {
 	for _, g := range games {
 		if _, err := tx.exec(ctx, "INSERT INTO sent_games (message_id, game) VALUES (?, ?) ON CONFLICT DO NOTHING", messageID, g); err != nil {
 			return fmt.Errorf("record the games of sent mail %q: %w", messageID, err)

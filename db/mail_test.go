@@ -16,7 +16,7 @@ func TestSeen(t *testing.T) {
 			{MessageID: "", UIDValidity: 0, UID: 0, At: t0, Summary: "nowhere"},
 			{MessageID: "", UIDValidity: 0, UID: 0, At: t0, Summary: "nowhere again"},
 		} {
-			if err := tx.RecordProcessed(ctx, p); err != nil {
+			if err := tx.AddProcessed(ctx, p); err != nil {
 				return err
 			}
 		}
@@ -54,8 +54,8 @@ func TestRecordProcessedTwice(t *testing.T) {
 	t.Parallel()
 	d := openTest(t)
 	p := Processed{MessageID: "m1@example.org", UIDValidity: 7, UID: 1, At: t0}
-	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.RecordProcessed(ctx, p) })
-	err := d.Tx(context.Background(), func(tx *Tx) error { return tx.RecordProcessed(context.Background(), p) })
+	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.AddProcessed(ctx, p) })
+	err := d.Tx(context.Background(), func(tx *Tx) error { return tx.AddProcessed(context.Background(), p) })
 	if err == nil {
 		t.Errorf("RecordProcessed(%q) twice succeeded, want an error", p.MessageID)
 	}
@@ -67,12 +67,12 @@ func TestGameOfMessages(t *testing.T) {
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for range 2 {
-			if _, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0); err != nil {
+			if _, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0); err != nil {
 				return err
 			}
 		}
 		for id, game := range map[string]int64{"g1@x": 1, "g2@x": 2, "none@x": 0} {
-			if err := tx.RecordSent(ctx, id, game, t0); err != nil {
+			if err := tx.AddSent(ctx, id, game, t0); err != nil {
 				return err
 			}
 		}

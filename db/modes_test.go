@@ -55,7 +55,7 @@ func testFileModes(t *testing.T, dir string) {
 	}
 	defer d.Close()
 	err = d.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s", time.Now())
+		_, err := tx.AddPlayer(ctx, "alice", "alice@example.org", "s", time.Now())
 		return err
 	})
 	if err != nil {

@@ -32,10 +32,10 @@ const (
 	mailFrom = " FROM outbox AS m JOIN outbox_text AS t ON t.id = m.id"
 )
 
-// Enqueue adds a mail to the outbox, due at once, or at its NextAttempt
+// AddMail adds a mail to the outbox, due at once, or at its NextAttempt
 // when that is later (a mail that waits for a cap). It uses Created,
 // From, To, MessageID, Raw and NextAttempt of m and returns the new id.
-func (tx *Tx) Enqueue(ctx context.Context, m Mail) (int64, error) {
+func (tx *Tx) AddMail(ctx context.Context, m Mail) (int64, error) {
 	var id int64
 	err := tx.queryRow(ctx,
 		"INSERT INTO outbox (created, mail_from, rcpt_to, message_id, next_attempt) VALUES (?, ?, ?, ?, ?) RETURNING id",
@@ -93,10 +93,10 @@ func (tx *Tx) Due(ctx context.Context, now time.Time, limit int, sent ...int64) 
 	return mails, nil
 }
 
-// Retry makes every mail waiting for a retry due at now, and returns how
+// SetRetriesDue makes every mail waiting for a retry due at now, and returns how
 // many: once a send works again after failures, the rest need not wait
 // out their backoff.
-func (tx *Tx) Retry(ctx context.Context, now time.Time) (int64, error) {
+func (tx *Tx) SetRetriesDue(ctx context.Context, now time.Time) (int64, error) {
 	res, err := tx.exec(ctx,
 		"UPDATE outbox SET next_attempt = ? WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt > ? AND attempts > 0",
 		formatTime(now), formatTime(now))
@@ -179,8 +179,8 @@ func (tx *Tx) WaitingMail(ctx context.Context, id string) (m Mail, ok bool, err 
 	return m, true, nil
 }
 
-// MarkSent records that a mail was sent.
-func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
+// SetSent records that a mail was sent.
+func (tx *Tx) SetSent(ctx context.Context, id int64, at time.Time) error {
 	res, err := tx.exec(ctx, "UPDATE outbox SET sent_at = ? WHERE id = ?", formatTime(at), id)
 	if err != nil {
 		return fmt.Errorf("mark outbox mail %d sent: %w", id, err)
@@ -188,8 +188,8 @@ func (tx *Tx) MarkSent(ctx context.Context, id int64, at time.Time) error {
 	return mustAffect(res, fmt.Sprintf("outbox mail %d", id))
 }
 
-// MarkRetry records a failed attempt and when to try again.
-func (tx *Tx) MarkRetry(ctx context.Context, id int64, next time.Time, reason string) error {
+// SetRetry records a failed attempt and when to try again.
+func (tx *Tx) SetRetry(ctx context.Context, id int64, next time.Time, reason string) error {
 	res, err := tx.exec(ctx,
 		"UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
 		formatTime(next), reason, id)
@@ -199,8 +199,8 @@ func (tx *Tx) MarkRetry(ctx context.Context, id int64, next time.Time, reason st
 	return mustAffect(res, fmt.Sprintf("outbox mail %d", id))
 }
 
-// MarkFailed records a failed attempt after which the mail is given up.
-func (tx *Tx) MarkFailed(ctx context.Context, id int64, at time.Time, reason string) error {
+// SetFailed records a failed attempt after which the mail is given up.
+func (tx *Tx) SetFailed(ctx context.Context, id int64, at time.Time, reason string) error {
 	res, err := tx.exec(ctx,
 		"UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ? WHERE id = ?",
 		formatTime(at), reason, id)
@@ -255,10 +255,10 @@ func (tx *Tx) QueuedTo(ctx context.Context, to string, since time.Time) (int, er
 	return n, nil
 }
 
-// PruneOutbox deletes up to limit mails that were sent, or given up,
+// DeleteOldMail deletes up to limit mails that were sent, or given up,
 // before the given time (the oldest first), with their text, and returns
 // how many it deleted. Mail still waiting is never deleted.
-func (tx *Tx) PruneOutbox(ctx context.Context, before time.Time, limit int) (int64, error) {
+func (tx *Tx) DeleteOldMail(ctx context.Context, before time.Time, limit int) (int64, error) {
 	res, err := tx.exec(ctx,
 		"DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created < ?"+
 			" AND (sent_at IS NOT NULL OR failed_at IS NOT NULL) ORDER BY created, id LIMIT ?)",

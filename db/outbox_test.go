@@ -17,7 +17,7 @@ func TestOutbox(t *testing.T) {
 			t.Errorf("NextDue() on an empty outbox = _, %v, %v, want false, nil", ok, err)
 		}
 		for i, to := range []string{"a@x", "b@x", "c@x"} {
-			id, err := tx.Enqueue(ctx, Mail{
+			id, err := tx.AddMail(ctx, Mail{
 				Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x", To: to,
 				MessageID: to + "-msg", Raw: []byte("mail to " + to),
 			})
@@ -60,13 +60,13 @@ func TestOutbox(t *testing.T) {
 
 	retry := t0.Add(10 * time.Minute)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		if err := tx.MarkRetry(ctx, ids[0], retry, "421 try later"); err != nil {
+		if err := tx.SetRetry(ctx, ids[0], retry, "421 try later"); err != nil {
 			return err
 		}
-		if err := tx.MarkSent(ctx, ids[1], t0.Add(time.Minute)); err != nil {
+		if err := tx.SetSent(ctx, ids[1], t0.Add(time.Minute)); err != nil {
 			return err
 		}
-		return tx.MarkFailed(ctx, ids[2], t0.Add(time.Minute), "550 no such user")
+		return tx.SetFailed(ctx, ids[2], t0.Add(time.Minute), "550 no such user")
 	})
 	check(t0.Add(time.Hour), "a@x")
 	check(retry.Add(-time.Nanosecond))
@@ -115,16 +115,16 @@ func TestPruneOutbox(t *testing.T) {
 			if name == "new-sent" {
 				created = t0.Add(40 * 24 * time.Hour)
 			}
-			id, err := tx.Enqueue(ctx, Mail{Created: created, From: "congo@x", To: name + "@x", MessageID: name, Raw: []byte(name)})
+			id, err := tx.AddMail(ctx, Mail{Created: created, From: "congo@x", To: name + "@x", MessageID: name, Raw: []byte(name)})
 			if err != nil {
 				return err
 			}
 			ids[name] = id
 			switch {
 			case strings.Contains(name, "sent"):
-				err = tx.MarkSent(ctx, id, created)
+				err = tx.SetSent(ctx, id, created)
 			case strings.Contains(name, "failed"):
-				err = tx.MarkFailed(ctx, id, created, "550 no such user")
+				err = tx.SetFailed(ctx, id, created, "550 no such user")
 			}
 			if err != nil {
 				return err
@@ -137,7 +137,7 @@ func TestPruneOutbox(t *testing.T) {
 		var n int64
 		inTx(t, d, func(ctx context.Context, tx *Tx) error {
 			var err error
-			n, err = tx.PruneOutbox(ctx, cutoff, limit)
+			n, err = tx.DeleteOldMail(ctx, cutoff, limit)
 			return err
 		})
 		return n
@@ -170,7 +170,7 @@ func TestDueKeepsEachRecipientsOrder(t *testing.T) {
 	ids := map[string]int64{}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for i, name := range []string{"a1", "a2", "b1", "a3"} {
-			id, err := tx.Enqueue(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x",
+			id, err := tx.AddMail(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x",
 				To: name[:1] + "@x", MessageID: name, Raw: []byte(name)})
 			if err != nil {
 				return err
@@ -196,7 +196,7 @@ func TestDueKeepsEachRecipientsOrder(t *testing.T) {
 	now := t0.Add(time.Minute)
 	check("all due", now, nil, "a1", "a2", "b1", "a3")
 	later := now.Add(time.Hour)
-	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.MarkRetry(ctx, ids["a2"], later, "421 later") })
+	inTx(t, d, func(ctx context.Context, tx *Tx) error { return tx.SetRetry(ctx, ids["a2"], later, "421 later") })
 	check("a2 waits to be tried again", now, nil, "a1", "b1")
 	nextDue := func(now time.Time, sent ...int64) time.Time {
 		t.Helper()
@@ -220,10 +220,10 @@ func TestDueKeepsEachRecipientsOrder(t *testing.T) {
 		t.Errorf("NextDue with a3 held behind a2 = %v, want a2's retry %v", got, later)
 	}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		if err := tx.MarkSent(ctx, ids["a1"], now); err != nil {
+		if err := tx.SetSent(ctx, ids["a1"], now); err != nil {
 			return err
 		}
-		_, err := tx.Retry(ctx, now.Add(time.Second))
+		_, err := tx.SetRetriesDue(ctx, now.Add(time.Second))
 		return err
 	})
 	check("a2 due again, before a3", now.Add(time.Second), nil, "a2", "b1", "a3")
@@ -237,16 +237,16 @@ func TestWaitingMail(t *testing.T) {
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for i, name := range []string{"sent", "failed", "waiting"} {
-			id, err := tx.Enqueue(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x",
+			id, err := tx.AddMail(ctx, Mail{Created: t0.Add(time.Duration(i) * time.Second), From: "congo@x",
 				To: "a@x", MessageID: name + "@congo", Raw: []byte("mail " + name)})
 			if err != nil {
 				return err
 			}
 			switch name {
 			case "sent":
-				err = tx.MarkSent(ctx, id, t0)
+				err = tx.SetSent(ctx, id, t0)
 			case "failed":
-				err = tx.MarkFailed(ctx, id, t0, "550")
+				err = tx.SetFailed(ctx, id, t0, "550")
 			}
 			if err != nil {
 				return err
@@ -277,10 +277,10 @@ func TestOutboxTextCompressed(t *testing.T) {
 	var big, old int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if big, err = tx.Enqueue(ctx, Mail{Created: t0, From: "congo@example.org", To: "alice@example.org", MessageID: "big@example.org", Raw: raw}); err != nil {
+		if big, err = tx.AddMail(ctx, Mail{Created: t0, From: "congo@example.org", To: "alice@example.org", MessageID: "big@example.org", Raw: raw}); err != nil {
 			return err
 		}
-		if old, err = tx.Enqueue(ctx, Mail{Created: t0, From: "congo@example.org", To: "bob@example.org", MessageID: "old@example.org", Raw: plain}); err != nil {
+		if old, err = tx.AddMail(ctx, Mail{Created: t0, From: "congo@example.org", To: "bob@example.org", MessageID: "old@example.org", Raw: plain}); err != nil {
 			return err
 		}
 		_, err = tx.exec(ctx, "UPDATE outbox_text SET raw = ? WHERE id = ?", plain, old)

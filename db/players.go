@@ -76,11 +76,11 @@ const playerColumns = "id, handle, address, secret, created, rating, deviation, 
 const playerColumnsP = "p.id, p.handle, p.address, p.secret, p.created, p.rating, p.deviation, p.volatility, p.rated_games," +
 	" p.notify, p.digest_at, p.vacation_left, p.vacation_accrued, p.vacation_until, p.confirmed, p.welcomed, p.language"
 
-// CreatePlayer registers a player, not confirmed yet (ConfirmPlayer). It
+// AddPlayer registers a player, not confirmed yet (ConfirmPlayer). It
 // fails with ErrHandleTaken when the handle is taken (ignoring case) and
 // with ErrAddressTaken when the address is registered already. The address
 // is stored lowercase.
-func (tx *Tx) CreatePlayer(ctx context.Context, handle, address, secret string, at time.Time) (Player, error) {
+func (tx *Tx) AddPlayer(ctx context.Context, handle, address, secret string, at time.Time) (Player, error) {
 	address = strings.ToLower(address)
 	if _, err := tx.PlayerByHandle(ctx, handle); err == nil {
 		return Player{}, fmt.Errorf("create player %q: %w", handle, ErrHandleTaken)
@@ -244,8 +244,8 @@ func (tx *Tx) SetSecret(ctx context.Context, id int64, secret string) error {
 	return mustAffect(res, fmt.Sprintf("player %d", id))
 }
 
-// UpdatePlayer stores the rating, notification and vacation fields of p.
-func (tx *Tx) UpdatePlayer(ctx context.Context, p Player) error {
+// SetPlayer stores the rating, notification and vacation fields of p.
+func (tx *Tx) SetPlayer(ctx context.Context, p Player) error {
 	if p.Notify == "" {
 		p.Notify = NotifyEach
 	}
@@ -260,9 +260,9 @@ func (tx *Tx) UpdatePlayer(ctx context.Context, p Player) error {
 	return mustAffect(res, fmt.Sprintf("player %d", p.ID))
 }
 
-// ConfirmPlayer records that a mail from the player proved their
+// SetConfirmed records that a mail from the player proved their
 // address (M28).
-func (tx *Tx) ConfirmPlayer(ctx context.Context, id int64) error {
+func (tx *Tx) SetConfirmed(ctx context.Context, id int64) error {
 	res, err := tx.exec(ctx, "UPDATE players SET confirmed = ? WHERE id = ?", true, id)
 	if err != nil {
 		return fmt.Errorf("confirm player %d: %w", id, err)

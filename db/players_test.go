@@ -10,7 +10,7 @@ func TestCreatePlayer(t *testing.T) {
 	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		_, err := tx.CreatePlayer(ctx, "Alice", "Alice@Example.org", "secret", t0)
+		_, err := tx.AddPlayer(ctx, "Alice", "Alice@Example.org", "secret", t0)
 		return err
 	})
 	tests := []struct {
@@ -25,7 +25,7 @@ func TestCreatePlayer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		inTx(t, d, func(ctx context.Context, tx *Tx) error {
-			_, err := tx.CreatePlayer(ctx, tt.handle, tt.address, "s", t0)
+			_, err := tx.AddPlayer(ctx, tt.handle, tt.address, "s", t0)
 			if !errors.Is(err, tt.want) && !(err == nil && tt.want == nil) {
 				t.Errorf("CreatePlayer(%q, %q) error = %v, want %v", tt.handle, tt.address, err, tt.want)
 			}
@@ -40,7 +40,7 @@ func TestPlayerLookups(t *testing.T) {
 	var alice Player
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var err error
-		alice, err = tx.CreatePlayer(ctx, "Alice", "Alice@Example.org", "secret1", t0)
+		alice, err = tx.AddPlayer(ctx, "Alice", "Alice@Example.org", "secret1", t0)
 		return err
 	})
 	want := Player{ID: alice.ID, Handle: "Alice", Address: "alice@example.org", Secret: "secret1", Created: t0,
@@ -83,7 +83,7 @@ func TestSetSecret(t *testing.T) {
 	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		p, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "old", t0)
+		p, err := tx.AddPlayer(ctx, "alice", "alice@example.org", "old", t0)
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func TestLanguages(t *testing.T) {
 	t.Parallel()
 	d := openTest(t)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		alice, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0)
+		alice, err := tx.AddPlayer(ctx, "alice", "alice@example.org", "s1", t0)
 		if err != nil {
 			return err
 		}
@@ -127,11 +127,11 @@ func TestLanguages(t *testing.T) {
 		if err := tx.SetLanguage(ctx, alice.ID+1, "cs"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("SetLanguage of no player = %v, want ErrNotFound", err)
 		}
-		bob, err := tx.CreatePlayer(ctx, "bob", "bob@example.org", "s2", t0)
+		bob, err := tx.AddPlayer(ctx, "bob", "bob@example.org", "s2", t0)
 		if err != nil {
 			return err
 		}
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: "start"}, t0)
 		if err != nil {
 			return err
 		}

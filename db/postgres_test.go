@@ -169,7 +169,7 @@ func TestPostgresOpenAndMigrate(t *testing.T) {
 		}
 	}
 	inTx(t, ds[0], func(ctx context.Context, tx *Tx) error {
-		_, err := tx.CreatePlayer(ctx, "Alice", "alice@example.org", "s1", t0)
+		_, err := tx.AddPlayer(ctx, "Alice", "alice@example.org", "s1", t0)
 		return err
 	})
 	inTx(t, ds[1], func(ctx context.Context, tx *Tx) error {
@@ -177,7 +177,7 @@ func TestPostgresOpenAndMigrate(t *testing.T) {
 		if err != nil || p.Handle != "Alice" {
 			t.Errorf("PlayerByHandle(ALICE) = %+v, %v, want Alice", p, err)
 		}
-		if _, err := tx.CreatePlayer(ctx, "alice", "other@example.org", "s2", t0); !errors.Is(err, ErrHandleTaken) {
+		if _, err := tx.AddPlayer(ctx, "alice", "other@example.org", "s2", t0); !errors.Is(err, ErrHandleTaken) {
 			t.Errorf("CreatePlayer(alice) = %v, want ErrHandleTaken", err)
 		}
 		return nil
@@ -247,7 +247,7 @@ func TestPostgresBackup(t *testing.T) {
 	}
 	defer d.Close()
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		_, err := tx.CreatePlayer(ctx, "alice", "alice@example.org", "s1", t0)
+		_, err := tx.AddPlayer(ctx, "alice", "alice@example.org", "s1", t0)
 		return err
 	})
 	dir := t.TempDir()
@@ -295,7 +295,7 @@ func TestPostgresTxAcrossProcesses(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					_, err = tx.Enqueue(ctx, Mail{Created: t0, From: "a", To: "b", MessageID: strings.Repeat("x", n+1), Raw: []byte("x")})
+					_, err = tx.AddMail(ctx, Mail{Created: t0, From: "a", To: "b", MessageID: strings.Repeat("x", n+1), Raw: []byte("x")})
 					return err
 				})
 			}

@@ -26,10 +26,10 @@ func TestReadTxRefusesWrites(t *testing.T) {
 		if err := tx.SetSecret(ctx, alice.ID, "stolen"); !errors.Is(err, ErrReadOnly) {
 			t.Errorf("SetSecret in ReadTx = %v, want ErrReadOnly", err)
 		}
-		if _, err := tx.CreatePlayer(ctx, "mallory", "m@example.org", "s3", t0); !errors.Is(err, ErrReadOnly) {
+		if _, err := tx.AddPlayer(ctx, "mallory", "m@example.org", "s3", t0); !errors.Is(err, ErrReadOnly) {
 			t.Errorf("CreatePlayer in ReadTx = %v, want ErrReadOnly", err)
 		}
-		if _, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0); !errors.Is(err, ErrReadOnly) {
+		if _, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0); !errors.Is(err, ErrReadOnly) {
 			t.Errorf("CreateGame in ReadTx = %v, want ErrReadOnly", err)
 		}
 		if err := tx.DeleteLastMove(ctx, 1); !errors.Is(err, ErrReadOnly) {

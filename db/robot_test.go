@@ -12,7 +12,7 @@ func TestRobotGames(t *testing.T) {
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
 		if err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ func TestSentLog(t *testing.T) {
 	var ids []int64
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for _, to := range []string{"a@x", "b@x", "c@x"} {
-			id, err := tx.Enqueue(ctx, Mail{Created: t0, From: "congo@x", To: to, MessageID: to + "-msg", Raw: []byte("mail to " + to)})
+			id, err := tx.AddMail(ctx, Mail{Created: t0, From: "congo@x", To: to, MessageID: to + "-msg", Raw: []byte("mail to " + to)})
 			if err != nil {
 				return err
 			}

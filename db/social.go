@@ -18,9 +18,9 @@ func (tx *Tx) AddObserver(ctx context.Context, game, player int64) (bool, error)
 	return n > 0, err
 }
 
-// RemoveObserver stops a player observing a game; it reports false when
+// DeleteObserver stops a player observing a game; it reports false when
 // they were not observing it.
-func (tx *Tx) RemoveObserver(ctx context.Context, game, player int64) (bool, error) {
+func (tx *Tx) DeleteObserver(ctx context.Context, game, player int64) (bool, error) {
 	res, err := tx.exec(ctx, "DELETE FROM observers WHERE game = ? AND player = ?", game, player)
 	if err != nil {
 		return false, fmt.Errorf("unobserve game %d: %w", game, err)
@@ -112,9 +112,9 @@ func (tx *Tx) Conditionals(ctx context.Context, game, player int64) ([][]string,
 	return out, rows.Err()
 }
 
-// ClearConditionals removes a player's conditional moves in a game and
+// DeleteConditionals removes a player's conditional moves in a game and
 // returns how many branches there were.
-func (tx *Tx) ClearConditionals(ctx context.Context, game, player int64) (int, error) {
+func (tx *Tx) DeleteConditionals(ctx context.Context, game, player int64) (int, error) {
 	res, err := tx.exec(ctx, "DELETE FROM conditionals WHERE game = ? AND player = ?", game, player)
 	if err != nil {
 		return 0, fmt.Errorf("clear conditional moves in game %d: %w", game, err)

@@ -19,7 +19,7 @@ func TestGameClocks(t *testing.T) {
 		ClockStart: t0.Add(time.Minute), TurnTime: time.Hour, Reminders: 2, DrawOffer: alice.ID, Takeback: bob.ID}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if g, err = tx.CreateGame(ctx, g, t0); err != nil {
+		if g, err = tx.AddGame(ctx, g, t0); err != nil {
 			return err
 		}
 		got, err := tx.Game(ctx, g.ID)
@@ -30,7 +30,7 @@ func TestGameClocks(t *testing.T) {
 			t.Errorf("Game(%d) = %+v, want %+v", g.ID, got, g)
 		}
 		g.ClockStart, g.Rated, g.DrawOffer = time.Time{}, false, 0
-		if err := tx.UpdateGame(ctx, g, t0); err != nil {
+		if err := tx.SetGame(ctx, g, t0); err != nil {
 			return err
 		}
 		if got, err = tx.Game(ctx, g.ID); err != nil {
@@ -67,7 +67,7 @@ func TestUpdatePlayer(t *testing.T) {
 	alice.Notify, alice.DigestAt = NotifyDigest, t0.Add(24*time.Hour)
 	alice.VacationLeft, alice.VacationUntil = 5*24*time.Hour, t0.Add(48*time.Hour)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		if err := tx.UpdatePlayer(ctx, alice); err != nil {
+		if err := tx.SetPlayer(ctx, alice); err != nil {
 			return err
 		}
 		got, err := tx.Player(ctx, alice.ID)
@@ -101,11 +101,11 @@ func TestObserversSeeksConditionals(t *testing.T) {
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		carol, err := tx.CreatePlayer(ctx, "carol", "carol@example.org", "s3", t0)
+		carol, err := tx.AddPlayer(ctx, "carol", "carol@example.org", "s3", t0)
 		if err != nil {
 			return err
 		}
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active, Position: start}, t0)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func TestObserversSeeksConditionals(t *testing.T) {
 		if err != nil || len(obs) != 1 || obs[0].ID != carol.ID {
 			t.Errorf("Observers() = %+v, %v, want carol", obs, err)
 		}
-		if removed, err := tx.RemoveObserver(ctx, g.ID, carol.ID); err != nil || !removed {
+		if removed, err := tx.DeleteObserver(ctx, g.ID, carol.ID); err != nil || !removed {
 			t.Errorf("RemoveObserver() = %v, %v, want true", removed, err)
 		}
 
@@ -154,7 +154,7 @@ func TestObserversSeeksConditionals(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, branches) {
 			t.Errorf("Conditionals() = %q, %v, want %q", got, err, branches)
 		}
-		if n, err := tx.ClearConditionals(ctx, g.ID, alice.ID); err != nil || n != 2 {
+		if n, err := tx.DeleteConditionals(ctx, g.ID, alice.ID); err != nil || n != 2 {
 			t.Errorf("ClearConditionals() = %d, %v, want 2", n, err)
 		}
 		return nil

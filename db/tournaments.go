@@ -64,9 +64,9 @@ type TournamentPlayer struct {
 
 const tournamentColumns = "id, name, system, director, status, rounds, double, time_control, rated, round, created, updated"
 
-// CreateTournament stores a new tournament, open for joining, and returns
+// AddTournament stores a new tournament, open for joining, and returns
 // it with its id.
-func (tx *Tx) CreateTournament(ctx context.Context, t Tournament, at time.Time) (Tournament, error) {
+func (tx *Tx) AddTournament(ctx context.Context, t Tournament, at time.Time) (Tournament, error) {
 	t.Status, t.Created, t.Updated = TournamentOpen, at.UTC(), at.UTC()
 	err := tx.queryRow(ctx,
 		"INSERT INTO tournaments (name, system, director, status, rounds, double, time_control, rated, round, created, updated)"+
@@ -79,9 +79,9 @@ func (tx *Tx) CreateTournament(ctx context.Context, t Tournament, at time.Time) 
 	return t, nil
 }
 
-// UpdateTournament stores the status, rounds and round of t, and sets its
+// SetTournament stores the status, rounds and round of t, and sets its
 // Updated time.
-func (tx *Tx) UpdateTournament(ctx context.Context, t Tournament, at time.Time) error {
+func (tx *Tx) SetTournament(ctx context.Context, t Tournament, at time.Time) error {
 	res, err := tx.exec(ctx, "UPDATE tournaments SET status = ?, rounds = ?, round = ?, updated = ? WHERE id = ?",
 		t.Status.String(), t.Rounds, t.Round, formatTime(at), t.ID)
 	if err != nil {
@@ -140,8 +140,8 @@ func scanTournament(row scanner) (Tournament, error) {
 // already.
 var ErrJoined = errors.New("joined already")
 
-// JoinTournament adds a player to a tournament.
-func (tx *Tx) JoinTournament(ctx context.Context, tournament, player int64, at time.Time) error {
+// AddTournamentPlayer adds a player to a tournament.
+func (tx *Tx) AddTournamentPlayer(ctx context.Context, tournament, player int64, at time.Time) error {
 	res, err := tx.exec(ctx, "INSERT INTO tournament_players (tournament, player, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
 		tournament, player, formatTime(at))
 	if err != nil {
@@ -153,9 +153,9 @@ func (tx *Tx) JoinTournament(ctx context.Context, tournament, player int64, at t
 	return nil
 }
 
-// LeaveTournament removes a player from a tournament that has not
+// DeleteTournamentPlayer removes a player from a tournament that has not
 // started; it reports false when they were not in it.
-func (tx *Tx) LeaveTournament(ctx context.Context, tournament, player int64) (bool, error) {
+func (tx *Tx) DeleteTournamentPlayer(ctx context.Context, tournament, player int64) (bool, error) {
 	res, err := tx.exec(ctx, "DELETE FROM tournament_players WHERE tournament = ? AND player = ?", tournament, player)
 	if err != nil {
 		return false, fmt.Errorf("leave tournament %d: %w", tournament, err)
@@ -164,9 +164,9 @@ func (tx *Tx) LeaveTournament(ctx context.Context, tournament, player int64) (bo
 	return n > 0, err
 }
 
-// WithdrawFromTournament records that a player left a tournament after
+// SetWithdrawn records that a player left a tournament after
 // its start (M38).
-func (tx *Tx) WithdrawFromTournament(ctx context.Context, tournament, player int64, at time.Time) error {
+func (tx *Tx) SetWithdrawn(ctx context.Context, tournament, player int64, at time.Time) error {
 	res, err := tx.exec(ctx, "UPDATE tournament_players SET withdrawn = ? WHERE tournament = ? AND player = ?",
 		formatTime(at), tournament, player)
 	if err != nil {

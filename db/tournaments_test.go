@@ -23,11 +23,11 @@ func TestTournamentLife(t *testing.T) {
 	d := openTest(t)
 	alice, bob := twoPlayers(t, d)
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
-		carol, err := tx.CreatePlayer(ctx, "carol", "carol@example.org", "s3", t0)
+		carol, err := tx.AddPlayer(ctx, "carol", "carol@example.org", "s3", t0)
 		if err != nil {
 			return err
 		}
-		tt, err := tx.CreateTournament(ctx, Tournament{Name: "Spring Cup", System: "swiss", Director: alice.ID,
+		tt, err := tx.AddTournament(ctx, Tournament{Name: "Spring Cup", System: "swiss", Director: alice.ID,
 			TimeControl: "days=3", Rated: true}, t0)
 		if err != nil {
 			return err
@@ -36,20 +36,20 @@ func TestTournamentLife(t *testing.T) {
 			t.Errorf("CreateTournament = %+v, want an id, open, created at t0", tt)
 		}
 		for i, p := range []Player{alice, bob, carol} {
-			if err := tx.JoinTournament(ctx, tt.ID, p.ID, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+			if err := tx.AddTournamentPlayer(ctx, tt.ID, p.ID, t0.Add(time.Duration(i)*time.Minute)); err != nil {
 				return err
 			}
 		}
-		if err := tx.JoinTournament(ctx, tt.ID, bob.ID, t0); !errors.Is(err, ErrJoined) {
+		if err := tx.AddTournamentPlayer(ctx, tt.ID, bob.ID, t0); !errors.Is(err, ErrJoined) {
 			t.Errorf("JoinTournament twice = %v, want ErrJoined", err)
 		}
-		if left, err := tx.LeaveTournament(ctx, tt.ID, carol.ID); err != nil || !left {
+		if left, err := tx.DeleteTournamentPlayer(ctx, tt.ID, carol.ID); err != nil || !left {
 			t.Errorf("LeaveTournament(carol) = %v, %v, want true", left, err)
 		}
-		if left, err := tx.LeaveTournament(ctx, tt.ID, carol.ID); err != nil || left {
+		if left, err := tx.DeleteTournamentPlayer(ctx, tt.ID, carol.ID); err != nil || left {
 			t.Errorf("LeaveTournament(carol) again = %v, %v, want false", left, err)
 		}
-		if err := tx.JoinTournament(ctx, tt.ID, carol.ID, t0.Add(time.Hour)); err != nil {
+		if err := tx.AddTournamentPlayer(ctx, tt.ID, carol.ID, t0.Add(time.Hour)); err != nil {
 			return err
 		}
 		ps, err := tx.TournamentPlayers(ctx, tt.ID)
@@ -65,15 +65,15 @@ func TestTournamentLife(t *testing.T) {
 		}
 
 		tt.Status, tt.Rounds, tt.Round = TournamentRunning, 3, 1
-		if err := tx.UpdateTournament(ctx, tt, t0.Add(2*time.Hour)); err != nil {
+		if err := tx.SetTournament(ctx, tt, t0.Add(2*time.Hour)); err != nil {
 			return err
 		}
-		g, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active,
+		g, err := tx.AddGame(ctx, Game{White: alice.ID, Black: bob.ID, Challenger: alice.ID, Status: Active,
 			Position: start, TimeControl: "days=3", Rated: true, Tournament: tt.ID, Round: 1}, t0)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.CreateGame(ctx, Game{White: alice.ID, Black: carol.ID, Challenger: alice.ID, Status: Active,
+		if _, err := tx.AddGame(ctx, Game{White: alice.ID, Black: carol.ID, Challenger: alice.ID, Status: Active,
 			Position: start, TimeControl: "days=3"}, t0); err != nil {
 			return err
 		}
@@ -91,13 +91,13 @@ func TestTournamentLife(t *testing.T) {
 		if err != nil || len(byes) != 1 || byes[1] != carol.ID {
 			t.Errorf("Byes = %v, %v, want round 1: carol", byes, err)
 		}
-		if err := tx.WithdrawFromTournament(ctx, tt.ID, bob.ID, t0.Add(3*time.Hour)); err != nil {
+		if err := tx.SetWithdrawn(ctx, tt.ID, bob.ID, t0.Add(3*time.Hour)); err != nil {
 			return err
 		}
 		if ps, err = tx.TournamentPlayers(ctx, tt.ID); err != nil || !ps[1].Withdrawn.Equal(t0.Add(3*time.Hour)) || !ps[0].Withdrawn.IsZero() {
 			t.Errorf("after WithdrawFromTournament(bob): %+v, %v", ps, err)
 		}
-		if err := tx.WithdrawFromTournament(ctx, tt.ID+1, bob.ID, t0); !errors.Is(err, ErrNotFound) {
+		if err := tx.SetWithdrawn(ctx, tt.ID+1, bob.ID, t0); !errors.Is(err, ErrNotFound) {
 			t.Errorf("WithdrawFromTournament of another tournament = %v, want ErrNotFound", err)
 		}
 

@@ -29,12 +29,12 @@ func webWorld(t *testing.T) (*DB, map[string]Player) {
 	ps := map[string]Player{}
 	inTx(t, d, func(ctx context.Context, tx *Tx) error {
 		for _, h := range []string{"alice", "bob", "carol", "dave"} {
-			p, err := tx.CreatePlayer(ctx, h, h+"@example.org", "secret"+h, t0)
+			p, err := tx.AddPlayer(ctx, h, h+"@example.org", "secret"+h, t0)
 			if err != nil {
 				return err
 			}
 			if h != "dave" {
-				if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
+				if err := tx.SetConfirmed(ctx, p.ID); err != nil {
 					return err
 				}
 			}
@@ -56,7 +56,7 @@ func webWorld(t *testing.T) (*DB, map[string]Player) {
 		}
 		for i, spec := range games {
 			at := t0.Add(time.Duration(i) * time.Hour)
-			g, err := tx.CreateGame(ctx, Game{White: spec.white, Black: spec.black, Challenger: spec.white,
+			g, err := tx.AddGame(ctx, Game{White: spec.white, Black: spec.black, Challenger: spec.white,
 				Status: spec.status, Position: start, Rated: spec.rated}, at)
 			if err != nil {
 				return err
@@ -70,18 +70,18 @@ func webWorld(t *testing.T) (*DB, map[string]Player) {
 			if spec.result == BlackWins {
 				g.WhiteRating, g.BlackRating = 1400, 1600
 			}
-			if err := tx.UpdateGame(ctx, g, at.Add(10*time.Minute)); err != nil {
+			if err := tx.SetGame(ctx, g, at.Add(10*time.Minute)); err != nil {
 				return err
 			}
 		}
 		p := ps["bob"]
 		p.Rating, p.RatedGames = 1600, 1
-		if err := tx.UpdatePlayer(ctx, p); err != nil {
+		if err := tx.SetPlayer(ctx, p); err != nil {
 			return err
 		}
 		p = ps["alice"]
 		p.Rating, p.RatedGames = 1400, 1
-		return tx.UpdatePlayer(ctx, p)
+		return tx.SetPlayer(ctx, p)
 	})
 	return d, ps
 }
@@ -171,7 +171,7 @@ func TestWebQueries(t *testing.T) {
 			return err
 		}
 		g.Status, g.Result = Finished, WhiteWins
-		return tx.UpdateGame(ctx, g, t0.Add(24*time.Hour))
+		return tx.SetGame(ctx, g, t0.Add(24*time.Hour))
 	})
 	if after := finishedVersion(t, d); after == before {
 		t.Errorf("FinishedVersion() = %q before and after a game ended", after)

@@ -207,12 +207,12 @@ func New(ctx context.Context, tx *db.Tx, director db.Player, spec Spec, now time
 	if tc.Days == 0 {
 		tc = game.DefaultControl
 	}
-	t, err := tx.CreateTournament(ctx, db.Tournament{Name: spec.Name, System: spec.System.String(), Director: director.ID,
+	t, err := tx.AddTournament(ctx, db.Tournament{Name: spec.Name, System: spec.System.String(), Director: director.ID,
 		Rounds: spec.Rounds, Double: spec.Double, TimeControl: tc.String(), Rated: !spec.Unrated}, now)
 	if err != nil {
 		return State{}, err
 	}
-	if err := tx.JoinTournament(ctx, t.ID, director.ID, now); err != nil {
+	if err := tx.AddTournamentPlayer(ctx, t.ID, director.ID, now); err != nil {
 		return State{}, err
 	}
 	return Load(ctx, tx, t.ID)
@@ -226,7 +226,7 @@ func Join(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.
 	if _, ok := st.Player(player.ID); ok {
 		return &Refusal{Problem: Joined}
 	}
-	if err := tx.JoinTournament(ctx, st.T.ID, player.ID, now); err != nil {
+	if err := tx.AddTournamentPlayer(ctx, st.T.ID, player.ID, now); err != nil {
 		return err
 	}
 	return reload(ctx, tx, st)
@@ -241,7 +241,7 @@ func Leave(ctx context.Context, tx *db.Tx, st *State, player db.Player) error {
 	if st.T.Status != db.TournamentOpen {
 		return &Refusal{Problem: NotOpen}
 	}
-	if _, err := tx.LeaveTournament(ctx, st.T.ID, player.ID); err != nil {
+	if _, err := tx.DeleteTournamentPlayer(ctx, st.T.ID, player.ID); err != nil {
 		return err
 	}
 	return reload(ctx, tx, st)
@@ -259,7 +259,7 @@ func Withdraw(ctx context.Context, tx *db.Tx, st *State, player db.Player, now t
 	case st.T.Status != db.TournamentRunning:
 		return nil, &Refusal{Problem: NotRunning}
 	}
-	if err := tx.WithdrawFromTournament(ctx, st.T.ID, player.ID, now); err != nil {
+	if err := tx.SetWithdrawn(ctx, st.T.ID, player.ID, now); err != nil {
 		return nil, err
 	}
 	var evs []game.Event
@@ -316,7 +316,7 @@ func startRoundRobin(ctx context.Context, tx *db.Tx, st *State, now time.Time) (
 	}
 	rounds := pairing.Berger(handles, st.T.Double)
 	st.T.Rounds = len(rounds)
-	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+	if err := tx.SetTournament(ctx, st.T, now); err != nil {
 		return nil, err
 	}
 	var gevs []game.Event
@@ -341,7 +341,7 @@ func pairRound(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Even
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+	if err := tx.SetTournament(ctx, st.T, now); err != nil {
 		return nil, err
 	}
 	byHandle := map[string]db.Player{}
@@ -381,7 +381,7 @@ func Cancel(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, 
 		return nil, &Refusal{Problem: NotOpen}
 	}
 	st.T.Status = db.TournamentCancelled
-	if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+	if err := tx.SetTournament(ctx, st.T, now); err != nil {
 		return nil, err
 	}
 	return []Event{{Kind: Cancelled, T: *st}}, nil
@@ -411,7 +411,7 @@ func GameEnded(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) ([]Even
 		return nil, nil
 	case all && (st.System() == pairing.RoundRobin || st.T.Round >= st.T.Rounds || len(active(&st)) < 2):
 		st.T.Status = db.TournamentOver
-		if err := tx.UpdateTournament(ctx, st.T, now); err != nil {
+		if err := tx.SetTournament(ctx, st.T, now); err != nil {
 			return nil, err
 		}
 		return []Event{{Kind: Finished, T: st, Round: g.Round}}, nil

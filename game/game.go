@@ -128,7 +128,7 @@ func resultOf(c rules.Color) db.Result {
 // save stores the game, with when its clock next has something to do.
 func (st *State) save(ctx context.Context, tx *db.Tx) error {
 	st.Game.ClockDue = st.clockDue()
-	return tx.UpdateGame(ctx, st.Game, st.Now)
+	return tx.SetGame(ctx, st.Game, st.Now)
 }
 
 // PositionAfter is the position of a game after black's move n (M15):

@@ -55,7 +55,7 @@ func Start(ctx context.Context, tx *db.Tx, t Terms, now time.Time) (State, []Eve
 }
 
 func create(ctx context.Context, tx *db.Tx, t Terms, status db.Status, now time.Time) (State, error) {
-	g, err := tx.CreateGame(ctx, t.newGame(status), now)
+	g, err := tx.AddGame(ctx, t.newGame(status), now)
 	if err != nil {
 		return State{}, err
 	}

@@ -114,7 +114,7 @@ func undo(ctx context.Context, tx *db.Tx, st *State, moves []db.Move) error {
 	}
 	st.startTurn()
 	for _, p := range []int64{st.Game.White, st.Game.Black} {
-		if _, err := tx.ClearConditionals(ctx, st.ID(), p); err != nil {
+		if _, err := tx.DeleteConditionals(ctx, st.ID(), p); err != nil {
 			return err
 		}
 	}

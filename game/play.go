@@ -108,7 +108,7 @@ func finish(ctx context.Context, tx *db.Tx, st *State, result db.Result, reason 
 	}{{&st.White, w}, {&st.Black, b}} {
 		x.p.Rating, x.p.Deviation, x.p.Volatility = x.r.Rating, x.r.Deviation, x.r.Volatility
 		x.p.RatedGames++
-		if err := tx.UpdatePlayer(ctx, *x.p); err != nil {
+		if err := tx.SetPlayer(ctx, *x.p); err != nil {
 			return err
 		}
 	}
@@ -129,7 +129,7 @@ func answerConditional(ctx context.Context, tx *db.Tx, st *State, m rules.Move) 
 	if err != nil || len(branches) == 0 {
 		return nil, err
 	}
-	if _, err := tx.ClearConditionals(ctx, st.ID(), player.ID); err != nil {
+	if _, err := tx.DeleteConditionals(ctx, st.ID(), player.ID); err != nil {
 		return nil, err
 	}
 	var answer string

@@ -41,7 +41,7 @@ func StartVacation(ctx context.Context, tx *db.Tx, p db.Player, days int, now ti
 	length := time.Duration(days) * Day
 	p.VacationLeft -= length
 	p.VacationUntil = now.Add(length)
-	if err := tx.UpdatePlayer(ctx, p); err != nil {
+	if err := tx.SetPlayer(ctx, p); err != nil {
 		return p, 0, nil, err
 	}
 	n, evs, err := stopClocks(ctx, tx, p, now)
@@ -107,7 +107,7 @@ func EndVacation(ctx context.Context, tx *db.Tx, p db.Player, now time.Time) (db
 	}
 	p.VacationLeft = min(p.VacationLeft+p.VacationUntil.Sub(now), maxVacation)
 	p.VacationUntil = time.Time{}
-	if err := tx.UpdatePlayer(ctx, p); err != nil {
+	if err := tx.SetPlayer(ctx, p); err != nil {
 		return p, err
 	}
 	games, err := tx.GamesOf(ctx, p.ID)

@@ -97,7 +97,7 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 func tooMany(ctx context.Context, r *command.Request, opponent db.Player, robotGame bool) error {
 	s := r.Settings()
 	if robotGame && s.RobotGames > 0 {
-		n, err := r.Tx.ActiveBetween(ctx, r.Sender.ID, opponent.ID)
+		n, err := r.Tx.CountActiveBetween(ctx, r.Sender.ID, opponent.ID)
 		if err != nil || n < s.RobotGames {
 			return err
 		}
@@ -106,7 +106,7 @@ func tooMany(ctx context.Context, r *command.Request, opponent db.Player, robotG
 	if s.ChallengesPerDay <= 0 {
 		return nil
 	}
-	n, err := r.Tx.ChallengesSince(ctx, r.Sender.ID, r.Now.Add(-24*time.Hour))
+	n, err := r.Tx.CountChallengesSince(ctx, r.Sender.ID, r.Now.Add(-24*time.Hour))
 	if err != nil || n < s.ChallengesPerDay {
 		return err
 	}

@@ -137,7 +137,7 @@ func TestOutboxLoginBlock(t *testing.T) {
 	h.queue("carol") // 3: tried before, and waits no more
 	ctx := context.Background()
 	err = h.db.Tx(ctx, func(tx *db.Tx) error {
-		return tx.MarkRetry(ctx, 3, h.clock.Now(), "451 try again later")
+		return tx.SetRetry(ctx, 3, h.clock.Now(), "451 try again later")
 	})
 	if err != nil {
 		t.Fatal(err)

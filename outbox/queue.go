@@ -174,16 +174,16 @@ func (o *Outbox) Queue(ctx context.Context, tx *db.Tx, m Mail, now time.Time) (s
 		if err != nil {
 			return fmt.Errorf("mail to %s: %w", to, err)
 		}
-		_, err = tx.Enqueue(ctx, db.Mail{Created: now, From: o.from, To: to, MessageID: id, Raw: raw, NextAttempt: at})
+		_, err = tx.AddMail(ctx, db.Mail{Created: now, From: o.from, To: to, MessageID: id, Raw: raw, NextAttempt: at})
 		return err
 	})
-	if err := tx.RecordSent(ctx, out.MessageID, m.Game, now); err != nil {
+	if err := tx.AddSent(ctx, out.MessageID, m.Game, now); err != nil {
 		return "", err
 	}
-	if err := tx.RecordSentGames(ctx, out.MessageID, m.Games); err != nil {
+	if err := tx.AddSentGames(ctx, out.MessageID, m.Games); err != nil {
 		return "", err
 	}
-	if err := tx.CountMail(ctx, at, keys...); err != nil {
+	if err := tx.AddMailCount(ctx, at, keys...); err != nil {
 		return "", err
 	}
 	if tx.Finishing() >= maxComposing {
@@ -255,7 +255,7 @@ func PairKey(cause, to string) string { return "pair:" + cause + ">" + Recipient
 func (o *Outbox) Budget(ctx context.Context, tx *db.Tx, id int64, now time.Time, to ...string) (over string, limit int, err error) {
 	cause := Player(id)
 	if o.maxPerSender > 0 {
-		n, err := tx.MailCount(ctx, "by:"+cause, now)
+		n, err := tx.CountMail(ctx, "by:"+cause, now)
 		if err != nil {
 			return "", 0, err
 		}
@@ -269,7 +269,7 @@ func (o *Outbox) Budget(ctx context.Context, tx *db.Tx, id int64, now time.Time,
 	}
 	pair = max(pair, 1)
 	for _, addr := range to {
-		n, err := tx.MailCount(ctx, PairKey(cause, addr), now)
+		n, err := tx.CountMail(ctx, PairKey(cause, addr), now)
 		if err != nil {
 			return "", 0, err
 		}
@@ -288,7 +288,7 @@ func unprovenKey(to string) string { return db.DayKey + "unproven:" + Recipient(
 // cap, MaxUnprovenPerDay to one address in a sliding day, or past the
 // server's cap.
 func (o *Outbox) unprovenCap(ctx context.Context, tx *db.Tx, to string, now time.Time) error {
-	n, err := tx.MailCountSince(ctx, unprovenKey(to), now.Add(-24*time.Hour))
+	n, err := tx.CountMailSince(ctx, unprovenKey(to), now.Add(-24*time.Hour))
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func (o *Outbox) unprovenCap(ctx context.Context, tx *db.Tx, to string, now time
 	case n >= MaxUnprovenPerDay:
 		capErr = &CapError{Cap: "unproven", Limit: MaxUnprovenPerDay}
 	case o.maxPerHour > 0:
-		if n, err = tx.MailCountSince(ctx, "*", now.Add(-time.Hour)); err != nil {
+		if n, err = tx.CountMailSince(ctx, "*", now.Add(-time.Hour)); err != nil {
 			return err
 		}
 		if n >= o.maxPerHour {
@@ -427,10 +427,10 @@ func (o *Outbox) Prune(ctx context.Context, now time.Time) error {
 	var pruned int64
 	err := o.db.Tx(ctx, func(tx *db.Tx) error {
 		var err error
-		if pruned, err = tx.PruneOutbox(ctx, now.Add(-KeepSent), pruneBatch); err != nil {
+		if pruned, err = tx.DeleteOldMail(ctx, now.Add(-KeepSent), pruneBatch); err != nil {
 			return err
 		}
-		return tx.PruneMailCounts(ctx, now.Add(-2*time.Hour), now.Add(-25*time.Hour))
+		return tx.DeleteOldMailCounts(ctx, now.Add(-2*time.Hour), now.Add(-25*time.Hour))
 	})
 	if err != nil {
 		return err

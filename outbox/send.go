@@ -247,7 +247,7 @@ func (o *Outbox) retryNow(ctx context.Context) error {
 	var n int64
 	err := o.db.TxNoSync(ctx, func(tx *db.Tx) error {
 		var err error
-		n, err = tx.Retry(ctx, o.now())
+		n, err = tx.SetRetriesDue(ctx, o.now())
 		return err
 	})
 	if err != nil {
@@ -325,18 +325,18 @@ func (o *Outbox) recordAttempt(ctx context.Context, tx *db.Tx, m db.Mail, sendEr
 	switch {
 	case sendErr == nil:
 		log.Info("mail sent")
-		return tx.MarkSent(ctx, m.ID, now)
+		return tx.SetSent(ctx, m.ID, now)
 	case mailer.IsPermanent(sendErr):
 		log.Error("mail refused; not sending it again", "err", sendErr)
-		return tx.MarkFailed(ctx, m.ID, now, sendErr.Error())
+		return tx.SetFailed(ctx, m.ID, now, sendErr.Error())
 	case now.Sub(m.Created) >= giveUpAfter:
 		log.Error("mail not sent for too long; giving up", "err", sendErr, "since", m.Created)
-		return tx.MarkFailed(ctx, m.ID, now, sendErr.Error())
+		return tx.SetFailed(ctx, m.ID, now, sendErr.Error())
 	}
 	next := now.Add(backoff(m.Attempts + 1))
 	log.Warn("mail not sent; will try again", "err", sendErr, "next", next)
 	o.waiting.Store(true)
-	return tx.MarkRetry(ctx, m.ID, next, sendErr.Error())
+	return tx.SetRetry(ctx, m.ID, next, sendErr.Error())
 }
 
 // backoff is the wait after the given number of failed attempts: it

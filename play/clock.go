@@ -215,7 +215,7 @@ func digests(ctx context.Context, w *tell.Work) (time.Time, error) {
 		for !p.DigestAt.After(w.Now) {
 			p.DigestAt = p.DigestAt.Add(DigestEvery)
 		}
-		if err := w.Tx.UpdatePlayer(ctx, p); err != nil {
+		if err := w.Tx.SetPlayer(ctx, p); err != nil {
 			return time.Time{}, err
 		}
 	}

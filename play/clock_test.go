@@ -188,7 +188,7 @@ func TestTickSkipsBrokenGame(t *testing.T) {
 			return err
 		}
 		g.Position = "not a position"
-		return tx.UpdateGame(ctx, g, w.Clock.Now())
+		return tx.SetGame(ctx, g, w.Clock.Now())
 	})
 	w.Clock.Advance(3*game.Day + time.Minute)
 	next, err := w.Server.Clock().Tick(context.Background())

@@ -33,7 +33,7 @@ func Conditional(ctx context.Context, r *command.Request, a parser.ConditionalAr
 	}
 	cleared := 0
 	if a.Clear {
-		if cleared, err = r.Tx.ClearConditionals(ctx, st.ID(), r.Sender.ID); err != nil {
+		if cleared, err = r.Tx.DeleteConditionals(ctx, st.ID(), r.Sender.ID); err != nil {
 			return command.Result{}, err
 		}
 	}

@@ -154,7 +154,7 @@ func Observe(on bool) func(ctx context.Context, r *command.Request) (command.Res
 		if on {
 			changed, err = r.Tx.AddObserver(ctx, st.ID(), r.Sender.ID)
 		} else {
-			changed, err = r.Tx.RemoveObserver(ctx, st.ID(), r.Sender.ID)
+			changed, err = r.Tx.DeleteObserver(ctx, st.ID(), r.Sender.ID)
 		}
 		if err != nil {
 			return command.Result{}, err

@@ -111,11 +111,11 @@ func (r *Worker) Ensure(ctx context.Context, newSecret func() (string, error)) e
 		if err != nil {
 			return err
 		}
-		p, err = tx.CreatePlayer(ctx, r.handle, tell.RobotAddress(r.handle), secret, r.now().UTC())
+		p, err = tx.AddPlayer(ctx, r.handle, tell.RobotAddress(r.handle), secret, r.now().UTC())
 		if err != nil {
 			return fmt.Errorf("robot: %w", err)
 		}
-		if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
+		if err := tx.SetConfirmed(ctx, p.ID); err != nil {
 			return fmt.Errorf("robot: %w", err)
 		}
 		r.log.Info("robot registered", "handle", p.Handle)

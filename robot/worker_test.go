@@ -296,7 +296,7 @@ func TestRobotResigns(t *testing.T) {
 			return err
 		}
 		g.Position = "gmelecz/ppppppp/7/7/7/7/3L3 w 3"
-		if err := tx.UpdateGame(ctx, g, w.Clock.Now()); err != nil {
+		if err := tx.SetGame(ctx, g, w.Clock.Now()); err != nil {
 			return err
 		}
 		for _, p := range []int{1, 3} {
@@ -441,7 +441,7 @@ func TestRobotDrawByRepetition(t *testing.T) {
 			return err
 		}
 		g.Position = p.String()
-		return tx.UpdateGame(ctx, g, w.Clock.Now())
+		return tx.SetGame(ctx, g, w.Clock.Now())
 	})
 	w.SendProven("alice", "draw congo 1")
 	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "Draw by agreement")

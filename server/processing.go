@@ -193,7 +193,7 @@ func (h *processing) identify(ctx context.Context) error {
 		// The mail came to the personal address the welcome gave, from
 		// the address registered: the address is the player's (M28).
 		h.sender.Confirmed = true
-		return h.w.Tx.ConfirmPlayer(ctx, p.ID)
+		return h.w.Tx.SetConfirmed(ctx, p.ID)
 	}
 	return nil
 }
@@ -216,7 +216,7 @@ const (
 // first such mail is answered by the notice alone.
 func (h *processing) loop(ctx context.Context) (bool, error) {
 	addr := outbox.Recipient(h.mail.From)
-	n, told, err := h.w.Tx.NoCommand(ctx, addr, h.w.Now, loopWindow)
+	n, told, err := h.w.Tx.AddNoCommand(ctx, addr, h.w.Now, loopWindow)
 	if err != nil {
 		return false, err
 	}
@@ -224,7 +224,7 @@ func (h *processing) loop(ctx context.Context) (bool, error) {
 	if n < loopMails && !quiet {
 		return false, nil
 	}
-	if err := h.w.Tx.ToldNoCommand(ctx, addr, h.w.Now); err != nil {
+	if err := h.w.Tx.SetNoCommandTold(ctx, addr, h.w.Now); err != nil {
 		return false, err
 	}
 	if quiet {

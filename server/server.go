@@ -315,7 +315,7 @@ func (s *Server) processIn(ctx context.Context, tx *db.Tx, m *mailmsg.Incoming) 
 	if r.summary, err = r.h.handle(ctx); err != nil {
 		return r, err
 	}
-	return r, tx.RecordProcessed(ctx, db.Processed{
+	return r, tx.AddProcessed(ctx, db.Processed{
 		MessageID: m.MessageID, UIDValidity: m.UIDValidity, UID: m.UID, At: r.start, Summary: r.summary,
 	})
 }

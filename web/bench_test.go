@@ -88,11 +88,11 @@ func seedBench(path string) error {
 		var ps []db.Player
 		for i := range 500 {
 			h := fmt.Sprintf("player%03d", i)
-			p, err := tx.CreatePlayer(ctx, h, h+"@example.org", "secret"+h, start)
+			p, err := tx.AddPlayer(ctx, h, h+"@example.org", "secret"+h, start)
 			if err != nil {
 				return err
 			}
-			if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
+			if err := tx.SetConfirmed(ctx, p.ID); err != nil {
 				return err
 			}
 			p.Rating, p.Deviation, p.Volatility = rating.Start.Rating, rating.Start.Deviation, rating.Start.Volatility
@@ -105,7 +105,7 @@ func seedBench(path string) error {
 			}
 			white, black := &ps[a], &ps[c]
 			at := start.Add(time.Duration(i) * 30 * time.Minute)
-			g, err := tx.CreateGame(ctx, db.Game{White: white.ID, Black: black.ID, Challenger: white.ID, Status: db.Active,
+			g, err := tx.AddGame(ctx, db.Game{White: white.ID, Black: black.ID, Challenger: white.ID, Status: db.Active,
 				Position: rules.StartPosition, TimeControl: db.DefaultTimeControl, Rated: true,
 				WhiteLeft: 72 * time.Hour, BlackLeft: 72 * time.Hour, ClockStart: at, TurnTime: 72 * time.Hour}, at)
 			if err != nil {
@@ -137,12 +137,12 @@ func seedBench(path string) error {
 				black.RatedGames++
 				g.WhiteRating, g.BlackRating = w.Rating, bl.Rating
 			}
-			if err := tx.UpdateGame(ctx, g, at); err != nil {
+			if err := tx.SetGame(ctx, g, at); err != nil {
 				return err
 			}
 		}
 		for _, p := range ps {
-			if err := tx.UpdatePlayer(ctx, p); err != nil {
+			if err := tx.SetPlayer(ctx, p); err != nil {
 				return err
 			}
 		}
@@ -226,13 +226,13 @@ func BenchmarkPages(b *testing.B) {
 		benchRequests(b, hc, func(i int) string {
 			end = end.Add(time.Minute)
 			err := c.Tx(ctx, func(tx *db.Tx) error {
-				g, err := tx.CreateGame(ctx, db.Game{White: int64(1 + i%500), Black: int64(1 + (i+1)%500), Challenger: int64(1 + i%500),
+				g, err := tx.AddGame(ctx, db.Game{White: int64(1 + i%500), Black: int64(1 + (i+1)%500), Challenger: int64(1 + i%500),
 					Status: db.Active, Position: rules.StartPosition, Rated: true}, end)
 				if err != nil {
 					return err
 				}
 				g.Status, g.Result, g.Reason = db.Finished, db.Draw, rules.Agreed
-				return tx.UpdateGame(ctx, g, end)
+				return tx.SetGame(ctx, g, end)
 			})
 			if err != nil {
 				b.Fatal(err)

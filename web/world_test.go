@@ -59,12 +59,12 @@ func at(n int) time.Time { return t0.Add(time.Duration(n) * time.Hour) }
 func (w *world) build(ctx context.Context, t testing.TB, tx *db.Tx) error {
 	for _, h := range []string{"alice", "bob", "carol", "dave", "eve"} {
 		addr, secret := h+".private@mail.example.net", "qz"+h+"7secret4x"
-		p, err := tx.CreatePlayer(ctx, h, addr, secret, t0)
+		p, err := tx.AddPlayer(ctx, h, addr, secret, t0)
 		if err != nil {
 			return err
 		}
 		if h != "eve" {
-			if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
+			if err := tx.SetConfirmed(ctx, p.ID); err != nil {
 				return err
 			}
 		}

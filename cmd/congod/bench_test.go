@@ -309,12 +309,12 @@ func seedManyGames(b *testing.B, dbPath string, n int) []*crashGame {
 			var p [2]db.Player
 			for j, side := range []string{"w", "b"} {
 				h := fmt.Sprintf("%s%05d", side, i)
-				p[j], err = tx.CreatePlayer(ctx, h, "players+"+h+"@example.org", fmt.Sprintf("secret%s%05d", side, i), now)
+				p[j], err = tx.AddPlayer(ctx, h, "players+"+h+"@example.org", fmt.Sprintf("secret%s%05d", side, i), now)
 				if err != nil {
 					return err
 				}
 			}
-			g, err := tx.CreateGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
+			g, err := tx.AddGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
 				Status: db.Active, Position: rules.Start().String(), TimeControl: db.DefaultTimeControl,
 				WhiteLeft: 72 * time.Hour, BlackLeft: 72 * time.Hour, ClockStart: now, TurnTime: 72 * time.Hour}, now)
 			if err != nil {

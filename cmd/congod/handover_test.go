@@ -42,7 +42,7 @@ func TestHandOverSettles(t *testing.T) {
 	err := store.Tx(ctx, func(tx *db.Tx) error {
 		for i, to := range []string{"alice@example.org", "alice@example.org", "bob@example.org", "carol@example.org"} {
 			id := fmt.Sprintf("m%d@example.org", i+1)
-			_, err := tx.Enqueue(ctx, db.Mail{Created: now, From: "congo@example.org", To: to, MessageID: id,
+			_, err := tx.AddMail(ctx, db.Mail{Created: now, From: "congo@example.org", To: to, MessageID: id,
 				Raw: []byte("Message-ID: <" + id + ">\r\n\r\nboard\r\n")})
 			if err != nil {
 				return err

@@ -23,7 +23,7 @@ func TestMailCommand(t *testing.T) {
 	store := congotest.OpenDB(t, path)
 	raw := []byte("Message-ID: <m1@example.org>\r\nSubject: Congo game 42\r\n\r\n" + strings.Repeat("<td style=\"width:40px\">p</td>\r\n", 200))
 	err := store.Tx(ctx, func(tx *db.Tx) error {
-		_, err := tx.Enqueue(ctx, db.Mail{Created: time.Now(), From: "congo@example.org", To: "alice@example.org", MessageID: "m1@example.org", Raw: raw})
+		_, err := tx.AddMail(ctx, db.Mail{Created: time.Now(), From: "congo@example.org", To: "alice@example.org", MessageID: "m1@example.org", Raw: raw})
 		return err
 	})
 	store.Close()

@@ -273,15 +273,15 @@ func scaleSeed(b *testing.B, n int) string {
 				var p [2]db.Player
 				for j, side := range []string{"w", "b"} {
 					h := fmt.Sprintf("%s%06d", side, i)
-					p[j], err = tx.CreatePlayer(ctx, h, "players+"+h+"@example.org", scaleSecret(side, i), now)
+					p[j], err = tx.AddPlayer(ctx, h, "players+"+h+"@example.org", scaleSecret(side, i), now)
 					if err != nil {
 						return err
 					}
-					if err := tx.ConfirmPlayer(ctx, p[j].ID); err != nil {
+					if err := tx.SetConfirmed(ctx, p[j].ID); err != nil {
 						return err
 					}
 				}
-				g, err := tx.CreateGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
+				g, err := tx.AddGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
 					Status: db.Active, Position: rules.Start().String(), TimeControl: db.DefaultTimeControl, Rated: true,
 					WhiteLeft: 72 * time.Hour, BlackLeft: 72 * time.Hour, ClockStart: now, TurnTime: 72 * time.Hour,
 					ClockDue: now.Add(36 * time.Hour)}, now) // the first reminder

@@ -84,7 +84,7 @@ func (w *smtpWatch) run(ctx context.Context) error {
 		var n int64
 		err = w.store.TxNoSync(ctx, func(tx *db.Tx) error {
 			var err error
-			n, err = tx.Retry(ctx, w.now())
+			n, err = tx.SetRetriesDue(ctx, w.now())
 			return err
 		})
 		if err != nil {

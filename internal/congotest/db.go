@@ -51,11 +51,11 @@ func AddPlayers(t testing.TB, d *db.DB, handles ...string) {
 	}
 	InTx(t, d, func(ctx context.Context, tx *db.Tx) error {
 		for _, h := range handles {
-			p, err := tx.CreatePlayer(ctx, h, Address(h), Secret(h), T0)
+			p, err := tx.AddPlayer(ctx, h, Address(h), Secret(h), T0)
 			if err != nil {
 				return err
 			}
-			if err := tx.ConfirmPlayer(ctx, p.ID); err != nil {
+			if err := tx.SetConfirmed(ctx, p.ID); err != nil {
 				return err
 			}
 		}
