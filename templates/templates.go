@@ -80,6 +80,12 @@ type Clocks struct {
 type Clock struct {
 	Left     time.Duration
 	Vacation time.Time // the end of the player's vacation; zero when not on vacation
+	// Weekends is the time zone of a player whose clock stands still on
+	// their weekends (M64), "" for one who plays them.
+	Weekends string
+	// Out is set when the player to move has run out of time in a
+	// timeout=claim game (M66).
+	Out bool
 }
 
 // Left is the time the player to move has left.
