@@ -69,6 +69,15 @@ type Game struct {
 	// recipient, the one of their first mail about the game (M22): ""
 	// for the language of the mail.
 	SubjectLang lang.Code
+	// Paused is when the pause by agreement going on began (M63), zero
+	// for none; PauseLeft is how much longer the game's pauses may take.
+	Paused    time.Time
+	PauseLeft time.Duration
+	// TimeoutClaim is set for a game won on time by a claim (M66).
+	TimeoutClaim bool
+	// NoVacation is set for a game of a tournament whose clocks
+	// vacations do not stop (M67).
+	NoVacation bool
 }
 
 // Clocks are the time both players have left.
@@ -89,14 +98,18 @@ type Clock struct {
 }
 
 // Left is the time the player to move has left.
-func (g Game) Left() time.Duration {
+func (g Game) Left() time.Duration { return g.Mover().Left }
+
+// Mover is the clock of the player to move; the zero Clock when the
+// game shows none.
+func (g Game) Mover() Clock {
 	if g.Clocks == nil {
-		return 0
+		return Clock{}
 	}
 	if g.ToMove == g.White {
-		return g.Clocks.White.Left
+		return g.Clocks.White
 	}
-	return g.Clocks.Black.Left
+	return g.Clocks.Black
 }
 
 // loser returns the handle of the player who lost a won game.
@@ -209,6 +222,9 @@ type Happening struct {
 	// reminder before the time runs out.
 	Until time.Time
 	Final bool
+	// Given is the time given (TimeGiven, M65) to the player Receiver.
+	Given    time.Duration
+	Receiver string
 	// Tournament and Round name the tournament round a game begins in
 	// (TournamentGame).
 	Tournament string
@@ -216,11 +232,16 @@ type Happening struct {
 
 	// Set by Board for the recipient: whether By is the recipient, the
 	// recipient's opponent, the game, and the time left of the player
-	// to move.
+	// to move (for the events of pauses, set by the server: the pause
+	// left).
 	Yours  bool
 	Other  string
 	GameID int64
 	Left   time.Duration
+	// Reader is the recipient's handle; Claim is set in a timeout=claim
+	// game (M66).
+	Reader string
+	Claim  bool
 }
 
 // Event is what a board mail is about besides a move. The zero value
@@ -238,6 +259,11 @@ const (
 	Started         Event = "started"         // a game started from two seeks
 	TournamentBegun Event = "tournament game" // a game of a tournament's round began
 	RobotResigned   Event = "robot resigned"  // the robot, By, resigned a lost game
+	PauseAsked      Event = "pause asked"     // By asks for a pause; Left is the pause left (M63)
+	Paused          Event = "paused"          // By agreed to a pause; Left is the pause left
+	Unpaused        Event = "unpaused"        // By resumed the game; "" when its pauses took all their time
+	TimeGiven       Event = "time given"      // By gave the other player Given (M65)
+	TimeUp          Event = "time up"         // By, to move, ran out of time in a timeout=claim game (M66)
 )
 
 // Board renders a mail that shows a game's board.
@@ -253,7 +279,12 @@ func Board(d BoardData) (subject, body string, err error) {
 	d.Events = slices.Clone(d.Events)
 	for i := range d.Events {
 		e := &d.Events[i]
-		e.Yours, e.Other, e.GameID, e.Left = e.By == d.To, other, d.Game.ID, d.Game.Left()
+		e.Yours, e.Other, e.GameID, e.Reader, e.Claim = e.By == d.To, other, d.Game.ID, d.To, d.Game.TimeoutClaim
+		switch e.Event {
+		case PauseAsked, Paused, Unpaused:
+		default:
+			e.Left = d.Game.Left()
+		}
 	}
 	return tongueOf(d.Lang).render("board", d.Game, d)
 }
