@@ -19,9 +19,13 @@ type Profile struct {
 	Rating     float64
 	Deviation  float64
 	RatedGames int
+	// TimeZone and WeekendsFrom are the player's time zone and weekend
+	// pause (M64), which their clocks show to all (db.Player).
+	TimeZone     string
+	WeekendsFrom time.Time
 }
 
-const profileColumns = "id, handle, rating, deviation, rated_games"
+const profileColumns = "id, handle, rating, deviation, rated_games, timezone, weekends_from"
 
 // Public reports whether a game is shown to anyone: it was accepted (or
 // began by itself), so both players play it.
@@ -68,7 +72,12 @@ func (tx *Tx) RatedProfiles(ctx context.Context, limit int) ([]Profile, error) {
 
 func scanProfile(row scanner) (Profile, error) {
 	var p Profile
-	err := row.Scan(&p.ID, &p.Handle, &p.Rating, &p.Deviation, &p.RatedGames)
+	var weekends string
+	err := row.Scan(&p.ID, &p.Handle, &p.Rating, &p.Deviation, &p.RatedGames, &p.TimeZone, &weekends)
+	if err != nil {
+		return Profile{}, err
+	}
+	p.WeekendsFrom, err = parseOptTime(weekends)
 	return p, err
 }
 
