@@ -60,6 +60,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestLanguages":                   TestLanguages,
 	"TestDueKeepsEachRecipientsOrder": TestDueKeepsEachRecipientsOrder,
 	"TestWaitingMail":                 TestWaitingMail,
+	"TestTimeFields":                  TestTimeFields,
 }
 
 // sqliteOnly are the tests that are about SQLite alone, and why.
