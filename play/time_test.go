@@ -418,6 +418,13 @@ func TestTimeoutClaim(t *testing.T) {
 		t.Fatalf("the clock told again: %d mails", len(got))
 	}
 
+	// bob gives her a day instead of claiming: from now, as her time has
+	// run out, and the claim must wait for it.
+	w.SendProven("bob", "give congo 1 1d")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "bob gave you 1 day more for your next move.", "alice: 1 day left")
+	w.SendProven("bob", "claim congo 1")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "alice has not run out of time in game 1: 1 day left.")
+
 	// alice moves late, before bob claims: bob's clock starts, and hers
 	// will start with the full 3 days at her next turn.
 	w.SendProven("alice", "move congo 1 b2-b3")
