@@ -93,6 +93,7 @@ func (r *Request) GameRefusal(st *game.State, err error) error {
 	}
 	e := r.GameError(st, templates.Problem(gr.Problem.String()), "")
 	e.Handle, e.Move, e.Reason = gr.Other, gr.Move, templates.Phrase{Format: gr.Format, Args: gr.Args}
+	e.Until, e.Left = gr.Until, gr.Left
 	return Refuse(e)
 }
 

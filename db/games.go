@@ -9,93 +9,6 @@ import (
 	"github.com/congobymail/congo/rules"
 )
 
-// Status is where a game is in its life. The zero value means none.
-type Status uint8
-
-const (
-	NoStatus   Status = iota
-	Challenged        // waiting for the challenged player to accept or decline
-	Declined          // the challenge was declined
-	Active            // being played
-	Finished          // over; see Result and Reason
-)
-
-var statusNames = [...]string{
-	Challenged: "challenged",
-	Declined:   "declined",
-	Active:     "active",
-	Finished:   "finished",
-}
-
-// String returns the name the status is stored under.
-func (s Status) String() string {
-	if s == NoStatus || int(s) >= len(statusNames) {
-		return fmt.Sprintf("Status(%d)", uint8(s))
-	}
-	return statusNames[s]
-}
-
-func parseStatus(s string) (Status, error) {
-	for st, name := range statusNames {
-		if name != "" && name == s {
-			return Status(st), nil
-		}
-	}
-	return NoStatus, fmt.Errorf("unknown game status %q", s)
-}
-
-// Result is how a finished game ended. The zero value means not finished.
-type Result uint8
-
-const (
-	NoResult  Result = iota
-	WhiteWins        // stored as "white"
-	BlackWins        // stored as "black"
-	Draw             // stored as "draw"
-)
-
-var resultNames = [...]string{NoResult: "", WhiteWins: "white", BlackWins: "black", Draw: "draw"}
-
-// String returns the name the result is stored under ("" for NoResult).
-func (r Result) String() string {
-	if int(r) >= len(resultNames) {
-		return fmt.Sprintf("Result(%d)", uint8(r))
-	}
-	return resultNames[r]
-}
-
-// Token is the result as a game record (PGN) writes it: "1-0", "0-1",
-// "1/2-1/2", or "*" for a game not over or aborted.
-func (r Result) Token() string {
-	switch r {
-	case WhiteWins:
-		return "1-0"
-	case BlackWins:
-		return "0-1"
-	case Draw:
-		return "1/2-1/2"
-	}
-	return "*"
-}
-
-// Score is the result as mails and pages show it: Token, with a draw
-// written "½-½".
-func (r Result) Score() string {
-	if r == Draw {
-		return "½-½"
-	}
-	return r.Token()
-}
-
-func parseResult(s string) (Result, error) {
-	for r, name := range resultNames {
-		if name == s {
-			return Result(r), nil
-		}
-	}
-	return NoResult, fmt.Errorf("unknown game result %q", s)
-}
-
 // nullRating is the stored form of a rating at the end of a game: NULL
 // for none.
 func nullRating(r float64) sql.NullFloat64 {
@@ -123,25 +36,6 @@ func (tx *Tx) CountActiveBetween(ctx context.Context, a, b int64) (int, error) {
 		return 0, fmt.Errorf("games between players %d and %d: %w", a, b, err)
 	}
 	return n, nil
-}
-
-// reasonText is the stored form of a reason: its words, "" for none.
-func reasonText(r rules.Reason) string {
-	if r == rules.NoReason {
-		return ""
-	}
-	return r.String()
-}
-
-// parseReason reads a stored reason; one this program does not know
-// (written by hand, or by a newer version) reads as none rather than
-// making the game unreadable.
-func parseReason(s string) (rules.Reason, error) {
-	r, err := rules.ParseReason(s)
-	if err != nil {
-		return rules.NoReason, nil
-	}
-	return r, nil
 }
 
 // Game is a game, from the challenge on.
@@ -187,10 +81,26 @@ type Game struct {
 	ClockDue time.Time
 	// Adjourned is when the operator adjourned the game; zero when it is
 	// not adjourned. It is read with the game but written only by
-	// SetAdjourned (UpdateGame leaves it alone). While a game is
+	// SetAdjourned (SetGame leaves it alone). While a game is
 	// adjourned its clock stands still and nobody moves in it.
 	Adjourned time.Time
+	// Pauses by agreement (M63): PauseAsked is the player who asks for
+	// one (0 for none), Paused when the pause going on began (zero for
+	// none; both clocks stand still meanwhile), PausedFor how long the
+	// game's pauses that ended took.
+	PauseAsked int64
+	Paused     time.Time
+	PausedFor  time.Duration
+	// Given is the time the players gave each other (M65).
+	Given time.Duration
+	// TimeoutClaim is set when a player who runs out of time loses only
+	// when the opponent claims the win (timeout=claim, M66); a game lost
+	// on time ends by itself otherwise.
+	TimeoutClaim bool
 }
+
+// IsPaused reports whether the game is paused by agreement (M63).
+func (g Game) IsPaused() bool { return !g.Paused.IsZero() }
 
 // IsAdjourned reports whether the operator adjourned the game (and has
 // not resumed it).
@@ -219,7 +129,7 @@ func (g Game) Has(player int64) bool {
 
 const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
 	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned," +
-	" white_rating, black_rating, coalesce(tournament, 0), round, clock_due"
+	" white_rating, black_rating, coalesce(tournament, 0), round, clock_due, pause_asked, paused, paused_for, given, timeout_claim"
 
 // AddGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
@@ -231,12 +141,12 @@ func (tx *Tx) AddGame(ctx context.Context, g Game, at time.Time) (Game, error) {
 	err := tx.queryRow(ctx,
 		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
 			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback,"+
-			" tournament, round, clock_due) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+			" tournament, round, clock_due, timeout_claim) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason),
 		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
 		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback,
-		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round, formatOptTime(clockDue(g))).Scan(&g.ID)
+		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round, formatOptTime(clockDue(g)), g.TimeoutClaim).Scan(&g.ID)
 	if err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
@@ -244,17 +154,19 @@ func (tx *Tx) AddGame(ctx context.Context, g Game, at time.Time) (Game, error) {
 	return g, nil
 }
 
-// SetGame stores everything of g but its players, challenger and
-// creation time, and sets its Updated time.
+// SetGame stores everything of g but its players, challenger,
+// creation time, tournament, adjournment and timeout_claim, and sets
+// its Updated time.
 func (tx *Tx) SetGame(ctx context.Context, g Game, at time.Time) error {
 	res, err := tx.exec(ctx,
 		"UPDATE games SET status = ?, position = ?, result = ?, reason = ?, thread_root = ?, updated = ?,"+
 			" time_control = ?, rated = ?, white_left = ?, black_left = ?, clock_start = ?, turn_time = ?,"+
-			" reminders = ?, draw_offer = ?, takeback = ?, white_rating = ?, black_rating = ?, clock_due = ? WHERE id = ?",
+			" reminders = ?, draw_offer = ?, takeback = ?, white_rating = ?, black_rating = ?, clock_due = ?,"+
+			" pause_asked = ?, paused = ?, paused_for = ?, given = ? WHERE id = ?",
 		g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason), g.ThreadRoot, formatTime(at),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
 		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback, nullRating(g.WhiteRating), nullRating(g.BlackRating),
-		formatOptTime(clockDue(g)), g.ID)
+		formatOptTime(clockDue(g)), g.PauseAsked, formatOptTime(g.Paused), seconds(g.PausedFor), seconds(g.Given), g.ID)
 	if err != nil {
 		return fmt.Errorf("update game %d: %w", g.ID, err)
 	}
@@ -398,17 +310,22 @@ func scanGame(row scanner) (Game, error) {
 // scanGameWith scans a game's columns and then more, into more.
 func scanGameWith(row scanner, more ...any) (Game, error) {
 	var g Game
-	var status, result, reason, created, updated, clockStart, adjourned, due string
-	var whiteLeft, blackLeft, turnTime int64
+	var status, result, reason, created, updated, clockStart, adjourned, due, paused string
+	var whiteLeft, blackLeft, turnTime, pausedFor, given int64
 	var whiteRating, blackRating sql.NullFloat64
 	dest := []any{&g.ID, &g.White, &g.Black, &g.Challenger, &status, &g.Position, &result,
 		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
-		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round, &due}
+		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round, &due,
+		&g.PauseAsked, &paused, &pausedFor, &given, &g.TimeoutClaim}
 	err := row.Scan(append(dest, more...)...)
 	if err != nil {
 		return Game{}, err
 	}
+	if g.Paused, err = parseOptTime(paused); err != nil {
+		return Game{}, err
+	}
+	g.PausedFor, g.Given = fromSeconds(pausedFor), fromSeconds(given)
 	if g.ClockDue, err = parseOptTime(due); err != nil {
 		return Game{}, err
 	}

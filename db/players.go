@@ -48,7 +48,19 @@ type Player struct {
 	// Language is the code of the language of the player's mails (M40),
 	// such as "ja"; "" for the server's default. SetLanguage writes it.
 	Language string
+
+	// TimeZone is the IANA name of the player's time zone (M64), such as
+	// "Europe/Prague"; "" for UTC. WeekendsFrom is when the player began
+	// to pause their weekends, zero while they play them: their clock
+	// stands still from Saturday 00:00 to Monday 00:00 in their time
+	// zone, in the weekends that begin after it. SetTime writes both.
+	TimeZone     string
+	WeekendsFrom time.Time
 }
+
+// PausesWeekends reports whether the player's clock stands still on
+// their weekends (M64).
+func (p Player) PausesWeekends() bool { return !p.WeekendsFrom.IsZero() }
 
 // Notify is how a player hears of moves (M18). The zero value means
 // NotifyEach.
@@ -69,12 +81,13 @@ const (
 )
 
 const playerColumns = "id, handle, address, secret, created, rating, deviation, volatility, rated_games," +
-	" notify, digest_at, vacation_left, vacation_accrued, vacation_until, confirmed, welcomed, language"
+	" notify, digest_at, vacation_left, vacation_accrued, vacation_until, confirmed, welcomed, language, timezone, weekends_from"
 
 // playerColumnsP is playerColumns of the players table named p in a join
 // (TestPlayerColumnsP keeps the two the same).
 const playerColumnsP = "p.id, p.handle, p.address, p.secret, p.created, p.rating, p.deviation, p.volatility, p.rated_games," +
-	" p.notify, p.digest_at, p.vacation_left, p.vacation_accrued, p.vacation_until, p.confirmed, p.welcomed, p.language"
+	" p.notify, p.digest_at, p.vacation_left, p.vacation_accrued, p.vacation_until, p.confirmed, p.welcomed, p.language," +
+	" p.timezone, p.weekends_from"
 
 // AddPlayer registers a player, not confirmed yet (ConfirmPlayer). It
 // fails with ErrHandleTaken when the handle is taken (ignoring case) and
@@ -289,6 +302,16 @@ func (tx *Tx) SetLanguage(ctx context.Context, id int64, language string) error 
 	return mustAffect(res, fmt.Sprintf("player %d", id))
 }
 
+// SetTime sets the player's time zone (M64), an IANA name ("" for UTC),
+// and when they began to pause their weekends (zero: they play them).
+func (tx *Tx) SetTime(ctx context.Context, id int64, zone string, weekendsFrom time.Time) error {
+	res, err := tx.exec(ctx, "UPDATE players SET timezone = ?, weekends_from = ? WHERE id = ?", zone, formatOptTime(weekendsFrom), id)
+	if err != nil {
+		return fmt.Errorf("set time zone of player %d: %w", id, err)
+	}
+	return mustAffect(res, fmt.Sprintf("player %d", id))
+}
+
 // SubjectLanguage returns the language of the Subject of game's mails
 // to player (M22): the one recorded with their first mail about it, or,
 // when there is none yet, language, which it records.
@@ -364,12 +387,16 @@ func scanPlayer(row scanner) (Player, error) {
 // scanPlayerWith scans a player's columns and then more, into more.
 func scanPlayerWith(row scanner, more ...any) (Player, error) {
 	var p Player
-	var created, notify, digestAt, accrued, until, welcomed string
+	var created, notify, digestAt, accrued, until, welcomed, weekends string
 	var vacation int64
 	dest := []any{&p.ID, &p.Handle, &p.Address, &p.Secret, &created, &p.Rating, &p.Deviation, &p.Volatility,
-		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed, &p.Language}
+		&p.RatedGames, &notify, &digestAt, &vacation, &accrued, &until, &p.Confirmed, &welcomed, &p.Language,
+		&p.TimeZone, &weekends}
 	err := row.Scan(append(dest, more...)...)
 	if err != nil {
+		return Player{}, err
+	}
+	if p.WeekendsFrom, err = parseOptTime(weekends); err != nil {
 		return Player{}, err
 	}
 	if p.Welcomed, err = parseOptTime(welcomed); err != nil {

@@ -53,6 +53,11 @@ type Tournament struct {
 	Round       int // the round being played; 0 before the start
 	Created     time.Time
 	Updated     time.Time
+	// Pauses is set when the tournament's games may be paused by
+	// agreement (M63); NoVacation when vacations do not stop their
+	// clocks (M67). Both are set when it is created.
+	Pauses     bool
+	NoVacation bool
 }
 
 // TournamentPlayer is a player of a tournament.
@@ -62,17 +67,18 @@ type TournamentPlayer struct {
 	Withdrawn time.Time // zero while they play on
 }
 
-const tournamentColumns = "id, name, system, director, status, rounds, double, time_control, rated, round, created, updated"
+const tournamentColumns = "id, name, system, director, status, rounds, double, time_control, rated, round, created, updated," +
+	" pauses, novacation"
 
 // AddTournament stores a new tournament, open for joining, and returns
 // it with its id.
 func (tx *Tx) AddTournament(ctx context.Context, t Tournament, at time.Time) (Tournament, error) {
 	t.Status, t.Created, t.Updated = TournamentOpen, at.UTC(), at.UTC()
 	err := tx.queryRow(ctx,
-		"INSERT INTO tournaments (name, system, director, status, rounds, double, time_control, rated, round, created, updated)"+
-			" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		"INSERT INTO tournaments (name, system, director, status, rounds, double, time_control, rated, round, created, updated,"+
+			" pauses, novacation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		t.Name, t.System, t.Director, t.Status.String(), t.Rounds, t.Double, t.TimeControl, t.Rated, t.Round,
-		formatTime(t.Created), formatTime(t.Updated)).Scan(&t.ID)
+		formatTime(t.Created), formatTime(t.Updated), t.Pauses, t.NoVacation).Scan(&t.ID)
 	if err != nil {
 		return Tournament{}, fmt.Errorf("create tournament: %w", err)
 	}
@@ -122,7 +128,7 @@ func scanTournament(row scanner) (Tournament, error) {
 	var t Tournament
 	var status, created, updated string
 	err := row.Scan(&t.ID, &t.Name, &t.System, &t.Director, &status, &t.Rounds, &t.Double, &t.TimeControl, &t.Rated,
-		&t.Round, &created, &updated)
+		&t.Round, &created, &updated, &t.Pauses, &t.NoVacation)
 	if err != nil {
 		return Tournament{}, err
 	}

@@ -19,9 +19,13 @@ type Profile struct {
 	Rating     float64
 	Deviation  float64
 	RatedGames int
+	// TimeZone and WeekendsFrom are the player's time zone and weekend
+	// pause (M64), which their clocks show to all (db.Player).
+	TimeZone     string
+	WeekendsFrom time.Time
 }
 
-const profileColumns = "id, handle, rating, deviation, rated_games"
+const profileColumns = "id, handle, rating, deviation, rated_games, timezone, weekends_from"
 
 // Public reports whether a game is shown to anyone: it was accepted (or
 // began by itself), so both players play it.
@@ -68,7 +72,12 @@ func (tx *Tx) RatedProfiles(ctx context.Context, limit int) ([]Profile, error) {
 
 func scanProfile(row scanner) (Profile, error) {
 	var p Profile
-	err := row.Scan(&p.ID, &p.Handle, &p.Rating, &p.Deviation, &p.RatedGames)
+	var weekends string
+	err := row.Scan(&p.ID, &p.Handle, &p.Rating, &p.Deviation, &p.RatedGames, &p.TimeZone, &weekends)
+	if err != nil {
+		return Profile{}, err
+	}
+	p.WeekendsFrom, err = parseOptTime(weekends)
 	return p, err
 }
 
@@ -84,7 +93,8 @@ type ListedGame struct {
 // (TestGameColumnsG keeps the two the same).
 const gameColumnsG = "g.id, g.white, g.black, g.challenger, g.status, g.position, g.result, g.reason, g.thread_root, g.created, g.updated," +
 	" g.time_control, g.rated, g.white_left, g.black_left, g.clock_start, g.turn_time, g.reminders, g.draw_offer, g.takeback, g.adjourned," +
-	" g.white_rating, g.black_rating, coalesce(g.tournament, 0), g.round, g.clock_due"
+	" g.white_rating, g.black_rating, coalesce(g.tournament, 0), g.round, g.clock_due, g.pause_asked, g.paused, g.paused_for," +
+	" g.given, g.timeout_claim"
 
 const listedFrom = "SELECT " + gameColumnsG + ", w.handle, b.handle, coalesce(t.name, '') FROM games AS g" +
 	" JOIN players AS w ON w.id = g.white JOIN players AS b ON b.id = g.black LEFT JOIN tournaments AS t ON t.id = g.tournament"

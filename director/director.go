@@ -198,6 +198,10 @@ type Spec struct {
 	Double  bool
 	Control parser.TimeControl
 	Unrated bool
+	// Pauses lets its games be paused by agreement (M63); NoVacation
+	// has vacations not stop their clocks (M67).
+	Pauses     bool
+	NoVacation bool
 }
 
 // New creates a tournament open for joining, directed by director, who
@@ -208,7 +212,8 @@ func New(ctx context.Context, tx *db.Tx, director db.Player, spec Spec, now time
 		tc = game.DefaultControl
 	}
 	t, err := tx.AddTournament(ctx, db.Tournament{Name: spec.Name, System: spec.System.String(), Director: director.ID,
-		Rounds: spec.Rounds, Double: spec.Double, TimeControl: tc.String(), Rated: !spec.Unrated}, now)
+		Rounds: spec.Rounds, Double: spec.Double, TimeControl: tc.String(), Rated: !spec.Unrated,
+		Pauses: spec.Pauses, NoVacation: spec.NoVacation}, now)
 	if err != nil {
 		return State{}, err
 	}

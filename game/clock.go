@@ -17,10 +17,11 @@ const Day = 24 * time.Hour
 var DefaultControl = parser.TimeControl{Days: 3}
 
 // AdjournedClock is the start of the mover's clock while a game is
-// adjourned: a time that never comes, so that the clock stands still.
-// Whether a game is adjourned is db.Game.IsAdjourned, not this time:
-// whatever starts or stops clocks (moves, vacations, the robot, the
-// clock loop) leaves adjourned games alone.
+// adjourned or paused (M63): a time that never comes, so that the clock
+// stands still. Whether a game is adjourned is db.Game.IsAdjourned, and
+// paused db.Game.IsPaused, not this time: whatever starts or stops
+// clocks (moves, vacations, the robot, the clock loop) leaves adjourned
+// and paused games alone.
 var AdjournedClock = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Control returns a game's time control.
@@ -54,18 +55,33 @@ func (st *State) leftOf(c rules.Color) *time.Duration {
 	return &st.Game.BlackLeft
 }
 
+// moverWeekends are the weekends in which the mover's clock stands
+// still (M64).
+func (st *State) moverWeekends() weekends { return weekendsOf(st.ToMove()) }
+
 // used is how much of the mover's time is gone at t: nothing before the
-// clock starts (it starts late while the mover is on vacation).
-func used(g db.Game, t time.Time) time.Duration {
-	if t.Before(g.ClockStart) {
-		return 0
-	}
-	return t.Sub(g.ClockStart)
+// clock starts (it starts late while the mover is on vacation, and never
+// while the game is adjourned or paused), nor in the mover's paused
+// weekends (M64).
+func (st *State) used(t time.Time) time.Duration {
+	return st.moverWeekends().running(st.Game.ClockStart, t)
 }
 
-// Deadline is when the player to move runs out of time.
+// Deadline is when the player to move runs out of time: their clock
+// runs out after the time they have left, its weekends (M64) not
+// counted.
 func (st *State) Deadline() time.Time {
-	return st.Game.ClockStart.Add(*st.leftOf(st.Pos.Turn()))
+	left := *st.leftOf(st.Pos.Turn())
+	if st.Game.ClockStart.Equal(AdjournedClock) {
+		return AdjournedClock.Add(left)
+	}
+	return st.moverWeekends().after(st.Game.ClockStart, left)
+}
+
+// Late reports whether the player to move has run out of time in a
+// game being played, whose clock runs.
+func (st *State) Late() bool {
+	return st.Active() && !st.Game.IsAdjourned() && !st.Game.IsPaused() && !st.Now.Before(st.Deadline())
 }
 
 // startClocks gives both players the full bank and starts White's clock.
@@ -75,41 +91,59 @@ func (st *State) startClocks() {
 	st.startTurn()
 }
 
-// startTurn starts the clock of the player to move: now, or when their
-// vacation ends; never while the game is adjourned.
+// startTurn starts the clock of the player to move, for a turn of
+// theirs (runClock).
 func (st *State) startTurn() {
+	st.runClock()
+	st.Game.TurnTime, st.Game.Reminders = *st.leftOf(st.Pos.Turn()), 0
+}
+
+// runClock starts the clock of the player to move: now, or when their
+// vacation ends (but in a tournament without vacations, M67); never
+// while the game is adjourned or paused.
+func (st *State) runClock() {
 	start := st.Now
-	if until := st.ToMove().VacationUntil; until.After(start) {
+	if until := st.ToMove().VacationUntil; until.After(start) && !st.NoVacation {
 		start = until
 	}
-	if st.Game.IsAdjourned() {
+	if st.Game.IsAdjourned() || st.Game.IsPaused() {
 		start = AdjournedClock
 	}
-	st.Game.ClockStart, st.Game.TurnTime, st.Game.Reminders = start, *st.leftOf(st.Pos.Turn()), 0
+	st.Game.ClockStart = start
 }
 
 // chargeMove takes the time the player to move used off their clock and
 // adds the increment, up to the bank; it returns the time left before
-// the increment. Call it before the move is applied.
+// the increment. A player who moves late, in a timeout=claim game
+// (M66), starts their next clock as usual: from nothing left, with the
+// increment. Call it before the move is applied.
 func (st *State) chargeMove() time.Duration {
 	tc := Control(st.Game)
 	left := st.leftOf(st.Pos.Turn())
-	before := *left - used(st.Game, st.Now)
-	*left = max(min(before+increment(tc), bank(tc)), 0)
-	return max(before, 0)
+	before := max(*left-st.used(st.Now), 0)
+	*left = min(before+increment(tc), bank(tc))
+	return before
 }
 
 // stopClock charges the player to move the time used so far, so that
 // their clock can stand still from now on.
 func (st *State) stopClock() {
 	left := st.leftOf(st.Pos.Turn())
-	*left = max(*left-used(st.Game, st.Now), 0)
+	*left = max(*left-st.used(st.Now), 0)
 }
 
 // Clock is the time one player has left.
 type Clock struct {
 	Left     time.Duration
-	Vacation time.Time // the end of the player's vacation; zero when not on vacation
+	Vacation time.Time // the end of the player's vacation; zero when not on vacation, or when it stops no clock (M67)
+	// Weekends is the time zone of a player whose clock stands still on
+	// their weekends (M64), as a mail names it ("UTC" for none); "" for
+	// a player who plays them.
+	Weekends string
+	// Out is set for the player to move when their time has run out in
+	// a timeout=claim game (M66), which goes on until the opponent
+	// claims the win.
+	Out bool
 }
 
 // Clocks returns both players' time left now; ok is false unless the
@@ -118,14 +152,26 @@ func (st *State) Clocks() (white, black Clock, ok bool) {
 	if !st.Active() {
 		return Clock{}, Clock{}, false
 	}
-	white = Clock{Left: st.Game.WhiteLeft, Vacation: onVacation(st.White, st.Now)}
-	black = Clock{Left: st.Game.BlackLeft, Vacation: onVacation(st.Black, st.Now)}
+	white, black = st.clockOf(st.White, st.Game.WhiteLeft), st.clockOf(st.Black, st.Game.BlackLeft)
 	mover := &white
 	if st.Pos.Turn() == rules.Black {
 		mover = &black
 	}
-	mover.Left = max(mover.Left-used(st.Game, st.Now), 0)
+	mover.Left = max(mover.Left-st.used(st.Now), 0)
+	mover.Out = st.Game.TimeoutClaim && st.Late()
 	return white, black, true
+}
+
+// clockOf is the clock of player p, with left stored.
+func (st *State) clockOf(p db.Player, left time.Duration) Clock {
+	c := Clock{Left: left}
+	if !st.NoVacation {
+		c.Vacation = onVacation(p, st.Now)
+	}
+	if p.PausesWeekends() {
+		c.Weekends = ZoneName(p.TimeZone)
+	}
+	return c
 }
 
 // onVacation returns the end of p's vacation, or zero when p is not on
@@ -152,16 +198,18 @@ func reminderPoints(turnTime, final time.Duration) []time.Duration {
 }
 
 // reminderDue returns how many reminders are due at t in the game, and
-// when the next one is due (zero for none). No reminder falls before the
-// clock starts, so none comes during a vacation.
+// when the next one is due (zero for none): each when the mover has so
+// much time left. No reminder falls before the clock starts, so none
+// comes during a vacation, nor in the mover's paused weekend (M64): one
+// that would is due when the weekend ends.
 func (st *State) reminderDue(t time.Time, final time.Duration) (due int, next time.Time) {
-	deadline := st.Deadline()
+	w, left := st.moverWeekends(), *st.leftOf(st.Pos.Turn())
 	for i, p := range reminderPoints(st.Game.TurnTime, final) {
-		at := deadline.Add(-p)
-		if at.Before(st.Game.ClockStart) {
-			at = st.Game.ClockStart
+		at := st.Game.ClockStart
+		if left > p {
+			at = w.after(at, left-p)
 		}
-		if t.Before(at) {
+		if at = w.outside(at); t.Before(at) {
 			return due, at
 		}
 		due = i + 1
@@ -169,13 +217,32 @@ func (st *State) reminderDue(t time.Time, final time.Duration) (due int, next ti
 	return due, time.Time{}
 }
 
+// notices is how many notices of the clock one turn of the mover's may
+// bring: the reminders, and in a timeout=claim game (M66) the notice
+// that their time ran out.
+func (st *State) notices(final time.Duration) int {
+	n := len(reminderPoints(st.Game.TurnTime, final))
+	if st.Game.TimeoutClaim {
+		n++
+	}
+	return n
+}
+
 // ClockNext tells whether the game's clock has something to do at t (a
-// loss on time or a reminder, with the last reminder final before the
-// deadline), and if not, when it next will.
+// loss on time, the notice that time ran out in a timeout=claim game, a
+// reminder, with the last reminder final before the deadline, or the
+// end of a pause by agreement that has taken all the time a game's
+// pauses may), and if not, when it next will; zero for never.
 func (st *State) ClockNext(t time.Time, final time.Duration) (time.Time, bool) {
+	if st.Game.IsPaused() {
+		end := st.pauseEnds()
+		return end, !t.Before(end)
+	}
 	deadline := st.Deadline()
 	if !t.Before(deadline) {
-		return time.Time{}, true
+		// The game is lost on time; or, with timeout=claim, the players
+		// are told once, and it waits for a move or a claim.
+		return time.Time{}, !st.Game.TimeoutClaim || st.Game.Reminders < st.notices(final)
 	}
 	due, next := st.reminderDue(t, final)
 	if due > st.Game.Reminders {
@@ -240,11 +307,28 @@ func DueClocks(ctx context.Context, tx *db.Tx, now time.Time) (due []int64, more
 	return due, len(games) == dueBatch, broken, nil
 }
 
-// ClockDue ends a game whose player to move ran out of time, or sends
-// the reminder due (FinalReminder before the deadline for the last).
+// ClockDue ends a game whose player to move ran out of time (in a
+// timeout=claim game, M66, it tells the players once), or sends the
+// reminder due (FinalReminder before the deadline for the last), or
+// ends a pause by agreement that has taken all the time a game's pauses
+// may (M63).
 func ClockDue(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
+	if st.Game.IsPaused() {
+		if st.Now.Before(st.pauseEnds()) {
+			return nil, st.save(ctx, tx)
+		}
+		return unpause(ctx, tx, st, db.Player{})
+	}
 	if !st.Now.Before(st.Deadline()) {
-		return TimeOut(ctx, tx, st)
+		if !st.Game.TimeoutClaim {
+			return TimeOut(ctx, tx, st)
+		}
+		var evs []Event
+		if n := st.notices(FinalReminder); st.Game.Reminders < n {
+			st.Game.Reminders = n
+			evs = append(evs, event(TimeUp, st, db.Player{}))
+		}
+		return evs, st.save(ctx, tx)
 	}
 	var evs []Event
 	due, _ := st.reminderDue(st.Now, FinalReminder)
@@ -271,9 +355,10 @@ func TimeOut(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
 
 // CheckTime ends an active game whose player to move is out of time, in
 // case the clock loop has not come to it yet: the time is up all the
-// same. It returns the events, none when there is time left.
+// same. It returns the events, none when there is time left, and none
+// in a timeout=claim game (M66), which goes on until a claim.
 func CheckTime(ctx context.Context, tx *db.Tx, st *State) ([]Event, error) {
-	if st.Active() && !st.Now.Before(st.Deadline()) {
+	if !st.Game.TimeoutClaim && st.Late() {
 		return TimeOut(ctx, tx, st)
 	}
 	return nil, nil

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/rules"
@@ -27,6 +28,11 @@ const (
 	Adjourned            // the operator stopped the game
 	Resumed              // the operator started it again
 	Adjudicated          // the operator decided the result
+	PauseAsked           // By asks for a pause (M63)
+	Paused               // By agreed to the opponent's request: the game is paused
+	Unpaused             // By ended the pause; zero By when it took all the time a game's pauses may
+	TimeGiven            // By gave the opponent Given more time (M65)
+	TimeUp               // the player to move ran out of time in a timeout=claim game: the opponent may claim (M66)
 )
 
 var kindNames = [...]string{
@@ -46,6 +52,11 @@ var kindNames = [...]string{
 	Adjourned:       "adjourned",
 	Resumed:         "resumed",
 	Adjudicated:     "adjudicated",
+	PauseAsked:      "pause asked",
+	Paused:          "paused",
+	Unpaused:        "unpaused",
+	TimeGiven:       "time given",
+	TimeUp:          "time up",
 }
 
 func (k Kind) String() string {
@@ -71,6 +82,8 @@ type Event struct {
 	Conditional bool
 	// Final is true for the last reminder before the time runs out.
 	Final bool
+	// Given is the time given (TimeGiven).
+	Given time.Duration
 	// Fault, when not nil, is something found wrong in the stored game
 	// and worked around, for the operator's log.
 	Fault *Fault

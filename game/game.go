@@ -25,8 +25,12 @@ type State struct {
 	// new ratings, and Rated the changes of their rounded ratings.
 	Rated *RatingChange
 	// Event is the name of the tournament the game is part of (in round
-	// Game.Round); "" for other games.
-	Event string
+	// Game.Round); "" for other games. Pauses is set when the
+	// tournament's games may be paused by agreement (M63), NoVacation
+	// when vacations do not stop their clocks (M67).
+	Event      string
+	Pauses     bool
+	NoVacation bool
 }
 
 // RatingChange is how much the rounded ratings of a game's players
@@ -63,7 +67,7 @@ func Of(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) (State, error)
 		if err != nil {
 			return State{}, fmt.Errorf("game %d: %w", g.ID, err)
 		}
-		st.Event = t.Name
+		st.Event, st.Pauses, st.NoVacation = t.Name, t.Pauses, t.NoVacation
 	}
 	return st, nil
 }

@@ -15,6 +15,9 @@ type Terms struct {
 	Challenger   db.Player // White or Black: who proposed the game
 	Control      parser.TimeControl
 	Unrated      bool
+	// TimeoutClaim is set when a player who runs out of time loses only
+	// when the opponent claims it (timeout=claim, M66).
+	TimeoutClaim bool
 	// Tournament and Round place a tournament's game; zero for others.
 	Tournament int64
 	Round      int
@@ -28,7 +31,7 @@ func (t Terms) newGame(status db.Status) db.Game {
 	}
 	return db.Game{White: t.White.ID, Black: t.Black.ID, Challenger: t.Challenger.ID, Status: status,
 		Position: rules.StartPosition, TimeControl: tc.String(), Rated: !t.Unrated,
-		Tournament: t.Tournament, Round: t.Round}
+		Tournament: t.Tournament, Round: t.Round, TimeoutClaim: t.TimeoutClaim}
 }
 
 // Challenge creates a game under t that waits for the challenged player

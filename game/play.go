@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"time"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/rating"
@@ -18,6 +19,9 @@ import (
 func Move(ctx context.Context, tx *db.Tx, st *State, mover db.Player, text string, number int, comment string) ([]Event, error) {
 	if st.Pos.Turn() != st.ColorOf(mover.ID) {
 		return nil, refuse(NotYourTurn)
+	}
+	if err := st.paused(); err != nil {
+		return nil, err
 	}
 	if number != 0 && number != st.Pos.MoveNumber() {
 		return nil, refuse(StaleMoveNumber)
@@ -68,6 +72,9 @@ func applyMove(ctx context.Context, tx *db.Tx, st *State, mover db.Player, m rul
 	if st.Game.DrawOffer != mover.ID {
 		st.Game.DrawOffer = 0 // an offer lapses when the offerer's opponent moves
 	}
+	if st.Game.PauseAsked != mover.ID {
+		st.Game.PauseAsked = 0 // so does a request for a pause (M63)
+	}
 	st.Game.Takeback = 0
 	stored := db.Move{Game: st.ID(), Ply: n, Move: m.String(), Position: st.Game.Position, At: st.Now, TimeLeft: left, Message: comment}
 	if err := tx.AddMove(ctx, stored); err != nil {
@@ -91,7 +98,11 @@ func applyMove(ctx context.Context, tx *db.Tx, st *State, mover db.Player, m rul
 // it when it is rated (M16). The caller stores the game.
 func finish(ctx context.Context, tx *db.Tx, st *State, result db.Result, reason rules.Reason) error {
 	st.Game.Status, st.Game.Result, st.Game.Reason = db.Finished, result, reason
-	st.Game.DrawOffer, st.Game.Takeback = 0, 0
+	st.Game.DrawOffer, st.Game.Takeback, st.Game.PauseAsked = 0, 0, 0
+	if st.Game.IsPaused() {
+		st.Game.PausedFor = min(st.Game.PausedFor+st.Now.Sub(st.Game.Paused), MaxPause)
+		st.Game.Paused = time.Time{}
+	}
 	if !st.Game.Rated || result == db.NoResult {
 		return nil
 	}

@@ -14,45 +14,65 @@ import (
 type Problem uint8
 
 const (
-	NoProblem        Problem = iota
-	NotChallenged            // accept/decline of a game that waits for no answer
-	OwnChallenge             // accept/decline by the challenger; Other is the challenged player
-	NotActive                // a move, offer or the like in a game not being played
-	NotYourTurn              // a move when the opponent is to move
-	StaleMoveNumber          // the #N guard is not the number of the move to make
-	IllegalMove              // Move and Detail have the rules' explanation
-	NoOffer                  // declining a draw nobody offered
-	NotYourTakeback          // granting a takeback nobody asked for; Other is the player who may ask
-	NoMoves                  // a takeback before any move
-	TooLate                  // an abort after both sides moved
-	YourMove                 // conditional moves when it is the player's own move
-	BadConditional           // conditional moves that cannot be played; Detail (and Move) say why
-	NoVacation               // more vacation asked than left; Left is what is left
-	NotOnVacation            // ending a vacation that is not being taken
-	OnVacation               // a vacation during a vacation; Until is its end
-	NotAdjourned             // resuming a game that is not adjourned
-	AdjournedAlready         // adjourning a game twice
+	NoProblem         Problem = iota
+	NotChallenged             // accept/decline of a game that waits for no answer
+	OwnChallenge              // accept/decline by the challenger; Other is the challenged player
+	NotActive                 // a move, offer or the like in a game not being played
+	NotYourTurn               // a move when the opponent is to move
+	StaleMoveNumber           // the #N guard is not the number of the move to make
+	IllegalMove               // Move and Detail have the rules' explanation
+	NoOffer                   // declining a draw nobody offered
+	NotYourTakeback           // granting a takeback nobody asked for; Other is the player who may ask
+	NoMoves                   // a takeback before any move
+	TooLate                   // an abort after both sides moved
+	YourMove                  // conditional moves when it is the player's own move
+	BadConditional            // conditional moves that cannot be played; Detail (and Move) say why
+	NoVacation                // more vacation asked than left; Left is what is left
+	NotOnVacation             // ending a vacation that is not being taken
+	OnVacation                // a vacation during a vacation; Until is its end
+	NotAdjourned              // resuming a game that is not adjourned
+	AdjournedAlready          // adjourning a game twice
+	PausedAlready             // a pause asked for in a paused game; Until is when it began, Left the pause left
+	PauseAskedAlready         // a pause asked for twice; Other is the opponent, who may agree
+	NoPauses                  // a pause in a tournament game, whose tournament has no pauses (M63)
+	PauseUsedUp               // a pause in a game whose pauses have taken all the time they may
+	NotPaused                 // resume of a game that is not paused
+	GamePaused                // a move, or a claim, in a paused game; Until is when the pause began, Left the pause left
+	TooMuchGiven              // a give past what a game's gives may add up to; Left is what may still be given (M65)
+	NoClaim                   // a claim in a timeout=auto game (M66)
+	ClaimOnMove               // a claim by the player to move
+	NotLate                   // a claim before the opponent, Other, ran out of time; Left is their time left
 )
 
 var problemNames = [...]string{
-	NoProblem:        "no problem",
-	NotChallenged:    "not challenged",
-	OwnChallenge:     "own challenge",
-	NotActive:        "not active",
-	NotYourTurn:      "not your turn",
-	StaleMoveNumber:  "stale move number",
-	IllegalMove:      "illegal move",
-	NoOffer:          "no offer",
-	NotYourTakeback:  "not your takeback",
-	NoMoves:          "no moves",
-	TooLate:          "too late",
-	YourMove:         "your move",
-	BadConditional:   "bad conditional",
-	NoVacation:       "no vacation",
-	NotOnVacation:    "not on vacation",
-	OnVacation:       "on vacation",
-	NotAdjourned:     "not adjourned",
-	AdjournedAlready: "adjourned already",
+	NoProblem:         "no problem",
+	NotChallenged:     "not challenged",
+	OwnChallenge:      "own challenge",
+	NotActive:         "not active",
+	NotYourTurn:       "not your turn",
+	StaleMoveNumber:   "stale move number",
+	IllegalMove:       "illegal move",
+	NoOffer:           "no offer",
+	NotYourTakeback:   "not your takeback",
+	NoMoves:           "no moves",
+	TooLate:           "too late",
+	YourMove:          "your move",
+	BadConditional:    "bad conditional",
+	NoVacation:        "no vacation",
+	NotOnVacation:     "not on vacation",
+	OnVacation:        "on vacation",
+	NotAdjourned:      "not adjourned",
+	AdjournedAlready:  "adjourned already",
+	PausedAlready:     "paused already",
+	PauseAskedAlready: "pause asked already",
+	NoPauses:          "no pauses",
+	PauseUsedUp:       "pause used up",
+	NotPaused:         "not paused",
+	GamePaused:        "game paused",
+	TooMuchGiven:      "too much given",
+	NoClaim:           "no claim",
+	ClaimOnMove:       "claim on move",
+	NotLate:           "not late",
 }
 
 func (p Problem) String() string {
@@ -74,8 +94,8 @@ type Refusal struct {
 	Format string
 	Args   []any
 	Other  string        // the handle of the other player concerned, if any
-	Until  time.Time     // the end of the vacation concerned
-	Left   time.Duration // the vacation allowance left
+	Until  time.Time     // the end of the vacation concerned; when the pause concerned began
+	Left   time.Duration // the vacation allowance left; the pause left; the time left to give or until a claim
 }
 
 func (r *Refusal) Error() string {

@@ -55,8 +55,10 @@ func VacationLeft(p db.Player, now time.Time) time.Duration {
 }
 
 // stopClocks stops p's clocks in the games where p is to move (but for
-// adjourned games, whose clocks stand still already) until the vacation
-// ends. It returns the number of games being played, and the events.
+// adjourned and paused games, whose clocks stand still already) until
+// the vacation ends. It returns the number of games being played whose
+// clocks a vacation stops (not those of a tournament without vacations,
+// M67), and the events.
 func stopClocks(ctx context.Context, tx *db.Tx, p db.Player, now time.Time) (int, []Event, error) {
 	games, err := tx.GamesOf(ctx, p.ID)
 	if err != nil {
@@ -72,10 +74,16 @@ func stopClocks(ctx context.Context, tx *db.Tx, p db.Player, now time.Time) (int
 		if err != nil {
 			return 0, nil, err
 		}
-		// An adjourned game's clock stands still already, until the
-		// operator resumes the game.
-		if st.ToMove().ID == p.ID && !st.Game.IsAdjourned() {
-			if !now.Before(st.Deadline()) {
+		if st.NoVacation {
+			continue // its clocks run (M67)
+		}
+		// An adjourned or paused game's clock stands still already,
+		// until the game is resumed.
+		if st.ToMove().ID == p.ID && !st.Game.IsAdjourned() && !st.Game.IsPaused() {
+			if st.Late() {
+				if st.Game.TimeoutClaim {
+					continue // the opponent may claim it (M66): no vacation brings the time back
+				}
 				// The clock loop has not come to it yet: the time is up
 				// all the same, and no vacation brings it back.
 				more, err := TimeOut(ctx, tx, &st)
@@ -115,9 +123,9 @@ func EndVacation(ctx context.Context, tx *db.Tx, p db.Player, now time.Time) (db
 		return p, err
 	}
 	for _, g := range games {
-		// An adjourned game's clock starts only when the operator resumes
-		// it: its clock start in the future is not a vacation's.
-		if g.Status != db.Active || g.IsAdjourned() || !g.ClockStart.After(now) {
+		// An adjourned or paused game's clock starts only when the game
+		// is resumed: its clock start in the future is not a vacation's.
+		if g.Status != db.Active || g.IsAdjourned() || g.IsPaused() || !g.ClockStart.After(now) {
 			continue
 		}
 		st, err := Of(ctx, tx, g, now)

@@ -38,6 +38,8 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.NoSuchPlayer, Handle: a.Handle})
 	case a.Level != 0 && !robotGame:
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.LevelForHuman, Handle: opponent.Handle})
+	case a.TimeoutClaim && robotGame:
+		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.RobotClaim, Handle: opponent.Handle})
 	case !opponent.Confirmed:
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.Unconfirmed, Handle: opponent.Handle})
 	}
@@ -47,7 +49,8 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	if err := r.Budget(ctx, opponent); err != nil {
 		return command.Result{}, err
 	}
-	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control, Unrated: a.Unrated}
+	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control, Unrated: a.Unrated,
+		TimeoutClaim: a.TimeoutClaim}
 	if a.Color == rules.Black {
 		terms.White, terms.Black = opponent, r.Sender
 	}

@@ -11,7 +11,7 @@ import "strings"
 func ParseAdmin(line string) (c Command, e Error, ok bool) {
 	line = strings.TrimFunc(line, isSpace)
 	words := strings.FieldsFunc(line, isSpace)
-	if len(words) == 0 || !keyword(words[0]).Operator() {
+	if len(words) == 0 || !keyword(words[0]).Admin() {
 		return Command{}, Error{}, false
 	}
 	c, e, _ = parseLine(line, normalise(line), scope{operator: true})

@@ -27,7 +27,8 @@ type RenameArgs struct {
 }
 
 // ChallengeArgs are the arguments of challenge congo <handle>
-// [white|black] [days=N|bank=D+I] [unrated] [level=N].
+// [white|black] [days=N|bank=D+I] [unrated] [level=N]
+// [timeout=claim|auto].
 type ChallengeArgs struct {
 	// Handle is the handle of the player challenged, as written.
 	Handle string
@@ -42,6 +43,10 @@ type ChallengeArgs struct {
 	// Level is the strength asked of the robot, MinLevel to MaxLevel
 	// (level=N); 0 when none was named.
 	Level int
+	// TimeoutClaim is true when the challenge names timeout=claim: a
+	// player who runs out of time loses when the opponent claims it
+	// (M66); timeout=auto, the default, leaves it false.
+	TimeoutClaim bool
 }
 
 // MoveArgs are the arguments of move congo <id> <move> [#N], of a move
@@ -116,6 +121,25 @@ type VacationArgs struct {
 	Days int
 }
 
+// GiveArgs are the arguments of give congo <id> <N>d|<N>h (M65).
+type GiveArgs struct {
+	// Hours is the time given, in hours: 1 to MaxGiveHours (<N>d is 24N).
+	Hours int
+}
+
+// TimezoneArgs are the arguments of timezone [<name>] (M64).
+type TimezoneArgs struct {
+	// Zone is the time zone named, as written ("Europe/Prague"); "" when
+	// the command asks for the player's own.
+	Zone string
+}
+
+// WeekendsArgs are the arguments of weekends pause|play (M64).
+type WeekendsArgs struct {
+	// Pause is true for weekends pause, false for weekends play.
+	Pause bool
+}
+
 // LanguageArgs are the arguments of language en|ja|cs.
 type LanguageArgs struct {
 	// Language is the language named.
@@ -132,7 +156,7 @@ type TournamentArgs struct {
 
 // TournamentNewArgs are the arguments of tournament new
 // roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double]
-// <name>.
+// [pauses] [novacation] <name>.
 type TournamentNewArgs struct {
 	// System is RoundRobin or Swiss.
 	System string
@@ -148,6 +172,11 @@ type TournamentNewArgs struct {
 	// Name is the tournament's name: its words joined by one space, at
 	// most MaxNameLength characters.
 	Name string
+	// Pauses is true when the tournament's games may be paused by
+	// agreement (M63); NoVacation when vacations do not stop their
+	// clocks (M67).
+	Pauses     bool
+	NoVacation bool
 }
 
 // KickArgs are the arguments of tournament kick <t> <handle>.
@@ -185,6 +214,9 @@ func (SeekArgs) isArgs()          {}
 func (NotifyArgs) isArgs()        {}
 func (VacationArgs) isArgs()      {}
 func (LanguageArgs) isArgs()      {}
+func (GiveArgs) isArgs()          {}
+func (TimezoneArgs) isArgs()      {}
+func (WeekendsArgs) isArgs()      {}
 func (TournamentArgs) isArgs()    {}
 func (TournamentNewArgs) isArgs() {}
 func (KickArgs) isArgs()          {}

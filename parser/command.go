@@ -164,6 +164,7 @@ const (
 	NotInDigest               // a digest line "<id>: <move>" names a game the digest replied to did not list (M24)
 	MissingTournament         // a tournament command names no tournament
 	BadTournament             // a tournament command is not written as it must be
+	BadAmount                 // give names no amount of time, or one it cannot give (M65)
 )
 
 // Result is everything Parse found in one mail.
@@ -265,6 +266,8 @@ func (p Problem) String() string {
 		return "missing tournament"
 	case BadTournament:
 		return "bad tournament"
+	case BadAmount:
+		return "bad amount"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -272,5 +275,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= BadTournament
+	return p <= BadAmount
 }

@@ -20,6 +20,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("", "help\r\nregister alice\r\nchallenge congo bob white\r\ncongo accept #7\r\nresign\r\n", int64(9), "")
 	f.Add("", "challenge congo robot black level=2 days=5\nconditional congo 4\nif c6-c5 then b2-b3 if d6-d5 then c2-c3\nboard congo 4#2\nseek congo bank=5+1 unrated\nvacation 3", int64(0), "")
 	f.Add("Re[2]: [congo] board", "", int64(3), "")
+	f.Add("", "pause congo 4\nresume\ngive 2d\ngive congo 4 36h\nclaim congo 4\ntimezone Europe/Prague\nweekends pause\nchallenge congo bob timeout=claim", int64(4), "")
 	f.Add("", "\u00a0move\u00a0congo 42 a2-c4-c6x\n\n-----Original Message-----\nFrom: x", int64(0), "")
 	f.Add("", "Hi Bob,\n\nNice move!\n「ｂ２－ｂ３」。\n\nCheers,\n  Alice  \n\nSent from my iPhone", int64(42), "")
 	f.Add("", "I think c3xd4 is best, what about b2ーb3?", int64(42), "")
@@ -77,7 +78,7 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 	}
 	switch c.Kind {
 	case Accept, Decline, Board, Resign, Move, Draw, NoDraw, Takeback, Abort, Conditional, If,
-		Observe, Unobserve, History:
+		Observe, Unobserve, History, Pause, Give, Claim, Resume:
 		if c.Game <= 0 {
 			t.Errorf("Parse(%q, %q) gave command %+v with no game", subject, body, c)
 		}
@@ -103,6 +104,10 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 			t.Errorf("Parse(%q, %q) gave %+v with an invalid color", subject, body, c)
 		}
 		control = a.Control
+	case GiveArgs:
+		if a.Hours < 1 || a.Hours > MaxGiveHours {
+			t.Errorf("Parse(%q, %q) gave %+v, an amount of time that cannot be given", subject, body, c)
+		}
 	case MoveArgs:
 		if !isMove(a.Move) || a.Number < 0 {
 			t.Errorf("Parse(%q, %q) gave move %+v that is not a move", subject, body, c)
@@ -131,6 +136,7 @@ var kindArgs = map[Kind]Args{
 	Language: LanguageArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
 	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{},
 	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},
+	Give: GiveArgs{}, Timezone: TimezoneArgs{}, Weekends: WeekendsArgs{},
 }
 
 // checkMessage checks that r.Message is made of lines of the body, as

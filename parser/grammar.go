@@ -13,7 +13,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N] [timeout=claim|auto]
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -38,6 +38,13 @@ const (
 	Language         // language en|ja|cs (or english, japanese, 日本語, czech, čeština, česky): the language of the player's mails (M40)
 	Rename           // rename <handle>: a new handle, until the player's first game starts (M56)
 
+	// Time as players ask for it (M63-M67).
+	Pause    // pause congo <id>: ask for a pause, or agree to the opponent's (M63)
+	Give     // give congo <id> <N>d|<N>h: more time for the opponent (M65)
+	Claim    // claim congo <id>: a win on time in a timeout=claim game (M66)
+	Timezone // timezone [<IANA name>]: the player's time zone, or what it is (M64)
+	Weekends // weekends pause|play (M64)
+
 	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
 	// is read as a command word; its next word picks the others.
 	Tournament       // tournament <t>: its standings
@@ -54,12 +61,15 @@ const (
 	Ban        // ban <handle>
 	Unban      // unban <handle>
 	Adjourn    // adjourn [congo] <id>
-	Resume     // resume [congo] <id>
 	Adjudicate // adjudicate [congo] <id> white|black|draw
+
+	// Resume is a player's end of a pause (M63), and the operator's end
+	// of an adjournment, the word both use: resume [congo] <id>.
+	Resume
 )
 
 // lastKind is the last command kind.
-const lastKind = Adjudicate
+const lastKind = Resume
 
 // syntax is how a command is written: its word, and how the words after
 // it are read into a Command.
@@ -71,8 +81,10 @@ type syntax struct {
 	// the command word (move congo 42 b2-b3).
 	game bool
 	// operator is set for the operator's commands, which are commands
-	// only in the operator's mail.
+	// only in the operator's mail; admin for a command the operator
+	// gives on the machine too (ParseAdmin), as these.
 	operator bool
+	admin    bool
 	// starts, when set, says whether the words after the command word
 	// make the line this command: "join" is one only before
 	// "tournament", so that "Leave it to me" in a message stays words.
@@ -98,7 +110,7 @@ var syntaxes = [...]syntax{
 	Help:        {word: "help", args: noArgs},
 	Register:    {word: "register", args: registerArgs},
 	NewKey:      {word: "newkey", args: noArgs},
-	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]", args: challengeArgs},
+	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N] [timeout=claim]", args: challengeArgs},
 	Accept:      {word: "accept", game: true, args: gameArgs},
 	Decline:     {word: "decline", game: true, args: gameArgs},
 	Move:        {word: "move", game: true, form: "move congo <id> <move>", args: moveArgs},
@@ -122,6 +134,11 @@ var syntaxes = [...]syntax{
 	Analyze:     {word: "analyze", also: "analyse", game: true, args: gameArgs},
 	Language:    {word: "language", starts: oneWordAtMost, form: "language en|ja|cs", args: languageArgs},
 	Rename:      {word: "rename", starts: oneWordAtMost, form: "rename <handle>", args: renameArgs},
+	Pause:       {word: "pause", game: true, starts: gameOnly, args: gameArgs},
+	Give:        {word: "give", game: true, starts: giveStarts, form: "give congo <id> <N>d|<N>h", args: giveArgs},
+	Claim:       {word: "claim", game: true, starts: gameOnly, args: gameArgs},
+	Timezone:    {word: "timezone", starts: oneWordAtMost, form: "timezone <name>", args: timezoneArgs},
+	Weekends:    {word: "weekends", starts: oneWordAtMost, form: "weekends pause|play", args: weekendsArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},
@@ -132,11 +149,11 @@ var syntaxes = [...]syntax{
 	Join:             {word: "join", starts: tournamentWordFirst, form: "join tournament <number>", args: joinArgs},
 	Leave:            {word: "leave", starts: tournamentWordFirst, form: "leave tournament <number>", args: joinArgs},
 
-	Ban:        {word: "ban", operator: true, form: "ban <handle>", args: adminHandleArgs},
-	Unban:      {word: "unban", operator: true, form: "unban <handle>", args: adminHandleArgs},
-	Adjourn:    {word: "adjourn", operator: true, form: "adjourn congo <id>", args: adminGameArgs},
-	Resume:     {word: "resume", operator: true, form: "resume congo <id>", args: adminGameArgs},
-	Adjudicate: {word: "adjudicate", operator: true, form: "adjudicate congo <id> white|black|draw", args: adminGameArgs},
+	Ban:        {word: "ban", operator: true, admin: true, form: "ban <handle>", args: adminHandleArgs},
+	Unban:      {word: "unban", operator: true, admin: true, form: "unban <handle>", args: adminHandleArgs},
+	Adjourn:    {word: "adjourn", operator: true, admin: true, form: "adjourn congo <id>", args: adminGameArgs},
+	Adjudicate: {word: "adjudicate", operator: true, admin: true, form: "adjudicate congo <id> white|black|draw", args: adminGameArgs},
+	Resume:     {word: "resume", game: true, admin: true, starts: gameOnly, args: gameArgs},
 }
 
 // String returns the command word of k, such as "move", or "none".
@@ -155,6 +172,10 @@ func (k Kind) Valid() bool { return Help <= k && k <= lastKind }
 
 // Operator reports whether k is one of the operator's commands.
 func (k Kind) Operator() bool { return k.Valid() && grammar[k].operator }
+
+// Admin reports whether the operator gives k on the machine (ParseAdmin):
+// the operator's commands, and resume.
+func (k Kind) Admin() bool { return k.Valid() && grammar[k].admin }
 
 // keyword returns the command that w names, in any case and either
 // spelling, or NoKind. (The words of the tournament commands after the

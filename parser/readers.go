@@ -65,7 +65,7 @@ func challengeArgs(c *Command, args []string, _ int64) Error {
 	if e.Problem != NoProblem {
 		return e
 	}
-	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Level: o.level}
+	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Level: o.level, TimeoutClaim: o.claim}
 	return Error{}
 }
 
@@ -249,6 +249,95 @@ func languageArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
+// gameOnly: pause, claim and resume are commands alone, or before a
+// game, so that "Pause for thought" in a message stays words.
+func gameOnly(args []string) bool {
+	return len(args) == 0 || isGameWord(args[0]) || looksLikeID(args[0])
+}
+
+// giveStarts: give is a command before a game or an amount of time,
+// "give 2d"; "Give me a day" stays words.
+func giveStarts(args []string) bool {
+	return len(args) > 0 && (isGameWord(args[0]) || looksLikeID(args[0]))
+}
+
+// Limits of give (M65).
+const (
+	MaxGiveDays  = 30
+	MaxGiveHours = MaxGiveDays * 24
+)
+
+// giveArgs reads the rest of give: a game (or the game of the mail) and
+// an amount of time, <N>d or <N>h.
+func giveArgs(c *Command, args []string, game int64) Error {
+	if len(args) > 2 {
+		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[2:], " ")), usage(c.Kind))
+	}
+	if len(args) == 2 || len(args) == 1 && !hasAmountSuffix(args[0]) {
+		if e := gameArgs(c, args[:1], game); e.Problem != NoProblem {
+			return e
+		}
+		args = args[1:]
+	} else if e := gameArgs(c, nil, game); e.Problem != NoProblem {
+		return e
+	}
+	if len(args) != 1 {
+		return lineError(c.Line, BadAmount, "give needs an amount of time: write give congo %d 2d for 2 days, or 12h for 12 hours", c.Game)
+	}
+	hours, ok := giveAmount(args[0])
+	if !ok {
+		return lineError(c.Line, BadAmount, "%s is not an amount of time to give: write <N>d for N days or <N>h for N hours, at most %d days, as in give congo %d 2d",
+			quote(args[0]), MaxGiveDays, c.Game)
+	}
+	c.Args = GiveArgs{Hours: hours}
+	return Error{}
+}
+
+// hasAmountSuffix reports whether w ends as an amount of time does, in
+// d or h.
+func hasAmountSuffix(w string) bool {
+	return w != "" && strings.ContainsRune("dDhH", rune(w[len(w)-1]))
+}
+
+// giveAmount reads an amount of time to give, <N>d or <N>h, as hours:
+// from 1 hour to MaxGiveDays days.
+func giveAmount(w string) (int, bool) {
+	if !hasAmountSuffix(w) {
+		return 0, false
+	}
+	n, ok := smallNumber(w[:len(w)-1])
+	if strings.EqualFold(w[len(w)-1:], "d") {
+		n *= 24
+	}
+	return n, ok && n >= 1 && n <= MaxGiveHours
+}
+
+// timezoneArgs reads the time zone of timezone, as written: whether the
+// time zone database has it is the server's to say. timezone alone asks
+// for the player's.
+func timezoneArgs(c *Command, args []string, _ int64) Error {
+	var a TimezoneArgs
+	if len(args) == 1 {
+		a.Zone = args[0]
+	}
+	c.Args = a
+	return Error{}
+}
+
+// weekendsArgs reads weekends pause or weekends play.
+func weekendsArgs(c *Command, args []string, _ int64) Error {
+	var a WeekendsArgs
+	switch {
+	case len(args) == 1 && strings.EqualFold(args[0], "pause"):
+		a.Pause = true
+	case len(args) == 1 && strings.EqualFold(args[0], "play"):
+	default:
+		return lineError(c.Line, BadSetting, "weekends needs pause or play: weekends pause stops your clock from Saturday 00:00 to Monday 00:00 in your time zone, weekends play lets it run")
+	}
+	c.Args = a
+	return Error{}
+}
+
 // adminUsage is the list of the operator's commands, for errors.
 const adminUsage = "ban <handle>, unban <handle>, adjourn congo <id>, resume congo <id>, adjudicate congo <id> white|black|draw"
 
@@ -262,8 +351,8 @@ func adminHandleArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
-// adminGameArgs reads the game of adjourn, resume and adjudicate, and the
-// result adjudicate names.
+// adminGameArgs reads the game of adjourn and adjudicate, and the result
+// adjudicate names.
 func adminGameArgs(c *Command, args []string, _ int64) Error {
 	if len(args) > 0 && isGameWord(args[0]) {
 		args = args[1:]
@@ -297,6 +386,8 @@ type options struct {
 	control TimeControl
 	unrated bool
 	level   int
+	claim   bool
+	timeout bool // timeout= was written
 }
 
 // readOptions reads the options of a challenge or a seek, in any order
@@ -318,6 +409,19 @@ func readOptions(line string, args []string, colour bool) (options, Error) {
 			seen, colourSeen, o.color = colourSeen, true, rules.Black
 		case strings.EqualFold(w, "unrated"):
 			seen, o.unrated = o.unrated, true
+		case len(w) >= 8 && strings.EqualFold(w[:8], "timeout="):
+			if !colour {
+				return o, lineError(line, BadTimeControl, "%s is for a challenge: the games of seeks end by themselves on time (timeout=auto)", quote(w))
+			}
+			switch strings.ToLower(w[8:]) {
+			case "claim":
+				o.claim = true
+			case "auto":
+				o.claim = false
+			default:
+				return o, lineError(line, BadTimeControl, "%s is not an option: write timeout=claim (a win on time is claimed) or timeout=auto (the default)", quote(w))
+			}
+			seen, o.timeout = o.timeout, true
 		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
 			n, ok := smallNumber(w[6:])
 			if !ok || n < MinLevel || n > MaxLevel {

@@ -219,7 +219,8 @@ func startsWithCJKDate(line string) bool {
 // digest, of the manual and the rules (M25), of an analysis (M50), and
 // of the answers whose text holds lines that read as commands (the
 // welcome, the conditional moves, a vacation's "vacation off", the
-// ratings, the tournaments' answers, the answer to language).
+// ratings, the tournaments' answers, the answer to language, the
+// answer to timezone and weekends).
 // TestPastedMails pastes every golden mail of templates/testdata.
 var ownPrefixes = [...]string{
 	"Position: ",
@@ -238,6 +239,8 @@ var ownPrefixes = [...]string{
 	"No tournament is open or running.",
 	"The robot's analysis of ",
 	"From now on, this server writes to you in ",
+	"Your time zone is ",
+	"Done. Your time zone is ",
 
 	"このメールに返信すると対局できます",
 	"メールで遊ぶ CONGO",
@@ -250,6 +253,8 @@ var ownPrefixes = [...]string{
 	"参加受付中や進行中の大会はありません。",
 	"ご依頼の、",
 	"これから、このサーバーはあなたに",
+	"あなたのタイムゾーンは ",
+	"設定しました。あなたのタイムゾーンは ",
 
 	"Odpovědí na tento e-mail hrajete",
 	"CONGO E-MAILEM",
@@ -257,6 +262,8 @@ var ownPrefixes = [...]string{
 	"Vítejte na serveru Congo, ",
 	"Tato adresa už je registrována pod přezdívkou ",
 	"Vaše podmíněné tahy v partii ",
+	"Vaše časové pásmo je ",
+	"Hotovo. Vaše časové pásmo je ",
 	"Máte dovolenou do ",
 	"Rating (Glicko-2), od nejvyššího:",
 	"Přihlásili jste se do turnaje ",

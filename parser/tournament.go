@@ -18,7 +18,7 @@ const (
 	MaxNameLength = 40 // characters of a tournament's name
 )
 
-const tournamentNewForm = "tournament new roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double] <name>"
+const tournamentNewForm = "tournament new roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double] [pauses] [novacation] <name>"
 
 // tournamentWords are the words after "tournament" that name its
 // commands other than showing one.
@@ -132,6 +132,10 @@ func tournamentNewArgs(c *Command, args []string, _ int64) Error {
 		switch {
 		case lower == "unrated":
 			seen, a.Unrated = a.Unrated, true
+		case lower == "pauses":
+			seen, a.Pauses = a.Pauses, true
+		case lower == "novacation":
+			seen, a.NoVacation = a.NoVacation, true
 		case lower == "double":
 			if a.System != RoundRobin {
 				return lineError(c.Line, BadTournament, "double is for a round robin (every pair plays twice): a Swiss has rounds=N instead")

@@ -226,7 +226,8 @@ func digests(ctx context.Context, w *tell.Work) (time.Time, error) {
 	return next, nil
 }
 
-// digest sends a player the games where it is their move, if any.
+// digest sends a player the games where it is their move, if any, but
+// those paused by agreement.
 func digest(ctx context.Context, w *tell.Work, p db.Player) error {
 	games, err := w.Tx.GamesOf(ctx, p.ID)
 	if err != nil {
@@ -242,8 +243,8 @@ func digest(ctx context.Context, w *tell.Work, p db.Player) error {
 		if err != nil {
 			return err
 		}
-		if st.ToMove().ID != p.ID {
-			continue
+		if st.ToMove().ID != p.ID || st.Game.IsPaused() {
+			continue // nothing to do in a game paused by agreement (M63)
 		}
 		data.Games = append(data.Games, templates.DigestGame{Game: tell.GameWords(&st), Board: templates.ViewOf(st.Pos, st.Side(p.ID)),
 			Page: w.GamePage(st.ID())})

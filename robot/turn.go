@@ -65,7 +65,7 @@ func Pick(waiting []Waiting, last int64) Waiting {
 }
 
 // WaitingTurns returns the games of the robot me, neither in skip nor
-// adjourned, where it is to move. A game whose position cannot be read
+// adjourned nor paused, where it is to move. A game whose position cannot be read
 // is logged and left alone.
 func WaitingTurns(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]bool, log *slog.Logger) ([]Waiting, error) {
 	games, err := tx.ActiveGamesOf(ctx, me.ID)
@@ -74,7 +74,7 @@ func WaitingTurns(ctx context.Context, tx *db.Tx, me db.Player, skip map[int64]b
 	}
 	var out []Waiting
 	for _, g := range games {
-		if g.IsAdjourned() || skip[g.ID] {
+		if g.IsAdjourned() || g.IsPaused() || skip[g.ID] {
 			continue
 		}
 		pos, err := rules.ParsePosition(g.Position)

@@ -274,8 +274,8 @@ func (r *Worker) Play(ctx context.Context, turn Turn, d Decision) error {
 		if !st.Active() || st.Game.Position != turn.Position || !r.tell.IsRobot(me) {
 			return nil // the game went on without the robot: its turn is looked for again
 		}
-		if st.Game.IsAdjourned() {
-			return nil // adjourned while the robot thought: it plays when the game is resumed
+		if st.Game.IsAdjourned() || st.Game.IsPaused() {
+			return nil // adjourned or paused while the robot thought: it plays when the game is resumed
 		}
 		// The mail shows the opponent's last move too: its mail waited
 		// for this turn.

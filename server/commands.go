@@ -73,6 +73,8 @@ var commands = map[parser.Kind]entry{
 	parser.Notify:   typed(proven, account.Notify),
 	parser.Vacation: typed(proven, account.Vacation),
 	parser.Language: typed(proven, account.Language),
+	parser.Timezone: withNeeds(timezoneNeed, typed(noOne, account.Timezone)),
+	parser.Weekends: typed(proven, account.Weekends),
 
 	// The lobby: games begin.
 	parser.Challenge: typed(proven, lobby.Challenge),
@@ -96,6 +98,12 @@ var commands = map[parser.Kind]entry{
 	parser.Observe:     handler(proven, play.Observe(true)),
 	parser.Unobserve:   handler(proven, play.Observe(false)),
 
+	// Time as players ask for it (M63-M66): each mails the opponent.
+	parser.Pause:  handler(proven, play.Pause),
+	parser.Give:   typed(proven, play.Give),
+	parser.Claim:  handler(proven, play.Claim),
+	parser.Resume: {need: proven, run: resume},
+
 	// Analyses: their mails go to the asker, none for a mail that proves
 	// nothing (M28, M31).
 	parser.Analyze: once(analyst.Key, handler(proven, analyst.Analyze)),
@@ -115,8 +123,22 @@ var commands = map[parser.Kind]entry{
 	parser.Ban:        {need: operatorOnly, run: operator.Command},
 	parser.Unban:      {need: operatorOnly, run: operator.Command},
 	parser.Adjourn:    {need: operatorOnly, run: operator.Command},
-	parser.Resume:     {need: operatorOnly, run: operator.Command},
 	parser.Adjudicate: {need: operatorOnly, run: operator.Command},
+}
+
+// resume is one word for two commands: the operator's end of an
+// adjournment, and a player's end of a pause by agreement (M63).
+func resume(ctx context.Context, r *command.Request, c parser.Command) (command.Result, error) {
+	if r.Operator {
+		adjourned, err := r.Tx.Adjourned(ctx, c.Game)
+		if err != nil && !errors.Is(err, db.ErrNotFound) {
+			return command.Result{}, err
+		}
+		if adjourned {
+			return operator.Command(ctx, r, c)
+		}
+	}
+	return play.Resume(ctx, r)
 }
 
 // withNeeds is e, whose commands' needs say who may give each.
@@ -129,6 +151,15 @@ func withNeeds(needs func(parser.Command) need, e entry) entry {
 func once(key func(parser.Command) string, e entry) entry {
 	e.once = key
 	return e
+}
+
+// timezoneNeed: asking one's time zone is a question, which any
+// registered player may ask; setting it is a change.
+func timezoneNeed(c parser.Command) need {
+	if c.Args.(parser.TimezoneArgs).Zone == "" {
+		return registered
+	}
+	return proven
 }
 
 // conditionalNeed: showing one's conditional moves is a question, which
@@ -169,7 +200,7 @@ func (h *processing) run(ctx context.Context, c parser.Command) error {
 		h.fail(templates.Error{Line: c.Line, Problem: templates.Banned})
 		return nil
 	}
-	if c.Game != 0 && c.Kind != parser.Board && !c.Kind.Operator() {
+	if c.Game != 0 && c.Kind != parser.Board && !c.Kind.Operator() && !(c.Kind == parser.Resume && h.isOperator()) {
 		adjourned, err := h.w.Tx.Adjourned(ctx, c.Game)
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
 			return err

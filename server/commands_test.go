@@ -54,8 +54,14 @@ var needs = []struct {
 	{"ban bob", operatorOnly},
 	{"unban bob", operatorOnly},
 	{"adjourn congo 1", operatorOnly},
-	{"resume congo 1", operatorOnly},
 	{"adjudicate congo 1 draw", operatorOnly},
+	{"resume congo 1", proven}, // the operator's too
+	{"pause congo 1", proven},
+	{"give congo 1 2d", proven},
+	{"claim congo 1", proven},
+	{"timezone Europe/Prague", proven},
+	{"timezone", registered},
+	{"weekends pause", proven},
 }
 
 // TestCommandNeeds checks the proof each command needs, over the table:
@@ -94,7 +100,14 @@ func TestCommandNeeds(t *testing.T) {
 func TestRefusalsHaveWords(t *testing.T) {
 	t.Parallel()
 	unknown := renderProblem(t, "no such problem")
+	problems := []game.Problem{}
 	for p := game.NotChallenged; p <= game.BadConditional; p++ {
+		problems = append(problems, p)
+	}
+	for p := game.PausedAlready; p <= game.NotLate; p++ {
+		problems = append(problems, p)
+	}
+	for _, p := range problems {
 		if got := renderProblem(t, templates.Problem(p.String())); got == unknown || strings.TrimSpace(got) == "> b2-b3" {
 			t.Errorf("refusal %v has no words in the mails:\n%s", p, got)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/parser"
@@ -122,6 +123,20 @@ var forgedCommands = []struct {
 		w.SendProven("carol", "join tournament 1")
 	}, "alice", "tournament start 1"},
 	{"tournament cancel", newTournament1, "alice", "tournament cancel 1"},
+	{"timezone", nil, "alice", "timezone Europe/Prague"},
+	{"weekends", nil, "alice", "weekends pause"},
+	{"pause", startGame1, "alice", "pause congo 1"},
+	{"resume", func(t *testing.T, w *servertest.World) {
+		startGame1(t, w)
+		w.SendProven("alice", "pause congo 1")
+		w.SendProven("bob", "pause congo 1")
+	}, "alice", "resume congo 1"},
+	{"give", startGame1, "bob", "give congo 1 2d"},
+	{"claim", func(t *testing.T, w *servertest.World) {
+		w.SendProven("alice", "challenge congo bob timeout=claim")
+		w.SendProven("bob", "accept congo 1")
+		w.Clock.Advance(4 * 24 * time.Hour)
+	}, "bob", "claim congo 1"},
 	{"analyze", func(t *testing.T, w *servertest.World) {
 		startGame1(t, w)
 		w.SendProven("alice", "move congo 1 d2-e3")

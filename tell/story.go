@@ -67,6 +67,11 @@ func (w *Work) Tell(ctx context.Context, evs []game.Event, message *templates.Me
 				return err
 			}
 			continue
+		case game.TimeUp:
+			if err := w.timeUp(ctx, &st); err != nil {
+				return err
+			}
+			continue
 		case game.Challenged, game.Declined, game.Adjourned, game.Resumed, game.Adjudicated:
 			continue // told by mails of their own
 		}
@@ -97,6 +102,11 @@ func (w *Work) Tell(ctx context.Context, evs []game.Event, message *templates.Me
 			s.events = append(s.events, templates.Happening{Event: templates.Started})
 		case game.DrawOffered, game.DrawDeclined, game.TakebackAsked, game.TakebackDone:
 			s.events = append(s.events, templates.Happening{Event: offerWords[e.Kind], By: e.By.Handle})
+		case game.PauseAsked, game.Paused, game.Unpaused:
+			s.events = append(s.events, templates.Happening{Event: pauseWords[e.Kind], By: e.By.Handle, Left: st.PauseLeft()})
+		case game.TimeGiven:
+			s.events = append(s.events, templates.Happening{Event: templates.TimeGiven, By: e.By.Handle, Given: e.Given,
+				Receiver: st.Opponent(e.By.ID).Handle})
 		}
 		s.perMove = false
 	}
@@ -220,6 +230,13 @@ var offerWords = map[game.Kind]templates.Event{
 	game.TakebackDone:  templates.TakebackDone,
 }
 
+// pauseWords are the board mails' words for the events of pauses (M63).
+var pauseWords = map[game.Kind]templates.Event{
+	game.PauseAsked: templates.PauseAsked,
+	game.Paused:     templates.Paused,
+	game.Unpaused:   templates.Unpaused,
+}
+
 // noteEvent notes an event for the summary of the work.
 func (w *Work) noteEvent(e game.Event) {
 	id, robot := e.Game.ID(), w.IsRobot(e.By)
@@ -238,6 +255,20 @@ func (w *Work) noteEvent(e game.Event) {
 		w.Note(fmt.Sprintf("takeback %d: asked", id))
 	case e.Kind == game.TakebackDone:
 		w.Note(fmt.Sprintf("takeback %d: done", id))
+	case e.Kind == game.PauseAsked:
+		w.Note(fmt.Sprintf("pause %d: asked", id))
+	case e.Kind == game.Paused:
+		w.Note(fmt.Sprintf("pause %d: agreed", id))
+	case e.Kind == game.Unpaused && e.By.ID == 0:
+		w.Note(fmt.Sprintf("resume %d: the pauses took their 30 days", id))
+	case e.Kind == game.Unpaused:
+		w.Note(fmt.Sprintf("resume %d", id))
+	case e.Kind == game.TimeGiven:
+		w.Note(fmt.Sprintf("give %d: %v", id, e.Given))
+	case e.Kind == game.TimeUp:
+		w.Note(fmt.Sprintf("time up %d: to claim", id))
+	case e.Kind == game.Ended && e.Game.Game.Reason == rules.OutOfTime && e.By.ID != 0:
+		w.Note(fmt.Sprintf("claim %d", id))
 	case e.Kind != game.Ended:
 	case e.Game.Game.Reason == rules.OutOfTime:
 		w.Note("time out")
@@ -326,6 +357,27 @@ func (w *Work) remind(ctx context.Context, st *game.State, final bool) error {
 		Events:   []templates.Happening{{Event: templates.Reminder, Until: st.Deadline(), Final: final}},
 		Drowning: templates.DrowningOf(st.Pos)}
 	return w.BoardMail(ctx, st, to, data)
+}
+
+// timeUp tells both players of a timeout=claim game that the player to
+// move ran out of time (M66): the opponent how to claim the win, the
+// late player that they may still move.
+func (w *Work) timeUp(ctx context.Context, st *game.State) error {
+	late := st.ToMove()
+	for _, to := range []db.Player{st.Opponent(late.ID), late} {
+		if w.IsRobot(to) {
+			continue // never mailed
+		}
+		data := templates.BoardData{Game: GameWords(st), To: to.Handle, Board: templates.ViewOf(st.Pos, st.ColorOf(to.ID)),
+			Events: []templates.Happening{{Event: templates.TimeUp, By: late.Handle}}}
+		if to.ID == late.ID {
+			data.Drowning = templates.DrowningOf(st.Pos)
+		}
+		if err := w.BoardMail(ctx, st, to, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // vacationNotice tells p's opponent in st that p went on vacation.

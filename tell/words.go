@@ -19,6 +19,10 @@ func GameWords(st *game.State) templates.Game {
 	if w, b, ok := st.Clocks(); ok {
 		t.Clocks = &templates.Clocks{White: templates.Clock(w), Black: templates.Clock(b)}
 	}
+	t.TimeoutClaim, t.NoVacation = st.Game.TimeoutClaim, st.NoVacation
+	if st.Active() && st.Game.IsPaused() {
+		t.Paused, t.PauseLeft = st.Game.Paused, st.PauseLeft()
+	}
 	if st.Rated != nil {
 		t.RatingsChanged, t.WhiteChange, t.BlackChange = true, st.Rated.White, st.Rated.Black
 	}

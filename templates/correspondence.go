@@ -86,6 +86,20 @@ type VacationSet struct {
 	Games int           // games whose clocks stopped
 }
 
+// TimeSet answers timezone and weekends (M64): the player's time zone,
+// the time there now, and whether their clock stands still on weekends.
+type TimeSet struct {
+	Zone     string    // the IANA name, "UTC" for the default
+	Now      time.Time // in the time zone
+	Weekends bool      // the clock stands still on weekends
+	// Next is the start of the next weekend in which the clock stands
+	// still, in the time zone; zero when it never does.
+	Next time.Time
+	// Changed is set when the command changed the setting; otherwise it
+	// asked for it.
+	Changed bool
+}
+
 // Ratings answers ratings: the standings.
 type Ratings struct {
 	Rows []Rating
@@ -111,4 +125,5 @@ func (Seeking) template() string         { return "seeking" }
 func (NotifySet) template() string       { return "notify_set" }
 func (VacationSet) template() string     { return "vacation_set" }
 func (Ratings) template() string         { return "ratings" }
+func (TimeSet) template() string         { return "time_set" }
 func (Record) template() string          { return "record" }

@@ -211,6 +211,22 @@ const (
 	OnVacation      Problem = "on vacation"       // vacation when on vacation; Until is its end
 	LevelForHuman   Problem = "level for human"   // level=N in a challenge to a player who is not the robot
 	RobotTakeback   Problem = "robot takeback"    // takeback in a game against the robot, Handle
+	BadTimeZone     Problem = "bad time zone"     // timezone with a name, Detail, the time zone database does not have (M64)
+	RobotClaim      Problem = "robot claim"       // timeout=claim in a challenge to the robot, Handle (M66)
+
+	// Time as players ask for it (M63-M66), the game's problems: Until
+	// is when the pause concerned began, Left the pause left, the time
+	// that may still be given, or the opponent's (Handle) time left.
+	PausedAlready     Problem = "paused already"      // pause of a paused game
+	PauseAskedAlready Problem = "pause asked already" // pause asked for twice; Handle may agree
+	NoPauses          Problem = "no pauses"           // pause in a tournament game, whose tournament has no pauses
+	PauseUsedUp       Problem = "pause used up"       // pause in a game whose pauses took 30 days
+	NotPaused         Problem = "not paused"          // resume of a game that is not paused
+	GamePaused        Problem = "game paused"         // a move or claim in a paused game
+	TooMuchGiven      Problem = "too much given"      // give past 30 days in a game
+	NoClaim           Problem = "no claim"            // claim in a timeout=auto game
+	ClaimOnMove       Problem = "claim on move"       // claim by the player to move
+	NotLate           Problem = "not late"            // claim before Handle ran out of time
 
 	Unconfirmed       Problem = "unconfirmed"          // a challenge to Handle, whose address is not confirmed (M28)
 	TooManyRobotGames Problem = "too many robot games" // Detail is the cap

@@ -5,12 +5,7 @@ import (
 	"embed"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
-
-	eawidth "golang.org/x/text/width"
 
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
@@ -69,6 +64,15 @@ type Game struct {
 	// recipient, the one of their first mail about the game (M22): ""
 	// for the language of the mail.
 	SubjectLang lang.Code
+	// Paused is when the pause by agreement going on began (M63), zero
+	// for none; PauseLeft is how much longer the game's pauses may take.
+	Paused    time.Time
+	PauseLeft time.Duration
+	// TimeoutClaim is set for a game won on time by a claim (M66).
+	TimeoutClaim bool
+	// NoVacation is set for a game of a tournament whose clocks
+	// vacations do not stop (M67).
+	NoVacation bool
 }
 
 // Clocks are the time both players have left.
@@ -80,17 +84,27 @@ type Clocks struct {
 type Clock struct {
 	Left     time.Duration
 	Vacation time.Time // the end of the player's vacation; zero when not on vacation
+	// Weekends is the time zone of a player whose clock stands still on
+	// their weekends (M64), "" for one who plays them.
+	Weekends string
+	// Out is set when the player to move has run out of time in a
+	// timeout=claim game (M66).
+	Out bool
 }
 
 // Left is the time the player to move has left.
-func (g Game) Left() time.Duration {
+func (g Game) Left() time.Duration { return g.Mover().Left }
+
+// Mover is the clock of the player to move; the zero Clock when the
+// game shows none.
+func (g Game) Mover() Clock {
 	if g.Clocks == nil {
-		return 0
+		return Clock{}
 	}
 	if g.ToMove == g.White {
-		return g.Clocks.White.Left
+		return g.Clocks.White
 	}
-	return g.Clocks.Black.Left
+	return g.Clocks.Black
 }
 
 // loser returns the handle of the player who lost a won game.
@@ -203,6 +217,9 @@ type Happening struct {
 	// reminder before the time runs out.
 	Until time.Time
 	Final bool
+	// Given is the time given (TimeGiven, M65) to the player Receiver.
+	Given    time.Duration
+	Receiver string
 	// Tournament and Round name the tournament round a game begins in
 	// (TournamentGame).
 	Tournament string
@@ -210,11 +227,16 @@ type Happening struct {
 
 	// Set by Board for the recipient: whether By is the recipient, the
 	// recipient's opponent, the game, and the time left of the player
-	// to move.
+	// to move (for the events of pauses, set by the server: the pause
+	// left).
 	Yours  bool
 	Other  string
 	GameID int64
 	Left   time.Duration
+	// Reader is the recipient's handle; Claim is set in a timeout=claim
+	// game (M66).
+	Reader string
+	Claim  bool
 }
 
 // Event is what a board mail is about besides a move. The zero value
@@ -232,6 +254,11 @@ const (
 	Started         Event = "started"         // a game started from two seeks
 	TournamentBegun Event = "tournament game" // a game of a tournament's round began
 	RobotResigned   Event = "robot resigned"  // the robot, By, resigned a lost game
+	PauseAsked      Event = "pause asked"     // By asks for a pause; Left is the pause left (M63)
+	Paused          Event = "paused"          // By agreed to a pause; Left is the pause left
+	Unpaused        Event = "unpaused"        // By resumed the game; "" when its pauses took all their time
+	TimeGiven       Event = "time given"      // By gave the other player Given (M65)
+	TimeUp          Event = "time up"         // By, to move, ran out of time in a timeout=claim game (M66)
 )
 
 // Board renders a mail that shows a game's board.
@@ -247,7 +274,12 @@ func Board(d BoardData) (subject, body string, err error) {
 	d.Events = slices.Clone(d.Events)
 	for i := range d.Events {
 		e := &d.Events[i]
-		e.Yours, e.Other, e.GameID, e.Left = e.By == d.To, other, d.Game.ID, d.Game.Left()
+		e.Yours, e.Other, e.GameID, e.Reader, e.Claim = e.By == d.To, other, d.Game.ID, d.To, d.Game.TimeoutClaim
+		switch e.Event {
+		case PauseAsked, Paused, Unpaused:
+		default:
+			e.Left = d.Game.Left()
+		}
 	}
 	return tongueOf(d.Lang).render("board", d.Game, d)
 }
@@ -277,205 +309,4 @@ func ChallengeSent(d ChallengeData) (subject, body string, err error) {
 // was declined.
 func ChallengeDeclined(d ChallengeData) (subject, body string, err error) {
 	return tongueOf(d.Lang).render("declined", d.Game, d)
-}
-
-// signatureSeparator starts the footer; mail programs leave what follows
-// it out of replies. Its trailing space is part of it.
-const signatureSeparator = "-- "
-
-// width is the longest line of prose in a mail.
-const width = 72
-
-// tidy lets templates be written loosely: it removes trailing spaces and
-// runs of blank lines, wraps prose lines longer than width, and ends the
-// text with one newline. Indented lines and quotes ("> ") are left as
-// they are: boards, commands, addresses and players' words.
-func tidy(s string) string { return tidyWith(s, false) }
-
-// tidyWith is tidy, and with oneLetter set it ends no line with a word of
-// one letter, as Czech typography has it ("v", "k", "s", "z", "a", "i",
-// "o", "u" go with the word after them).
-func tidyWith(s string, oneLetter bool) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l != signatureSeparator {
-			l = strings.TrimRight(l, " \t")
-		}
-		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
-			continue
-		}
-		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") {
-			out = append(out, l)
-			continue
-		}
-		out = append(out, wrap(l, oneLetter)...)
-	}
-	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
-}
-
-// wrap breaks a line into lines of at most width columns, a wide
-// character (as Japanese ones are) taking two: at spaces, and between two
-// wide characters where Japanese line breaking allows it, not before
-// closing punctuation such as 、。」） nor after opening such as 「（,
-// and not within "<...>" or the quotes of Czech and Japanese, „...“ and
-// 「...」, which hold commands, nor within a command (inCommand). A word longer than width stays whole on
-// its own line.
-func wrap(l string, oneLetter bool) []string {
-	var lines []string
-	for columns(l) > width {
-		cut, skip := breakAt(l, oneLetter)
-		if cut <= 0 {
-			break
-		}
-		lines = append(lines, strings.TrimRight(l[:cut], " "))
-		l = strings.TrimLeft(l[cut+skip:], " ")
-	}
-	return append(lines, l)
-}
-
-// breakAt finds where to break l, longer than width columns: the byte
-// offset of the last break within width (or, when there is none, the
-// first), and how many bytes the break itself takes (1 for a space, 0
-// between wide characters); 0, 0 when l cannot be broken. With
-// oneLetter, no break follows a word of one letter.
-func breakAt(l string, oneLetter bool) (cut, skip int) {
-	col, last, lastSkip := 0, 0, 0
-	var prev rune
-	word := 0       // letters of the word before, since the last space
-	inside := false // within "<...>", "„...“" or "「...」": a command, or a placeholder of one
-	for i, r := range l {
-		if col > width && last > 0 {
-			break
-		}
-		switch r {
-		case '<', '„', '「':
-			inside = closes(l[i:])
-		case '>', '“', '」':
-			inside = false
-		}
-		switch {
-		case i == 0, inside:
-		case r == ' ':
-			if (col <= width || last == 0) && !(oneLetter && word == 1 && unicode.IsLetter(prev)) && !inCommand(l, i) {
-				last, lastSkip = i, 1
-			}
-		case wide(prev) && wide(r) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev),
-			strings.ContainsRune(breakAfter, prev) && !strings.ContainsRune(noBreakBefore, r):
-			if col <= width || last == 0 {
-				last, lastSkip = i, 0
-			}
-		}
-		col += runeColumns(r)
-		prev = r
-		if r == ' ' {
-			word = 0
-		} else {
-			word++
-		}
-	}
-	return last, lastSkip
-}
-
-// inCommand reports whether the space at l[i] is within a command a
-// player is to write, which a break would cut in two: between a command
-// word and "congo" ("decline congo 42"), after "congo", or before a
-// placeholder ("challenge congo <handle>"). After a command's argument a
-// line may break ("congo 12, congo 15").
-func inCommand(l string, i int) bool {
-	before, next := l[:i], l[i+1:]
-	if strings.HasSuffix(before, " congo") || strings.HasPrefix(next, "<") {
-		return true
-	}
-	if !strings.HasPrefix(next, "congo ") {
-		return false
-	}
-	word := before[strings.LastIndexByte(before, ' ')+1:]
-	return word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == ""
-}
-
-// closes reports whether the opening mark that starts s ("<", "„" or
-// "「") is closed within a short span, as a placeholder or a quoted
-// command is; a stray one (a "<" in a player's words) holds no line
-// together. A placeholder holds no space.
-func closes(s string) bool {
-	open, size := utf8.DecodeRuneInString(s)
-	want := '>'
-	switch open {
-	case '„':
-		want = '“'
-	case '「':
-		want = '」'
-	}
-	n := 0
-	for _, r := range s[size:] {
-		switch {
-		case r == want:
-			return true
-		case open == '<' && r == ' ', n == 60:
-			return false
-		}
-		n++
-	}
-	return false
-}
-
-// Japanese line breaking (kinsoku): no line starts with noBreakBefore,
-// none ends with noBreakAfter; a line may end after breakAfter, the
-// Japanese closing punctuation, whatever follows it ("です。|2025年",
-// "ください：|register").
-const (
-	noBreakBefore = "、。，．・：；？！ー）」』】〕〉》’”ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ々〜…‥"
-	noBreakAfter  = "（「『【〔〈《‘“"
-	breakAfter    = "、。：；！？）」』"
-)
-
-// wide reports whether r takes two columns, as East Asian wide and
-// full-width characters do.
-func wide(r rune) bool {
-	switch eawidth.LookupRune(r).Kind() {
-	case eawidth.EastAsianWide, eawidth.EastAsianFullwidth:
-		return true
-	}
-	return false
-}
-
-func runeColumns(r rune) int {
-	if wide(r) {
-		return 2
-	}
-	return 1
-}
-
-// columns is how many columns s takes in a fixed-width font.
-func columns(s string) int {
-	n := 0
-	for _, r := range s {
-		n += runeColumns(r)
-	}
-	return n
-}
-
-// pad writes s and spaces after it up to n columns.
-func pad(n int, s string) string {
-	return s + strings.Repeat(" ", max(0, n-columns(s)))
-}
-
-// joinLines joins two lines of prose that wrap broke apart: with a
-// space, unless wrap broke between two wide characters.
-func joinLines(a, b string) string {
-	ra, _ := utf8.DecodeLastRuneInString(a)
-	rb, _ := utf8.DecodeRuneInString(b)
-	if wide(ra) && wide(rb) {
-		return a + b
-	}
-	return a + " " + b
-}
-
-// indent puts prefix before every line of s.
-func indent(prefix, s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
 }

@@ -68,6 +68,14 @@ func TestGolden(t *testing.T) {
 	timeOut := won
 	timeOut.Reason = rules.OutOfTime
 	aborted := Game{ID: 42, White: "alice", Black: "bob", State: Aborted, Reason: rules.Aborted}
+	weekendly := clocked
+	weekendly.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour, Weekends: "Asia/Tokyo"},
+		Black: Clock{Left: 52*time.Hour + 7*time.Minute, Weekends: "Europe/Prague"}}
+	paused := clocked
+	paused.ID, paused.Paused, paused.PauseLeft = 44, until.Add(-3*24*time.Hour), 27*24*time.Hour
+	late := clocked
+	late.ID, late.TimeoutClaim = 45, true
+	late.Clocks = &Clocks{White: Clock{Left: 3 * 24 * time.Hour}, Black: Clock{Out: true}}
 
 	tests := []struct {
 		name   string
@@ -338,6 +346,70 @@ func TestGolden(t *testing.T) {
 				Record{GameID: 42, Text: "[Event \"Congo game 42\"]\n[Result \"*\"]\n\n1. b2-b3 *"},
 			}})
 		}},
+		// Time as players ask for it (M63-M67).
+		{"board_weekends", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: weekendly, To: "bob", Board: view, Moves: []Move{{By: "alice", Notation: "b2-b3", Piece: "pawn", To: "b3"}}})
+		}},
+		{"board_pause_asked", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: PauseAsked, By: "alice", Left: 30 * 24 * time.Hour}}})
+		}},
+		{"board_pause_asked_asker", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: PauseAsked, By: "alice", Left: 30 * 24 * time.Hour}}})
+		}},
+		{"board_paused", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: paused, To: "alice", Board: view, Events: []Happening{{Event: Paused, By: "bob", Left: 27 * 24 * time.Hour}}})
+		}},
+		{"board_unpaused", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Unpaused, By: "alice", Left: 20*24*time.Hour + 6*time.Hour}}})
+		}},
+		{"board_unpaused_by_itself", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: Unpaused}}})
+		}},
+		{"board_time_given", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "bob", Board: view, Events: []Happening{{Event: TimeGiven, By: "alice", Receiver: "bob", Given: 2 * 24 * time.Hour}}})
+		}},
+		{"board_time_given_giver", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: clocked, To: "alice", Board: view, Events: []Happening{{Event: TimeGiven, By: "alice", Receiver: "bob", Given: 12 * time.Hour}}})
+		}},
+		{"board_time_up", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: late, To: "alice", Board: view, Events: []Happening{{Event: TimeUp, By: "bob"}}})
+		}},
+		{"board_time_up_late", func(l lang.Code) (string, string, error) {
+			return Board(BoardData{Lang: l, Game: late, To: "bob", Board: view, Events: []Happening{{Event: TimeUp, By: "bob"}}})
+		}},
+		{"board_reminder_claim", func(l lang.Code) (string, string, error) {
+			g := clocked
+			g.TimeoutClaim = true
+			return Board(BoardData{Lang: l, Game: g, To: "bob", Board: view, Events: []Happening{{Event: Reminder, Until: until, Final: true}}})
+		}},
+		{"challenge_claim", func(l lang.Code) (string, string, error) {
+			terms := challenge
+			terms.TimeControl, terms.TimeoutClaim = "days=5", true
+			return Challenge(ChallengeData{Lang: l, Game: terms, To: "bob", Challenger: "alice", Challenged: "bob"})
+		}},
+		{"reply_time", func(l lang.Code) (string, string, error) {
+			prague := time.FixedZone("CET", 3600)
+			return Reply(ReplyData{Lang: l, Subject: "settings", Sections: []Section{
+				TimeSet{Zone: "Europe/Prague", Now: until.In(prague), Changed: true},
+				TimeSet{Zone: "Europe/Prague", Now: until.In(prague), Weekends: true, Next: time.Date(2025, 3, 8, 0, 0, 0, 0, prague), Changed: true},
+				TimeSet{Zone: "UTC", Now: until},
+			}})
+		}},
+		{"reply_games_time", func(l lang.Code) (string, string, error) {
+			return Reply(ReplyData{Lang: l, Subject: "games", Sections: []Section{GameList{
+				YourMove: []Game{weekendly, late}, TheirMove: []Game{paused}}}})
+		}},
+		{"reply_problems_time", func(l lang.Code) (string, string, error) {
+			var secs []Section
+			tournamentGame := playing
+			tournamentGame.Event = "Spring Cup"
+			for _, p := range timeProblems {
+				e := Error{Line: "line of " + string(p), Problem: p, Handle: "bob", GameID: 42, Game: &tournamentGame,
+					Detail: "Mars/Olympus", Left: 2*24*time.Hour + 5*time.Hour, Until: until}
+				secs = append(secs, e)
+			}
+			return Reply(ReplyData{Lang: l, Sections: secs})
+		}},
 		{"reply_games_clocks", func(l lang.Code) (string, string, error) {
 			return Reply(ReplyData{Lang: l, Subject: "games bob", Sections: []Section{GameList{Of: "bob",
 				YourMove: []Game{clocked}, Finished: []Game{timeOut, aborted}}}})
@@ -598,13 +670,20 @@ var everyProblem = []Problem{
 	TournamentNotRunning, Joined, NotAPlayer, TournamentAbort,
 }
 
+// timeProblems lists the problems of time as players ask for it
+// (M63-M67), for reply_problems_time.
+var timeProblems = []Problem{
+	BadTimeZone, RobotClaim, PausedAlready, PauseAskedAlready, NoPauses, PauseUsedUp, NotPaused, GamePaused,
+	TooMuchGiven, NoClaim, ClaimOnMove, NotLate,
+}
+
 // problems lists every Problem.
-var problems = []Problem{
+var problems = append([]Problem{
 	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, TooManyMails, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation,
-}
+}, timeProblems...)
 
 func TestEveryProblemHasWords(t *testing.T) {
 	t.Parallel()

@@ -21,6 +21,10 @@ type Tournament struct {
 	Round       int      // the round being played, from 1; 0 before the start
 	Players     []string // handles, in the order they joined
 	MinPlayers  int      // the fewest it starts with
+	// Pauses is set when its games may be paused by agreement (M63);
+	// NoVacation when vacations do not stop their clocks (M67).
+	Pauses     bool
+	NoVacation bool
 }
 
 // tournamentSubject is the Subject of every mail about the tournament,

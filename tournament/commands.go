@@ -22,7 +22,7 @@ import (
 // New creates a tournament directed by the sender (M33).
 func New(ctx context.Context, r *command.Request, a parser.TournamentNewArgs) (command.Result, error) {
 	spec := director.Spec{Name: a.Name, System: pairing.RoundRobin, Rounds: a.Rounds, Double: a.Double,
-		Control: a.Control, Unrated: a.Unrated}
+		Control: a.Control, Unrated: a.Unrated, Pauses: a.Pauses, NoVacation: a.NoVacation}
 	if a.System == parser.Swiss {
 		spec.System = pairing.Swiss
 	}

@@ -122,7 +122,7 @@ func mail(ctx context.Context, w *tell.Work, p db.Player, d templates.Tournament
 func Words(st *director.State) templates.Tournament {
 	t := templates.Tournament{ID: st.T.ID, Name: st.T.Name, Swiss: st.System() == pairing.Swiss, Rounds: st.T.Rounds,
 		Double: st.T.Double, TimeControl: st.T.TimeControl, Unrated: !st.T.Rated, Status: st.T.Status.String(),
-		Round: st.T.Round, MinPlayers: director.MinPlayers}
+		Round: st.T.Round, MinPlayers: director.MinPlayers, Pauses: st.T.Pauses, NoVacation: st.T.NoVacation}
 	for _, p := range st.Players {
 		if p.ID == st.T.Director {
 			t.Director = p.Handle

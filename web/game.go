@@ -27,6 +27,7 @@ type gameView struct {
 	white, black db.Profile
 	moves        []db.Move
 	event        string
+	noVacation   bool // the tournament's vacations stop no clock (M67)
 }
 
 // loadGame reads a public game: challenges that wait or were declined
@@ -56,7 +57,7 @@ func loadGame(ctx context.Context, tx *db.Tx, idText string) (*gameView, error) 
 		if err != nil {
 			return nil, err
 		}
-		v.event = t.Name
+		v.event, v.noVacation = t.Name, t.NoVacation
 	}
 	return v, nil
 }
@@ -64,11 +65,14 @@ func loadGame(ctx context.Context, tx *db.Tx, idText string) (*gameView, error) 
 // state is the game as the game package sees it, with players that are
 // their handles and ratings alone.
 func (v *gameView) state(pos rules.Position, now time.Time) game.State {
+	player := func(p db.Profile) db.Player {
+		return db.Player{ID: p.ID, Handle: p.Handle, Rating: p.Rating, TimeZone: p.TimeZone, WeekendsFrom: p.WeekendsFrom}
+	}
 	return game.State{
 		Game:  v.g,
-		White: db.Player{ID: v.white.ID, Handle: v.white.Handle, Rating: v.white.Rating},
-		Black: db.Player{ID: v.black.ID, Handle: v.black.Handle, Rating: v.black.Rating},
-		Pos:   pos, Now: now, Event: v.event,
+		White: player(v.white),
+		Black: player(v.black),
+		Pos:   pos, Now: now, Event: v.event, NoVacation: v.noVacation,
 	}
 }
 
@@ -232,12 +236,14 @@ func (h *Handler) gameData(v *gameView, ply int) (gameData, error) {
 		d.Status, d.Result, d.Ended = outcome(g, v.white.Handle, v.black.Handle), g.Result.Score(), moment(g.Updated)
 	case g.IsAdjourned():
 		d.Status = "Adjourned by the server's operator: nobody moves, and the clocks stand still."
+	case g.IsPaused():
+		d.Status = fmt.Sprintf("Paused by agreement since %s: nobody moves, and the clocks stand still.", moment(g.Paused))
 	default:
 		c, n := now.Turn(), now.MoveNumber()
 		d.Status = fmt.Sprintf("Move %d: %s (%s) to move.", n, st.Player(c).Handle, colourWord(c))
 	}
 	if w, b, ok := st.Clocks(); ok && !g.IsAdjourned() {
-		d.White.Clock, d.Black.Clock = duration(w.Left)+" left", duration(b.Left)+" left"
+		d.White.Clock, d.Black.Clock = clockWords(w), clockWords(b)
 		if now.Turn() == rules.White {
 			d.White.ToMove = true
 		} else {

@@ -47,6 +47,7 @@ type tournamentData struct {
 	Director, DirectorHref   string
 	TimeControl              string
 	Rated, Swiss, Started    bool
+	Pauses, NoVacation       bool   // its games may be paused (M63); vacations stop no clock of theirs (M67)
 	Join                     string // the line to send to join, while open
 	Players                  []ratingRow
 	Standings                []standingRow
@@ -89,7 +90,8 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 	d := tournamentData{ID: t.ID, Name: t.Name, System: systemWords(t), Status: tournamentStatus(t),
 		Director: st.Director.Handle, DirectorHref: h.playerHref(st.Director.Handle),
 		TimeControl: timeControl(t.TimeControl), Rated: t.Rated, Swiss: st.System() == pairing.Swiss,
-		Started: t.Status == db.TournamentRunning || t.Status == db.TournamentOver}
+		Started: t.Status == db.TournamentRunning || t.Status == db.TournamentOver,
+		Pauses:  t.Pauses, NoVacation: t.NoVacation}
 	if t.Status == db.TournamentOpen {
 		d.Join = fmt.Sprintf("join tournament %d", t.ID)
 	}

@@ -119,3 +119,19 @@ func plyOf(p rules.Position) int { return game.Ply(p) - 1 }
 
 // colourWord is "white" or "black".
 func colourWord(c rules.Color) string { return strings.ToLower(c.String()) }
+
+// clockWords is a player's time left as a game's page shows it, as the
+// mails do: with "(weekends paused, Europe/Prague)" for a player whose
+// clock stands still on weekends (M64), "out of time" for a player who
+// may still move until the opponent claims the win (M66). A vacation
+// is not shown (M46).
+func clockWords(c game.Clock) string {
+	s := duration(c.Left) + " left"
+	if c.Out {
+		s = "out of time"
+	}
+	if c.Weekends != "" {
+		s += " (weekends paused, " + c.Weekends + ")"
+	}
+	return s
+}

@@ -43,6 +43,10 @@ import (
 //     game (more pieces on the board): the moves of games=100000 are the
 //     first 10 of 1,000 games, those of games=100 the first 100 of 100.
 //
+// A tenth of the players pause their weekends (M64) in one of three time
+// zones, and a tenth of the moves are theirs (-scale.weekends=false for
+// none).
+//
 // Run it as
 //
 //	go test ./cmd/congod -run '^$' -bench Scale -benchtime 20000x -count 3
@@ -59,6 +63,20 @@ var scaleInProcess = flag.Bool("scale.inprocess", false,
 	"BenchmarkScale runs the daemon in the test's process, for -cpuprofile (rss-MiB is then the test's)")
 
 var scaleGaps = flag.Bool("scale.gaps", false, "BenchmarkScale logs every gap of more than 100 ms between answers")
+
+var scaleWeekends = flag.Bool("scale.weekends", true,
+	"BenchmarkScale has a tenth of the players pause their weekends (M64), in three time zones")
+
+// scaleZones are the time zones of the players of BenchmarkScale who
+// pause their weekends.
+var scaleZones = [...]string{"Europe/Prague", "Asia/Tokyo", "America/New_York"}
+
+// pausesWeekends reports whether the player of a side (0 white, 1 black)
+// of game i of BenchmarkScale pauses weekends: a tenth of them, spread
+// over the games by a hash, so that a tenth of the moves are theirs too.
+func pausesWeekends(i, side int) bool {
+	return *scaleWeekends && (uint64(2*i+side)*2654435761)%1000 < 100
+}
 
 // scaleWindow is how many moves wait to be answered at most.
 const scaleWindow = 512
@@ -258,7 +276,7 @@ func scaleSeed(b *testing.B, n int) string {
 		scaleSeeds.dir, scaleSeeds.paths = dir, map[int]string{}
 		// Left for the process's end: the seeds serve every run.
 	}
-	path := filepath.Join(scaleSeeds.dir, fmt.Sprintf("seed%d.db", n))
+	path := filepath.Join(scaleSeeds.dir, fmt.Sprintf("seed%d-%v.db", n, *scaleWeekends))
 	ctx := context.Background()
 	store, err := db.Open(ctx, path)
 	if err != nil {
@@ -279,6 +297,11 @@ func scaleSeed(b *testing.B, n int) string {
 					}
 					if err := tx.SetConfirmed(ctx, p[j].ID); err != nil {
 						return err
+					}
+					if pausesWeekends(i, j) {
+						if err := tx.SetTime(ctx, p[j].ID, scaleZones[i%len(scaleZones)], now); err != nil {
+							return err
+						}
 					}
 				}
 				g, err := tx.AddGame(ctx, db.Game{White: p[0].ID, Black: p[1].ID, Challenger: p[0].ID,
