@@ -200,7 +200,7 @@ func TestSMTPOutagePostfix(t *testing.T) {
 			time.Sleep(250 * time.Millisecond)
 		}
 	}
-	eventually(t, "moves handled", func() string {
+	eventuallyWithin(t, 30*time.Second, "moves handled", func() string {
 		if n := len(outboxMails(t, store)); n != before+games*plies*2 {
 			return fmt.Sprintf("%d mails queued, want %d", n-before, games*plies*2)
 		}

@@ -255,6 +255,15 @@ service imap-login {
 		}
 	})
 	s.run(t)
+	// Each INBOX is made now, one user at a time: in sdbox, a first
+	// delivery over LMTP that races a first IMAP login to create the
+	// INBOX fails ("Mailbox already exists") and may kill the IMAP
+	// process (seen in a CI run of the Postfix tests).
+	for _, u := range cfg.Users {
+		if _, err := s.Messages(u.Name, "INBOX"); err != nil {
+			t.Fatalf("dovecottest: open %s's INBOX: %v", u.Name, err)
+		}
+	}
 	return s
 }
 
