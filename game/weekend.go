@@ -102,9 +102,11 @@ func (w weekends) next(t time.Time) (start, end time.Time, ok bool) {
 	if w.loc == nil {
 		return time.Time{}, time.Time{}, false
 	}
-	local := t.In(w.loc)
+	// From the Saturday on or before t (or the start of the pauses, if
+	// later): at most two weeks to look at.
+	local := latest(t, w.from).In(w.loc)
 	y, m, d := local.Date()
-	d -= (int(local.Weekday()) - int(time.Saturday) + 7) % 7 // the Saturday on or before t
+	d -= (int(local.Weekday()) - int(time.Saturday) + 7) % 7
 	for {
 		// time.Date counts days in the zone, so that a weekend of a
 		// change of clocks lasts 47 or 49 hours.
