@@ -79,7 +79,7 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 		}
 		st.Game.ThreadRoot = root
 	}
-	data.Lang, data.To, data.Message = r.Lang(r.Sender), r.Sender.Handle, nil
+	data.Lang, data.To, data.Message, data.Relayed = r.Lang(r.Sender), r.Sender.Handle, nil, data.Message != nil
 	if err := r.Subject(ctx, &data.Game, r.Sender); err != nil {
 		return command.Result{}, err
 	}
@@ -128,10 +128,24 @@ func challengeRobot(ctx context.Context, r *command.Request, terms game.Terms, m
 		return command.Result{}, err
 	}
 	res := command.Result{Notes: []string{fmt.Sprintf("challenge %s: game %d, level %d", me.Handle, st.ID(), level)}}
+	unread := templates.RobotReadsNone{Robot: me.Handle} // words beside the challenge (M59)
 	if r.RobotWaits(&st) {
-		return res, nil // the robot plays white: its first move's mail tells all
+		// The robot plays white: its first move's mail tells all, and
+		// the answer what the robot did not read.
+		if r.Message(0) != nil {
+			res.Answers, res.Game = []templates.Section{unread}, st.ID()
+		}
+		return res, nil
 	}
-	return res, r.Announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me)
+	var notes map[int64][]string
+	if r.Message(0) != nil {
+		line, err := templates.RobotReadsNoneLine(r.Lang(r.Sender), me.Handle)
+		if err != nil {
+			return command.Result{}, err
+		}
+		notes = map[int64][]string{r.Sender.ID: {line}}
+	}
+	return res, r.Announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me, notes)
 }
 
 // Accept starts a game the sender was challenged to.

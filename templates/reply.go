@@ -297,6 +297,26 @@ type NotRelayed struct {
 	GameID int64
 }
 
+// RobotReadsNone says that the sender's words in a game against the
+// robot, Robot, were not passed on: it reads no messages (M59).
+type RobotReadsNone struct {
+	Robot string
+}
+
+// RobotReadsNoneLine is the line of RobotReadsNone, for a board mail's
+// notes, in language l.
+func RobotReadsNoneLine(l lang.Code, robot string) (string, error) {
+	return tongueOf(l).execute("robot_reads_none", RobotReadsNone{Robot: robot})
+}
+
+// Hints are what the sender's mail asked for and did not get (M58): a
+// game action written in words, a move inside a sentence. Each Reason
+// says what was not done and the line to send. They come first in the
+// answer, or below the first line of the sender's board mail.
+type Hints struct {
+	Reasons []Phrase
+}
+
 // Sections renders sections of a reply in language l, each as its text,
 // for the notes of a board mail.
 func Sections(l lang.Code, secs []Section) ([]string, error) {
@@ -321,19 +341,21 @@ type LanguageSet struct {
 // player who has never seen it (M25).
 type RulesSummary struct{}
 
-func (Help) template() string          { return "help" }
-func (Registered) template() string    { return "registered" }
-func (Renamed) template() string       { return "renamed" }
-func (NewKey) template() string        { return "newkey" }
-func (GameList) template() string      { return "games" }
-func (Error) template() string         { return "error" }
-func (Prove) template() string         { return "prove" }
-func (HowToRegister) template() string { return "how_to_register" }
-func (NoCommand) template() string     { return "no_command" }
-func (Omitted) template() string       { return "omitted" }
-func (RulesSummary) template() string  { return "rules" }
-func (Cut) template() string           { return "cut" }
-func (LoopNotice) template() string    { return "loop_notice" }
-func (Relayed) template() string       { return "relayed" }
-func (NotRelayed) template() string    { return "not_relayed" }
-func (LanguageSet) template() string   { return "language_set" }
+func (Help) template() string           { return "help" }
+func (Registered) template() string     { return "registered" }
+func (Renamed) template() string        { return "renamed" }
+func (NewKey) template() string         { return "newkey" }
+func (GameList) template() string       { return "games" }
+func (Error) template() string          { return "error" }
+func (Prove) template() string          { return "prove" }
+func (HowToRegister) template() string  { return "how_to_register" }
+func (NoCommand) template() string      { return "no_command" }
+func (Omitted) template() string        { return "omitted" }
+func (RulesSummary) template() string   { return "rules" }
+func (Cut) template() string            { return "cut" }
+func (LoopNotice) template() string     { return "loop_notice" }
+func (Relayed) template() string        { return "relayed" }
+func (NotRelayed) template() string     { return "not_relayed" }
+func (RobotReadsNone) template() string { return "robot_reads_none" }
+func (Hints) template() string          { return "hints" }
+func (LanguageSet) template() string    { return "language_set" }

@@ -177,6 +177,10 @@ type BoardData struct {
 	Last rules.Move
 	// Message is the message the other player wrote (M19).
 	Message *Message
+	// First are paragraphs for this recipient alone that come first,
+	// below the line that names the game: what their mail asked for in
+	// words and did not get (M58).
+	First []string
 	// Notes are paragraphs for this recipient alone: answers to their
 	// own mail about the game.
 	Notes []string
@@ -260,6 +264,9 @@ type ChallengeData struct {
 	Challenger string
 	Challenged string
 	Message    *Message
+	// Relayed is set in the mail to the challenger when their message
+	// went to the player challenged with the challenge.
+	Relayed bool
 }
 
 // Challenge renders the mail that asks the challenged player to accept.
