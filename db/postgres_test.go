@@ -42,6 +42,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestPlayerLookups":               TestPlayerLookups,
 	"TestSetSecret":                   TestSetSecret,
 	"TestRobotGames":                  TestRobotGames,
+	"TestGuard":                       TestGuard,
 	"TestSentLog":                     TestSentLog,
 	"TestGameClocks":                  TestGameClocks,
 	"TestUpdatePlayer":                TestUpdatePlayer,

@@ -59,6 +59,9 @@ type MoveArgs struct {
 	Move string
 	// Number is the #N guard after a move (M1); 0 when absent.
 	Number int
+	// Anyway is true when the word anyway follows the move: it is played
+	// even when it lets the opponent take the mover's lion (M61).
+	Anyway bool
 }
 
 // BoardArgs are the arguments of board congo <id>[#N].
@@ -120,6 +123,13 @@ type VacationArgs struct {
 type LanguageArgs struct {
 	// Language is the language named.
 	Language lang.Code
+}
+
+// GuardArgs are the arguments of guard on|off (M61).
+type GuardArgs struct {
+	// On is true for guard on: moves that let the opponent take the
+	// player's lion are not played unless they say anyway.
+	On bool
 }
 
 // TournamentArgs are the arguments of tournament <t>, tournament start
@@ -185,6 +195,7 @@ func (SeekArgs) isArgs()          {}
 func (NotifyArgs) isArgs()        {}
 func (VacationArgs) isArgs()      {}
 func (LanguageArgs) isArgs()      {}
+func (GuardArgs) isArgs()         {}
 func (TournamentArgs) isArgs()    {}
 func (TournamentNewArgs) isArgs() {}
 func (KickArgs) isArgs()          {}

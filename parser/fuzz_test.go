@@ -138,7 +138,7 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 var kindArgs = map[Kind]Args{
 	Register: RegisterArgs{}, Rename: RenameArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
 	Conditional: ConditionalArgs{}, If: IfArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
-	Language: LanguageArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
+	Language: LanguageArgs{}, Guard: GuardArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
 	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{},
 	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},
 }

@@ -37,6 +37,7 @@ const (
 	Analyze          // analyze congo <id> (or analyse): the robot's analysis of a finished game (M49)
 	Language         // language en|ja|cs (or english, japanese, 日本語, czech, čeština, česky): the language of the player's mails (M40)
 	Rename           // rename <handle>: a new handle, until the player's first game starts (M56)
+	Guard            // guard on|off: the lion guard, which refuses a move that lets the opponent take the mover's lion (M61)
 
 	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
 	// is read as a command word; its next word picks the others.
@@ -122,6 +123,7 @@ var syntaxes = [...]syntax{
 	Analyze:     {word: "analyze", also: "analyse", game: true, args: gameArgs},
 	Language:    {word: "language", starts: oneWordAtMost, form: "language en|ja|cs", args: languageArgs},
 	Rename:      {word: "rename", starts: oneWordAtMost, form: "rename <handle>", args: renameArgs},
+	Guard:       {word: "guard", starts: onOrOff, form: "guard on|off", args: guardArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},

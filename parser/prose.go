@@ -31,20 +31,40 @@ func normalise(line string) string {
 // a move, optionally after the word "congo", with what people add to
 // it: a final ".", ",", ";", "!", "?" (or "!!", "!?", ...), "。" or "、";
 // quotes or brackets around it; "move", "Move:", "my move:", "I play"
-// and their like in the other languages of M40 before it (M59); and the
-// #N guard (M1). ok reports whether the line is one; m is then the move
-// (separators mapped, see mapSeparators) and its guard, and guard is
-// false when a '#' is followed by no number from 1 up.
+// and their like in the other languages of M40 before it (M59); the
+// #N guard (M1); and the word anyway after it (M61). ok reports whether
+// the line is one; m is then the move (separators mapped, see
+// mapSeparators), its guard and anyway, and guard is false when a '#' is
+// followed by no number from 1 up.
 func moveAlone(line string) (m MoveArgs, guard, ok bool) {
 	if w, rest := cutWord(line); isGameWord(w) && rest != "" { // congo b2-b3
 		line = rest
 	}
+	line, anyway := cutAnyway(line)
 	move, n, guard := splitMoveNumber(undecorate(line))
+	move, anyway2 := cutAnyway(move)
 	move = mapSeparators(undecorate(move))
 	if move == "" || !isMove(move) {
 		return MoveArgs{}, false, false
 	}
-	return MoveArgs{Move: move, Number: n}, guard, true
+	return MoveArgs{Move: move, Number: n, Anyway: anyway || anyway2}, guard, true
+}
+
+// cutAnyway cuts the word anyway, which plays a move the lion guard
+// would refuse (M61), off the end of s ("c3-c4 anyway", "c3-c4,
+// anyway!"), reporting whether it was there.
+func cutAnyway(s string) (string, bool) {
+	const word = "anyway"
+	t := trimMarks(s)
+	if len(t) <= len(word) || !strings.EqualFold(t[len(t)-len(word):], word) {
+		return s, false
+	}
+	rest := t[:len(t)-len(word)]
+	cut := strings.TrimRightFunc(rest, func(r rune) bool { return isSpace(r) || r == ',' })
+	if len(cut) == len(rest) || cut == "" { // "runaway", or the word alone
+		return s, false
+	}
+	return cut, true
 }
 
 // cutWord splits the first word off a trimmed line.

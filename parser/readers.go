@@ -161,8 +161,10 @@ func moveArgs(c *Command, args []string, game int64) Error {
 		return lineError(c.Line, MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
 	}
 	// The decorations of a move alone (M20) are allowed here too, as in
-	// move congo 42 "b2-b3".
-	move, n, ok := splitMoveNumber(undecorate(strings.Join(args, " ")))
+	// move congo 42 "b2-b3", and anyway after it (M61).
+	text, anyway := cutAnyway(strings.Join(args, " "))
+	move, n, ok := splitMoveNumber(undecorate(text))
+	move, anyway2 := cutAnyway(move)
 	move = mapSeparators(undecorate(move))
 	switch {
 	case !ok:
@@ -174,7 +176,19 @@ func moveArgs(c *Command, args []string, game int64) Error {
 	case !isMove(move):
 		return lineError(c.Line, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
-	c.Args = MoveArgs{Move: move, Number: n}
+	c.Args = MoveArgs{Move: move, Number: n, Anyway: anyway || anyway2}
+	return Error{}
+}
+
+// onOrOff: guard is a command alone before on or off, so that "Guard
+// your lion!" in a message stays words.
+func onOrOff(args []string) bool {
+	return len(args) == 1 && (strings.EqualFold(trimMarks(args[0]), "on") || strings.EqualFold(trimMarks(args[0]), "off"))
+}
+
+// guardArgs reads guard on|off (M61).
+func guardArgs(c *Command, args []string, _ int64) Error {
+	c.Args = GuardArgs{On: strings.EqualFold(trimMarks(args[0]), "on")}
 	return Error{}
 }
 

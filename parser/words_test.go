@@ -125,7 +125,7 @@ func TestEmbeddedMoveBesideCommands(t *testing.T) {
 }
 
 // TestMovePrefixesInLanguages checks M59: the prefixes of M20 in Czech
-// and Japanese.
+// and Japanese, and the word anyway of M61 after a move.
 func TestMovePrefixesInLanguages(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -144,6 +144,12 @@ func TestMovePrefixesInLanguages(t *testing.T) {
 		{"私の手は e6-e5 です。", MoveArgs{Move: "e6-e5"}},
 		{"次の手は e6-e5", MoveArgs{Move: "e6-e5"}},
 		{"e6-e5 にします", MoveArgs{Move: "e6-e5"}},
+		{"c3-c4 anyway", MoveArgs{Move: "c3-c4", Anyway: true}},
+		{"c3-c4, anyway!", MoveArgs{Move: "c3-c4", Anyway: true}},
+		{"c3-c4 anyway #5", MoveArgs{Move: "c3-c4", Number: 5, Anyway: true}},
+		{"c3-c4 #5 anyway", MoveArgs{Move: "c3-c4", Number: 5, Anyway: true}},
+		{"move c3-c4 ANYWAY", MoveArgs{Move: "c3-c4", Anyway: true}},
+		{"move congo 42 c3-c4 anyway", MoveArgs{Move: "c3-c4", Anyway: true}},
 	}
 	for _, tt := range tests {
 		got := Parse(gameSubject, tt.line, Context{})
@@ -151,7 +157,7 @@ func TestMovePrefixesInLanguages(t *testing.T) {
 		checkResult(t, fmt.Sprintf("Parse(%q)", tt.line), got, want)
 	}
 	// Words that start like a prefix stay words.
-	for _, line := range []string{"Tahle hra je skvělá", "Hrajeme dál"} {
+	for _, line := range []string{"Tahle hra je skvělá", "Hrajeme dál", "anyway"} {
 		if got := Parse(gameSubject, line, Context{}); len(got.Commands) != 0 || got.Message != line {
 			t.Errorf("Parse(%q) = %+v, want the message alone", line, got)
 		}
@@ -187,6 +193,31 @@ func TestLanguageNameAlone(t *testing.T) {
 	for _, line := range []string{"ja", "cs", "en", "English please"} {
 		if got := Parse(gameSubject, line, Context{}); len(got.Commands) != 0 {
 			t.Errorf("Parse(%q) = %+v, want no command", line, got)
+		}
+	}
+}
+
+// TestGuard checks the words of M61: guard on|off.
+func TestGuard(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want Command
+	}{
+		{"guard off", Command{Kind: Guard, Args: GuardArgs{}}},
+		{"Guard ON", Command{Kind: Guard, Args: GuardArgs{On: true}}},
+		{"guard on.", Command{Kind: Guard, Args: GuardArgs{On: true}}},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{})
+		want := tt.want
+		want.Line = tt.line
+		checkResult(t, fmt.Sprintf("Parse(%q)", tt.line), got, Result{Commands: []Command{want}})
+	}
+	// In a message, guard is a word.
+	for _, line := range []string{"Guard your lion!", "guard"} {
+		if got := Parse(gameSubject, line, Context{}); len(got.Commands) != 0 || got.Message != line {
+			t.Errorf("Parse(%q) = %+v, want the message alone", line, got)
 		}
 	}
 }

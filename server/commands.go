@@ -73,6 +73,7 @@ var commands = map[parser.Kind]entry{
 	parser.Notify:   typed(proven, account.Notify),
 	parser.Vacation: typed(proven, account.Vacation),
 	parser.Language: typed(proven, account.Language),
+	parser.Guard:    typed(proven, account.Guard),
 
 	// The lobby: games begin.
 	parser.Challenge: typed(proven, lobby.Challenge),

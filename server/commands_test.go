@@ -43,6 +43,7 @@ var needs = []struct {
 	{"vacation 3", proven},
 	{"language cs", proven},
 	{"rename carol", proven},
+	{"guard off", proven},
 	{"tournament new swiss Spring Cup", proven},
 	{"tournament start 1", proven},
 	{"tournament cancel 1", proven},

@@ -106,6 +106,7 @@ var forgedCommands = []struct {
 	{"notify", nil, "alice", "notify digest"},
 	{"vacation", nil, "alice", "vacation 3"},
 	{"language", nil, "alice", "language ja"},
+	{"guard", nil, "alice", "guard off"},
 	{"tournament new", nil, "alice", "tournament new swiss Spring Cup"},
 	{"join", newTournament1, "bob", "join tournament 1"},
 	{"leave", func(t *testing.T, w *servertest.World) {

@@ -337,9 +337,10 @@ func (w *Work) announce(ctx context.Context, st *game.State, data templates.Boar
 			data.Message = message
 		}
 		data.Board = templates.ViewOf(st.Pos, st.Side(to.ID)).WithLast(data.Last)
-		data.Drowning = nil
+		data.Drowning, data.Attack = nil, nil
 		if st.Active() && to.ID == st.ToMove().ID {
 			data.Drowning = templates.DrowningOf(st.Pos)
+			data.Attack = templates.LionAttackOn(st.Pos, st.Opponent(to.ID).Handle)
 		}
 		if err := w.BoardMail(ctx, st, to, data); err != nil {
 			return err
@@ -353,7 +354,7 @@ func (w *Work) remind(ctx context.Context, st *game.State, final bool) error {
 	to := st.ToMove()
 	data := templates.BoardData{Game: GameWords(st), To: to.Handle, Board: templates.ViewOf(st.Pos, st.Pos.Turn()),
 		Events:   []templates.Happening{{Event: templates.Reminder, Until: st.Deadline(), Final: final}},
-		Drowning: templates.DrowningOf(st.Pos)}
+		Drowning: templates.DrowningOf(st.Pos), Attack: templates.LionAttackOn(st.Pos, st.Opponent(to.ID).Handle)}
 	return w.BoardMail(ctx, st, to, data)
 }
 

@@ -211,6 +211,7 @@ const (
 	OnVacation      Problem = "on vacation"       // vacation when on vacation; Until is its end
 	LevelForHuman   Problem = "level for human"   // level=N in a challenge to a player who is not the robot
 	RobotTakeback   Problem = "robot takeback"    // takeback in a game against the robot, Handle
+	LionExposed     Problem = "lion exposed"      // Move lets Handle take the sender's lion with the capture Detail (M61)
 
 	Unconfirmed       Problem = "unconfirmed"          // a challenge to Handle, whose address is not confirmed (M28)
 	TooManyRobotGames Problem = "too many robot games" // Detail is the cap

@@ -189,6 +189,10 @@ type BoardData struct {
 	// recipient's move unless they leave the river on it (R13), in the
 	// mail to the player to move (DrowningOf).
 	Drowning []Piece
+	// Attack is the capture by which the opponent could take the lion
+	// of the recipient, the player to move, with their next move (M61);
+	// nil when the lion is not attacked, and in every other mail.
+	Attack *LionAttack
 	// Past is set for the board after black's move At (M15).
 	Past bool
 	At   int

@@ -138,7 +138,7 @@ func TestEndToEndLanguages(t *testing.T) {
 	h1 := w.expect("hanako", 1)[0]
 	wantContains(t, "the mover's copy", h1, "あなた：d2-e3 — あなたのポーンが e3 に動きました。", "あなたのメッセージを jan に伝えました。")
 
-	w.sendIn(cs, jan, jPA, "Re: "+j1.Subject, "d6-c5\nDěkuji, vám také. Příliš žluťoučký kůň úpěl ďábelské ódy.", j1.MessageID)
+	w.sendIn(cs, jan, jPA, "Re: "+j1.Subject, "d6-c5 anyway\nDěkuji, vám také. Příliš žluťoučký kůň úpěl ďábelské ódy.", j1.MessageID)
 	h2 := w.expect("hanako", 1)[0]
 	wantContains(t, "jan's move", h2, "jan：d6-c5 — ポーンが c5 に動きました。", "jan からのメッセージ：", "Děkuji, vám také. Příliš žluťoučký kůň úpěl ďábelské ódy.")
 	w.wantOwnLanguage("jan's move", h2, "ja")
