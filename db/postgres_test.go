@@ -43,6 +43,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestSetSecret":                   TestSetSecret,
 	"TestRobotGames":                  TestRobotGames,
 	"TestGuard":                       TestGuard,
+	"TestTournamentRobot":             TestTournamentRobot,
 	"TestSentLog":                     TestSentLog,
 	"TestGameClocks":                  TestGameClocks,
 	"TestUpdatePlayer":                TestUpdatePlayer,

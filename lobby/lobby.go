@@ -47,7 +47,10 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	if err := r.Budget(ctx, opponent); err != nil {
 		return command.Result{}, err
 	}
-	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control, Unrated: a.Unrated}
+	// A game against the robot is unrated unless the challenge says
+	// rated (M60).
+	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control,
+		Unrated: a.Unrated || robotGame && !a.Rated}
 	if a.Color == rules.Black {
 		terms.White, terms.Black = opponent, r.Sender
 	}

@@ -27,7 +27,7 @@ type RenameArgs struct {
 }
 
 // ChallengeArgs are the arguments of challenge congo <handle>
-// [white|black] [days=N|bank=D+I] [unrated] [level=N].
+// [white|black] [days=N|bank=D+I] [rated|unrated] [level=N].
 type ChallengeArgs struct {
 	// Handle is the handle of the player challenged, as written.
 	Handle string
@@ -39,6 +39,9 @@ type ChallengeArgs struct {
 	Control TimeControl
 	// Unrated is true when the challenge names unrated.
 	Unrated bool
+	// Rated is true when the challenge names rated: a game against the
+	// robot is unrated unless it does (M60).
+	Rated bool
 	// Level is the strength asked of the robot, MinLevel to MaxLevel
 	// (level=N); 0 when none was named.
 	Level int
@@ -168,6 +171,19 @@ type KickArgs struct {
 	Handle string
 }
 
+// TournamentAddArgs are the arguments of tournament <t> add robot
+// [level=N] (M60).
+type TournamentAddArgs struct {
+	// Tournament is the number of the tournament.
+	Tournament int64
+	// Handle is the handle of the player added, as written: the server
+	// adds the robot alone.
+	Handle string
+	// Level is the robot's strength in the tournament's games, MinLevel
+	// to MaxLevel; 0 when none was named.
+	Level int
+}
+
 // BanArgs are the arguments of the operator's ban <handle> and unban
 // <handle>.
 type BanArgs struct {
@@ -197,6 +213,7 @@ func (VacationArgs) isArgs()      {}
 func (LanguageArgs) isArgs()      {}
 func (GuardArgs) isArgs()         {}
 func (TournamentArgs) isArgs()    {}
+func (TournamentAddArgs) isArgs() {}
 func (TournamentNewArgs) isArgs() {}
 func (KickArgs) isArgs()          {}
 func (BanArgs) isArgs()           {}

@@ -139,7 +139,7 @@ var kindArgs = map[Kind]Args{
 	Register: RegisterArgs{}, Rename: RenameArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
 	Conditional: ConditionalArgs{}, If: IfArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
 	Language: LanguageArgs{}, Guard: GuardArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
-	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{},
+	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{}, TournamentAdd: TournamentAddArgs{},
 	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},
 }
 

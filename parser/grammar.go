@@ -13,7 +13,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N]
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -46,6 +46,7 @@ const (
 	TournamentStart  // tournament start <t>
 	TournamentCancel // tournament cancel <t>
 	TournamentKick   // tournament kick <t> <handle>
+	TournamentAdd    // tournament <t> add robot [level=N]: the director adds the robot before the start (M60)
 	Tournaments      // tournaments: those open for joining and those running
 	Join             // join tournament <t>
 	Leave            // leave tournament <t>
@@ -99,7 +100,7 @@ var syntaxes = [...]syntax{
 	Help:        {word: "help", args: noArgs},
 	Register:    {word: "register", args: registerArgs},
 	NewKey:      {word: "newkey", args: noArgs},
-	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]", args: challengeArgs},
+	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N]", args: challengeArgs},
 	Accept:      {word: "accept", game: true, args: gameArgs},
 	Decline:     {word: "decline", game: true, args: gameArgs},
 	Move:        {word: "move", game: true, form: "move congo <id> <move>", args: moveArgs},
@@ -130,6 +131,7 @@ var syntaxes = [...]syntax{
 	TournamentStart:  {word: "tournament start", form: "tournament start <number>", args: tournamentIDArgs},
 	TournamentCancel: {word: "tournament cancel", form: "tournament cancel <number>", args: tournamentIDArgs},
 	TournamentKick:   {word: "tournament kick", form: "tournament kick <number> <handle>", args: tournamentKickArgs},
+	TournamentAdd:    {word: "tournament add", form: "tournament <number> add robot [level=N]", args: tournamentAddArgs},
 	Tournaments:      {word: "tournaments", args: noArgs},
 	Join:             {word: "join", starts: tournamentWordFirst, form: "join tournament <number>", args: joinArgs},
 	Leave:            {word: "leave", starts: tournamentWordFirst, form: "leave tournament <number>", args: joinArgs},

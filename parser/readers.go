@@ -65,7 +65,7 @@ func challengeArgs(c *Command, args []string, _ int64) Error {
 	if e.Problem != NoProblem {
 		return e
 	}
-	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Level: o.level}
+	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Rated: o.rated, Level: o.level}
 	return Error{}
 }
 
@@ -310,12 +310,14 @@ type options struct {
 	color   rules.Color
 	control TimeControl
 	unrated bool
+	rated   bool // a challenge's: a game against the robot is rated only so (M60)
 	level   int
 }
 
 // readOptions reads the options of a challenge or a seek, in any order
 // (M11): a colour (for a challenge), a time control, unrated, and the
-// robot's level (for a challenge). line is the command's, for errors.
+// robot's level and rated (for a challenge). line is the command's, for
+// errors.
 func readOptions(line string, args []string, colour bool) (options, Error) {
 	form := usage(Seek)
 	if colour {
@@ -331,7 +333,15 @@ func readOptions(line string, args []string, colour bool) (options, Error) {
 		case colour && strings.EqualFold(w, "black"):
 			seen, colourSeen, o.color = colourSeen, true, rules.Black
 		case strings.EqualFold(w, "unrated"):
+			if o.rated {
+				return o, lineError(line, ExtraWords, "a game is rated or unrated, not both: write %s", form)
+			}
 			seen, o.unrated = o.unrated, true
+		case colour && strings.EqualFold(w, "rated"):
+			if o.unrated {
+				return o, lineError(line, ExtraWords, "a game is rated or unrated, not both: write %s", form)
+			}
+			seen, o.rated = o.rated, true
 		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
 			n, ok := smallNumber(w[6:])
 			if !ok || n < MinLevel || n > MaxLevel {

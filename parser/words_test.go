@@ -222,6 +222,28 @@ func TestGuard(t *testing.T) {
 	}
 }
 
+// TestRated checks rated in a challenge (M60): a game against the robot
+// is unrated unless its challenge says rated; rated and unrated both are
+// an error.
+func TestRated(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want ChallengeArgs
+	}{
+		{"challenge congo robot rated", ChallengeArgs{Handle: "robot", Rated: true}},
+		{"challenge congo robot level=2 rated black", ChallengeArgs{Handle: "robot", Rated: true, Level: 2, Color: 1}},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{})
+		checkResult(t, fmt.Sprintf("Parse(%q)", tt.line), got, Result{Commands: []Command{{Kind: Challenge, Line: tt.line, Args: tt.want}}})
+	}
+	got := Parse("", "challenge congo bob rated unrated", Context{})
+	if len(got.Errors) != 1 || got.Errors[0].Problem != ExtraWords {
+		t.Errorf("Parse(rated unrated) = %+v, want one error", got)
+	}
+}
+
 // TestChallengeMessage checks that the lines of words beside a challenge
 // in a mail about no game are the message to the player challenged; a
 // line with something to say of it stays an error, and so do words

@@ -485,3 +485,28 @@ func TestRobotNeverGuarded(t *testing.T) {
 	w.SendProven("alice", fmt.Sprintf("move congo %d %s", id, captures[0]))
 	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "You win: robot's lion was captured.")
 }
+
+// TestRobotGamesUnrated (M60): a game against the robot is unrated
+// unless its challenge says rated.
+func TestRobotGamesUnrated(t *testing.T) {
+	t.Parallel()
+	w := newRobotWorld(t)
+	for _, c := range []struct {
+		command string
+		rated   bool
+		terms   string
+	}{
+		{"challenge congo robot level=1", false, "(days=3, unrated)"},
+		{"challenge congo robot rated level=1", true, "(days=3):"},
+		{"challenge congo robot level=1 unrated", false, "(days=3, unrated)"},
+	} {
+		w.SendProven("alice", c.command)
+		m := servertest.Only(t, w.DeliverChecked(), "alice")
+		servertest.WantText(t, m, "Time left "+c.terms)
+		if g := w.Game(servertest.GameOf(t, []servertest.Received{m})); g.Rated != c.rated {
+			t.Errorf("%q: game rated %v, want %v", c.command, g.Rated, c.rated)
+		}
+	}
+	w.SendProven("alice", "challenge congo robot rated unrated")
+	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "a game is rated or unrated, not both")
+}

@@ -107,6 +107,7 @@ var commands = map[parser.Kind]entry{
 	parser.TournamentStart:  typed(proven, tournament.Start),
 	parser.TournamentCancel: typed(proven, tournament.Cancel),
 	parser.TournamentKick:   typed(proven, tournament.Kick),
+	parser.TournamentAdd:    typed(proven, tournament.AddRobot),
 	parser.Tournament:       typed(proven, tournament.Show),
 	parser.Tournaments:      handler(registered, tournament.List),
 	parser.Join:             typed(proven, tournament.Join),

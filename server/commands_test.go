@@ -48,6 +48,7 @@ var needs = []struct {
 	{"tournament start 1", proven},
 	{"tournament cancel 1", proven},
 	{"tournament kick 1 bob", proven},
+	{"tournament 1 add robot", proven},
 	{"tournament 1", proven},
 	{"tournaments", registered},
 	{"join tournament 1", proven},

@@ -1,11 +1,13 @@
 package server_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/server"
@@ -123,6 +125,7 @@ var forgedCommands = []struct {
 		w.SendProven("carol", "join tournament 1")
 	}, "alice", "tournament start 1"},
 	{"tournament cancel", newTournament1, "alice", "tournament cancel 1"},
+	{"tournament add", newTournament1, "alice", "tournament 1 add robot"},
 	{"analyze", func(t *testing.T, w *servertest.World) {
 		startGame1(t, w)
 		w.SendProven("alice", "move congo 1 d2-e3")
@@ -144,12 +147,15 @@ func startGame1(t *testing.T, w *servertest.World) {
 	}
 }
 
-// newDumpWorld is servertest.New with a function that dumps every
-// table but the bookkeeping of mail, read through a connection of its
-// own.
+// newDumpWorld is servertest.New, with the robot, and a function that
+// dumps every table but the bookkeeping of mail, read through a
+// connection of its own.
 func newDumpWorld(t *testing.T) (*servertest.World, func() string) {
 	t.Helper()
-	w := servertest.New(t, server.Config{})
+	w := servertest.New(t, server.Config{Settings: config.Settings{Robot: config.DefaultRobot}})
+	if err := w.Server.EnsureRobot(context.Background()); err != nil {
+		t.Fatalf("EnsureRobot: %v", err)
+	}
 	raw, err := sql.Open("sqlite", "file:"+w.DBPath+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)

@@ -99,6 +99,8 @@ func (t *tongue) answerSubject(s Section, other string) (string, error) {
 		return t.tournamentSubject(s.T)
 	case TournamentJoin:
 		return t.tournamentSubject(s.T)
+	case TournamentRobot:
+		return t.tournamentSubject(s.T)
 	case TournamentDone:
 		return t.tournamentSubject(s.T)
 	case TournamentList:
@@ -219,12 +221,13 @@ const (
 
 	// Tournaments: Tournament is the tournament named.
 	NoSuchTournament     Problem = "no such tournament"     // Detail is the number
-	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start", "cancel" or "kick"
+	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start", "cancel", "kick" or "add"
 	TooFewPlayers        Problem = "too few players"        // tournament start with fewer than MinPlayers
 	TournamentNotOpen    Problem = "tournament not open"    // join, start or cancel after the start
 	TournamentNotRunning Problem = "tournament not running" // a withdrawal from a tournament not running
 	Joined               Problem = "joined"                 // join twice
 	NotAPlayer           Problem = "not a player"           // leave or kick of a player not in it (Handle, for kick); Detail set when they withdrew
+	NotTheRobot          Problem = "not the robot"          // tournament add of Handle, who is not the robot (M60)
 	TournamentAbort      Problem = "tournament game"        // abort of a tournament's game, whose name is Detail
 )
 

@@ -226,6 +226,14 @@ type TournamentJoin struct {
 	Left bool // leave tournament before the start
 }
 
+// TournamentRobot answers tournament <t> add robot (M60): the robot,
+// Robot, is a player of T now, at Level.
+type TournamentRobot struct {
+	T     Tournament
+	Robot string
+	Level int
+}
+
 // TournamentDone answers tournament start, cancel and kick, and leave
 // tournament after the start.
 type TournamentDone struct {
@@ -244,6 +252,7 @@ type TournamentList struct {
 }
 
 func (TournamentCreated) template() string { return "tournament_created" }
+func (TournamentRobot) template() string   { return "tournament_robot" }
 func (TournamentJoin) template() string    { return "tournament_join" }
 func (TournamentDone) template() string    { return "tournament_done" }
 func (TournamentList) template() string    { return "tournaments" }

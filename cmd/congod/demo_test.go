@@ -221,7 +221,10 @@ func TestDemoRestart(t *testing.T) {
 	dbPath := filepath.Join(dir, "congo-demo.db")
 	mailDir := filepath.Join(dir, "congo-demo.mail")
 	d := startDemo(t, dbPath)
-	for _, want := range []string{mailDir, "survive a restart", "delete " + dbPath + "* and " + mailDir} {
+	for _, want := range []string{mailDir, "survive a restart", "delete " + dbPath + "* and " + mailDir,
+		// Four players, enough for a tournament (M62).
+		"alice  alice  alice@example.org", "bob    bob    bob@example.org", "carol  carol  carol@example.org",
+		"dave   dave   dave@example.org", "tournament 1 add robot"} {
 		if !strings.Contains(d.banner, want) {
 			t.Errorf("the banner does not say %q:\n%s", want, d.banner)
 		}
