@@ -127,7 +127,7 @@ func TestEndToEndLanguages(t *testing.T) {
 	wantContains(t, "the start", start, "jan が対局の申し込みを受けました。", "jan からのメッセージ：", "Přijímám, ať vyhraje lepší! Žluťoučký kůň.", "あなたの手番です。")
 	w.wantOwnLanguage("the start", start, "ja")
 	jStart := w.expect("jan", 1)[0]
-	wantContains(t, "the start to jan", jStart, "Tah 1: na tahu je hanako (bílý).")
+	wantContains(t, "the start to jan", jStart, "Tah 1: na tahu je hanako (hraje bílými).")
 
 	// Full-width, with the Japanese full stop after it (M20, M21).
 	w.sendIn(ja, hanako, hPA, "Re: "+start.Subject, "ｄ２－ｅ３。\nよろしくお願いします！", start.MessageID)
@@ -151,7 +151,7 @@ func TestEndToEndLanguages(t *testing.T) {
 	wantContains(t, "the end", hEnd, "あなた：d1xd7", "あなたの勝ちです。")
 	jEnd := w.expect("jan", 1)[0]
 	wantSubject(t, "the end to jan", jEnd, "Congo partie 1: hanako – jan")
-	wantContains(t, "the end to jan", jEnd, "hanako: d1xd7 — lev zajal lva na d7.", "Vyhrává hanako: váš lev byl zajat.")
+	wantContains(t, "the end to jan", jEnd, "hanako: d1xd7 — lev zajal lva na d7.", "Výhra: hanako. Váš lev byl zajat.")
 	w.wantOwnLanguage("the end to jan", jEnd, "cs")
 
 	// The record keeps its English tags, and both players' words (M40).
