@@ -246,6 +246,11 @@ func TestDemoRestart(t *testing.T) {
 	challenge := w.expect("bob", 1)[0]
 	wantGame1(t, "challenge to bob", challenge, "accept congo 1")
 	w.expect("alice", 1)
+	// carol and dave have mailboxes too, enough for a tournament (M62).
+	for _, p := range []string{"carol", "dave"} {
+		w.send(p+"@example.org", server, "hello", "register "+p, "")
+		wantContains(t, p+"'s welcome", w.expect(p, 1)[0], "Welcome to Congo, "+p+"!")
+	}
 	waitEmpty(t, d, "congo", "INBOX") // the daemon has filed every mail
 	before := d.uids()
 	d.stop()
