@@ -55,7 +55,7 @@ func Board(ctx context.Context, r *command.Request, a parser.BoardArgs) (command
 		data.Drowning = templates.DrowningOf(st.Pos)
 		data.Attack = templates.LionAttackOn(st.Pos, st.Opponent(r.Sender.ID).Handle)
 	}
-	data.Page = r.GamePage(st.ID())
+	data.Page = r.GamePageFor(st.Game, r.Sender)
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return command.Result{}, err

@@ -373,7 +373,7 @@ func (w *Work) BoardMail(ctx context.Context, st *game.State, to db.Player, data
 	if err := w.Subject(ctx, &data.Game, to); err != nil {
 		return err
 	}
-	data.Page = w.GamePage(st.ID())
+	data.Page = w.GamePageFor(st.Game, to)
 	// Rendered as the mail is composed, in another goroutine: data is
 	// this mail's own (Board clones what it changes).
 	id, err := w.RenderedGameMail(ctx, to, st.Game, func(o *mailmsg.Outgoing) (err error) {
