@@ -37,7 +37,7 @@ func TestTournamentWithRobot(t *testing.T) {
 		t.Errorf("the answer's Subject = %q, want the tournament's", added.Subject)
 	}
 	servertest.WantWords(t, added, "robot, the computer player, is in tournament 1, Club, at level 2 of 5.",
-		"It has 3 players now:", "they are unrated")
+		"It has 3 players now:", "Its games are unrated.")
 	w.SendProven("alice", "tournament 1 add robot")
 	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "robot is a player of Club already")
 
@@ -89,6 +89,7 @@ func TestTournamentWithRobot(t *testing.T) {
 	}
 	m := mails[0]
 	servertest.WantText(t, m, "robot: ")
+	servertest.WantNoWords(t, m, "accepted the challenge") // there was none: the round began
 	if !strings.Contains(m.Subject, "(Club, round ") {
 		t.Errorf("Subject %q names not the tournament's round", m.Subject)
 	}
