@@ -180,3 +180,37 @@ func TestChallengeWithWords(t *testing.T) {
 	servertest.WantWords(t, toAlice, "Your message was passed on to bob with the challenge.")
 	servertest.WantNoText(t, toAlice, "unknown command")
 }
+
+// TestFinishedGameInCzechAndJapanese (M59, issue 24's fifth finding): a
+// game won by mail is told in the past and without a player's gender:
+// in Czech the players' sides are the pieces they play ("jan (bílými"),
+// the winner a noun ("Výhra je vaše", "Výhra: jan"), never "vyhrává";
+// in Japanese "jan の勝ちです".
+func TestFinishedGameInCzechAndJapanese(t *testing.T) {
+	t.Parallel()
+	w := servertest.New(t, server.Config{})
+	w.Register("jan", "hanako", "petra")
+	w.StartGame("jan", "hanako")
+	w.SendProven("jan", "language cs")
+	w.SendProven("hanako", "language ja")
+	w.SendProven("petra", "language cs")
+	w.Deliver()
+	w.SendProven("petra", "observe congo 1")
+	w.Deliver()
+	w.SendProven("jan", "move congo 1 d2-e3")
+	w.SendProven("hanako", "move congo 1 d6-c5 anyway")
+	w.Deliver()
+	w.SendProven("jan", "move congo 1 d1xd7")
+	mails := w.Deliver()
+	toJan := servertest.Only(t, mails, "jan")
+	servertest.WantWords(t, toJan, "Partie 1: jan (bílými", "hanako (černými", "Výhra je vaše, zajetím lva hráče hanako.")
+	toPetra := servertest.Only(t, mails, "petra")
+	servertest.WantWords(t, toPetra, "Výhra: jan, zajetím lva hráče hanako.")
+	toHanako := servertest.Only(t, mails, "hanako")
+	servertest.WantWords(t, toHanako, "jan の勝ちです。あなたのライオンが取られました。")
+	for _, m := range []servertest.Received{toJan, toPetra} {
+		servertest.WantNoWords(t, m, "vyhrává", "bílý)", "černý)", "(bílý,", "(černý,")
+	}
+	w.SendProven("jan", "games")
+	servertest.WantNoWords(t, servertest.Only(t, w.Deliver(), "jan"), "vyhrává", "(bílý", "(černý")
+}
