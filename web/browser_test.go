@@ -174,25 +174,29 @@ func TestGamePageInChromium(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			_, img := browse(t, chromium, "game2-"+m.name, srv.URL+"/games/2", m.width, m.height, m.dark)
-			checkScreenshot(t, img, m.dark, pos, map[string]bool{"c2": true, "c3": true}, rules.White)
+			checkScreenshot(t, img, map[bool]scheme{false: light, true: darkScheme}[m.dark], pos, map[string]bool{"c2": true, "c3": true}, rules.White)
 		})
 	}
 	// Black's view, as the link in a mail to Black opens it: the board
 	// turned round, rank 1 on top and file g on the left, and its
 	// pieces where they stand seen so; the link back to White's view.
+	// In a forced dark mode (Chrome's auto dark mode, a mail app's
+	// WebView) the page is darkened and the board keeps its colours:
+	// its pieces as far apart as in the light.
 	for _, m := range []struct {
 		name          string
 		width, height int
-		dark          bool
+		mode          scheme
 	}{
-		{"black-light-375", 375, 900, false},
-		{"black-dark-375", 375, 900, true},
-		{"black-light-1280", 1280, 900, false},
+		{"black-light-375", 375, 900, light},
+		{"black-dark-375", 375, 900, darkScheme},
+		{"black-forced-375", 375, 900, forcedDark},
+		{"black-light-1280", 1280, 900, light},
 	} {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
-			dom, img := browse(t, chromium, "game2-"+m.name, srv.URL+"/games/2?side=black", m.width, m.height, m.dark)
-			checkScreenshot(t, img, m.dark, pos, map[string]bool{"c2": true, "c3": true}, rules.Black)
+			dom, img := browseIn(t, chromium, "game2-"+m.name, srv.URL+"/games/2?side=black", m.width, m.height, m.mode)
+			checkScreenshot(t, img, m.mode, pos, map[string]bool{"c2": true, "c3": true}, rules.Black)
 			if !strings.Contains(dom, "See the board from White's side") {
 				t.Errorf("Black's view offers not White's")
 			}
@@ -211,11 +215,11 @@ func TestRatingChartInChromium(t *testing.T) {
 	for _, m := range []struct {
 		name  string
 		width int
-		dark  bool
-	}{{"chart-375", 375, false}, {"chart-375-dark", 375, true}, {"chart-1280", 1280, false}} {
+		mode  scheme
+	}{{"chart-375", 375, light}, {"chart-375-dark", 375, darkScheme}, {"chart-375-forced", 375, forcedDark}, {"chart-1280", 1280, light}} {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
-			_, img := browse(t, chromium, m.name, srv.URL+"/players/alice", m.width, 900, m.dark)
+			_, img := browseIn(t, chromium, m.name, srv.URL+"/players/alice", m.width, 900, m.mode)
 			// The chart's blues (its band, line and dots, light or
 			// dark): how far across the page they reach.
 			b := img.Bounds()
@@ -273,9 +277,12 @@ func oneGameWorld(t testing.TB) *world {
 }
 
 // checkScreenshot checks a screenshot of a game page showing pos with the
-// squares of the last move, marked, the board seen from side.
-func checkScreenshot(t *testing.T, img image.Image, dark bool, pos rules.Position, marked map[string]bool, from rules.Color) {
+// squares of the last move, marked, the board seen from side, in a
+// scheme: in a forced dark mode the page is darkened but the board, an
+// image, keeps its light colours.
+func checkScreenshot(t *testing.T, img image.Image, mode scheme, pos rules.Position, marked map[string]bool, from rules.Color) {
 	t.Helper()
+	dark := mode != light
 	b := img.Bounds()
 	colours := map[color.RGBA]int{}
 	for y := b.Min.Y; y < b.Max.Y; y += 2 {
@@ -302,7 +309,7 @@ func checkScreenshot(t *testing.T, img image.Image, dark bool, pos rules.Positio
 	// The river: the board's fourth rank, across its width.
 	river := color.RGBA{0x7f, 0xb8, 0xe6, 0xff}
 	castle := color.RGBA{0xf0, 0xdf, 0xb4, 0xff}
-	if dark {
+	if mode == darkScheme {
 		river, castle = color.RGBA{0x1f, 0x4e, 0x75, 0xff}, color.RGBA{0x4a, 0x3f, 0x27, 0xff}
 	}
 	x0, x1, y0, y1 := b.Max.X, 0, b.Max.Y, 0
