@@ -164,6 +164,13 @@ func TestRobotReadsNoMessages(t *testing.T) {
 	answer = servertest.Only(t, w.DeliverChecked(), "alice")
 	servertest.WantText(t, answer, "The robot reads no messages")
 	servertest.WantNoText(t, answer, "Your message was passed on")
+
+	// In Czech: the robot is "the computer player", not "Robot robot".
+	w.SendProven("alice", "česky")
+	w.DeliverChecked()
+	w.Reply(board, "Pěkný tah.")
+	answer = servertest.Only(t, w.DeliverChecked(), "alice")
+	servertest.WantWords(t, answer, "Počítačový hráč robot nečte žádné zprávy: vaše slova nebyla předána.")
 }
 
 // TestChallengeWithWords: the words beside a challenge in a mail about
@@ -213,4 +220,14 @@ func TestFinishedGameInCzechAndJapanese(t *testing.T) {
 	}
 	w.SendProven("jan", "games")
 	servertest.WantNoWords(t, servertest.Only(t, w.Deliver(), "jan"), "vyhrává", "(bílý", "(černý")
+
+	// A game resigned: one colon at most, the loser's "vaším vzdáním".
+	w.SendProven("petra", "challenge congo jan")
+	w.Deliver()
+	w.SendProven("jan", "accept congo 2")
+	w.Deliver()
+	w.SendProven("jan", "resign congo 2")
+	mails = w.Deliver()
+	servertest.WantWords(t, servertest.Only(t, mails, "jan"), "Výhra: petra. Partie skončila vaším vzdáním.")
+	servertest.WantWords(t, servertest.Only(t, mails, "petra"), "Výhra je vaše: partie skončila vzdáním.")
 }
