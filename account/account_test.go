@@ -171,3 +171,43 @@ func TestProvisionalRegistrationReleased(t *testing.T) {
 		return nil
 	})
 }
+
+// TestRegisterAgain (M56, issue 24's third finding): register sent again
+// by a player who has confirmed the address is answered at once, each
+// time, restating the personal address; sent again before the address is
+// confirmed, the welcome comes again once a day, never more often.
+func TestRegisterAgain(t *testing.T) {
+	t.Parallel()
+	w := servertest.New(t, server.Config{})
+	w.Send("bob", "register bob")
+	servertest.WantText(t, servertest.Only(t, w.Deliver(), "bob"), "Welcome to Congo, bob!")
+	personal := w.Personal("bob")
+
+	// Not confirmed: an hour later nothing, a day later the welcome.
+	w.Clock.Advance(time.Hour)
+	w.Send("bob", "register bob")
+	if mails := w.Deliver(); len(mails) != 0 {
+		t.Errorf("register again within the day of the welcome, unconfirmed: %d mails, want none", len(mails))
+	}
+	w.Clock.Advance(24 * time.Hour)
+	w.Send("bob", "register bob")
+	again := servertest.Only(t, w.Deliver(), "bob")
+	servertest.WantText(t, again, "registered already, as bob", personal)
+	if again.ReplyTo != personal {
+		t.Errorf("Reply-To of the welcome again = %q, want %q", again.ReplyTo, personal)
+	}
+
+	// Confirmed: answered at once, twice in a minute.
+	w.Reply(again, "games")
+	w.Deliver()
+	for i := range 2 {
+		w.Clock.Advance(30 * time.Second)
+		w.Send("bob", "register bob")
+		m := servertest.Only(t, w.Deliver(), "bob")
+		servertest.WantText(t, m, "This address is registered already, as bob.", personal)
+		servertest.WantNoText(t, m, "Welcome to Congo")
+		if m.ReplyTo != personal {
+			t.Errorf("answer %d: Reply-To = %q, want the personal address %q", i+1, m.ReplyTo, personal)
+		}
+	}
+}

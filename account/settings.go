@@ -27,6 +27,18 @@ func Language(ctx context.Context, r *command.Request, a parser.LanguageArgs) (c
 	return res, nil
 }
 
+// Guard turns the sender's lion guard on or off (M61).
+func Guard(ctx context.Context, r *command.Request, a parser.GuardArgs) (command.Result, error) {
+	if err := r.Tx.SetGuard(ctx, r.Sender.ID, a.On); err != nil {
+		return command.Result{}, err
+	}
+	note := "guard off"
+	if a.On {
+		note = "guard on"
+	}
+	return command.Answer(note, templates.GuardSet{On: a.On}), nil
+}
+
 // Notify sets how the sender hears of moves (M18).
 func Notify(ctx context.Context, r *command.Request, a parser.NotifyArgs) (command.Result, error) {
 	p := r.Sender

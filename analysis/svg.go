@@ -7,14 +7,17 @@ import (
 	"github.com/congobymail/congo/rules"
 )
 
-// The chart's size, in pixels.
+// The chart's size, in pixels as drawn; a mail shows it narrower on a
+// phone (375 pixels wide: at 0.6 of its size), where its text, of
+// fontSize, must still read (at 10 pixels or more).
 const (
 	svgWidth  = 600
-	svgHeight = 160
-	plotLeft  = 44
+	svgHeight = 200
+	fontSize  = 18
+	plotLeft  = 64
 	plotRight = svgWidth - 10
 	plotTop   = 10
-	plotBot   = svgHeight - 26
+	plotBot   = svgHeight - 32
 )
 
 // svgStyle colours the chart for light backgrounds, and for dark ones
@@ -34,8 +37,8 @@ const svgStyle = `.bg{fill:#e4dfd2;stroke:#b9b3a6}.w{fill:#ffffff;stroke:#6b6b6b
 // and no external reference.
 func (a *Analysis) SVG() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" font-family="sans-serif" font-size="11">`,
-		svgWidth, svgHeight, svgWidth, svgHeight)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" font-family="sans-serif" font-size="%d">`,
+		svgWidth, svgHeight, svgWidth, svgHeight, fontSize)
 	b.WriteString("<title>Evaluation after each move: White's advantage above the line, Black's below</title>")
 	b.WriteString("<style>" + svgStyle + "</style>")
 	fmt.Fprintf(&b, `<rect class="bg" x="0.5" y="0.5" width="%d" height="%d" rx="4" fill="#e4dfd2" stroke="#b9b3a6"/>`, svgWidth-1, svgHeight-1)
@@ -64,14 +67,15 @@ func (a *Analysis) SVG() string {
 		fmt.Fprintf(&b, `<text class="t" fill="#3c3c3c" x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`,
 			plotLeft-4, y(l.c*0.9), l.text)
 	}
-	// Move numbers: about eight along the axis, at White's moves.
-	step := max(1, (n/2+7)/8)
+	// Move numbers: about seven along the axis, at White's moves, so
+	// that they keep apart at their size.
+	step := max(1, (n/2+6)/7)
 	for i := range a.Plies {
 		p := &a.Plies[i]
 		if p.Side != rules.White || (p.Number-1)%step != 0 {
 			continue
 		}
-		fmt.Fprintf(&b, `<text class="t" fill="#3c3c3c" x="%.1f" y="%d" text-anchor="middle">%d</text>`, x(i+1), plotBot+16, p.Number)
+		fmt.Fprintf(&b, `<text class="t" fill="#3c3c3c" x="%.1f" y="%d" text-anchor="middle">%d</text>`, x(i+1), plotBot+22, p.Number)
 	}
 	for i := range a.Plies {
 		p := &a.Plies[i]
@@ -83,7 +87,7 @@ func (a *Analysis) SVG() string {
 		default:
 			continue
 		}
-		fmt.Fprintf(&b, `<circle class="%s" fill="%s" cx="%.1f" cy="%.1f" r="3.5"><title>%s%s %v</title></circle>`,
+		fmt.Fprintf(&b, `<circle class="%s" fill="%s" cx="%.1f" cy="%.1f" r="5"><title>%s%s %v</title></circle>`,
 			class, fill, x(i+1), y(chance(p.Eval)), p.label(), p.Mark, p.Eval)
 	}
 	b.WriteString("</svg>\n")

@@ -37,11 +37,12 @@ func newAnalysisWorld(t *testing.T) *servertest.World {
 }
 
 // playShortGame plays the game of "The game record" (docs/playing.md) between
-// white and black to its end: black's lion falls on the third move.
+// white and black to its end: black's lion falls on the third move,
+// black's blunder played anyway, past the lion guard (M61).
 func playShortGame(t *testing.T, w *servertest.World, white, black string) int64 {
 	t.Helper()
 	id := w.StartGame(white, black)
-	for i, m := range []string{"d2-e3", "d6-c5", "d1xd7"} {
+	for i, m := range []string{"d2-e3", "d6-c5 anyway", "d1xd7"} {
 		who := []string{white, black}[i%2]
 		w.SendProven(who, fmt.Sprintf("move congo %d %s", id, m))
 	}
@@ -184,7 +185,7 @@ func TestAnalyzeReply(t *testing.T) {
 	w := newAnalysisWorld(t)
 	w.StartGame("alice", "bob")
 	w.SendProven("alice", "move congo 1 d2-e3")
-	w.SendProven("bob", "move congo 1 d6-c5")
+	w.SendProven("bob", "move congo 1 d6-c5 anyway")
 	w.SendProven("alice", "move congo 1 d1xd7")
 	mails := servertest.To(w.Deliver(), "bob")
 	w.Reply(mails[len(mails)-1], "Well played!\nanalyze")

@@ -42,6 +42,8 @@ var onPostgres = map[string]func(*testing.T){
 	"TestPlayerLookups":               TestPlayerLookups,
 	"TestSetSecret":                   TestSetSecret,
 	"TestRobotGames":                  TestRobotGames,
+	"TestGuard":                       TestGuard,
+	"TestTournamentRobot":             TestTournamentRobot,
 	"TestSentLog":                     TestSentLog,
 	"TestGameClocks":                  TestGameClocks,
 	"TestUpdatePlayer":                TestUpdatePlayer,

@@ -68,3 +68,27 @@ func (tx *Tx) RobotScores(ctx context.Context, game int64) ([]int, error) {
 	}
 	return scores, nil
 }
+
+// SetTournamentRobot records the robot player of a tournament, whose
+// director added it (M60), and the level it plays its games there at.
+func (tx *Tx) SetTournamentRobot(ctx context.Context, tournament, player int64, level int) error {
+	_, err := tx.exec(ctx,
+		"INSERT INTO tournament_robots (tournament, player, level) VALUES (?, ?, ?)"+
+			" ON CONFLICT (tournament) DO UPDATE SET player = excluded.player, level = excluded.level",
+		tournament, player, level)
+	if err != nil {
+		return fmt.Errorf("set the robot of tournament %d: %w", tournament, err)
+	}
+	return nil
+}
+
+// TournamentRobot returns the robot player of a tournament and the level
+// it plays its games there at. A tournament the robot was not added to
+// is an error that wraps ErrNotFound.
+func (tx *Tx) TournamentRobot(ctx context.Context, tournament int64) (player int64, level int, err error) {
+	err = tx.queryRow(ctx, "SELECT player, level FROM tournament_robots WHERE tournament = ?", tournament).Scan(&player, &level)
+	if err != nil {
+		return 0, 0, notFound(err, fmt.Sprintf("the robot of tournament %d", tournament))
+	}
+	return player, level, nil
+}

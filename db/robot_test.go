@@ -49,3 +49,32 @@ func TestRobotGames(t *testing.T) {
 		return nil
 	})
 }
+
+// TestTournamentRobot: the robot of a tournament and its level there are
+// kept (M60).
+func TestTournamentRobot(t *testing.T) {
+	t.Parallel()
+	d := openTest(t)
+	alice, bob := twoPlayers(t, d)
+	inTx(t, d, func(ctx context.Context, tx *Tx) error {
+		tt, err := tx.AddTournament(ctx, Tournament{Name: "Cup", System: "roundrobin", Director: alice.ID, TimeControl: "days=3", Rated: true}, t0)
+		if err != nil {
+			return err
+		}
+		if _, _, err := tx.TournamentRobot(ctx, tt.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("TournamentRobot of a tournament without the robot = %v, want ErrNotFound", err)
+		}
+		for _, level := range []int{3, 1} {
+			if err := tx.SetTournamentRobot(ctx, tt.ID, bob.ID, level); err != nil {
+				return err
+			}
+			if p, got, err := tx.TournamentRobot(ctx, tt.ID); err != nil || p != bob.ID || got != level {
+				t.Errorf("TournamentRobot = %d, %d, %v, want %d, %d", p, got, err, bob.ID, level)
+			}
+		}
+		if err := tx.Savepoint(ctx, func() error { return tx.SetTournamentRobot(ctx, tt.ID, bob.ID, 6) }); err == nil {
+			t.Errorf("SetTournamentRobot(6) succeeded, want an error")
+		}
+		return nil
+	})
+}

@@ -7,6 +7,7 @@ package director
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -372,12 +373,32 @@ func pairRound(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Even
 	return []Event{{Kind: RoundBegun, T: *st, Round: st.T.Round, Games: gevs, Rematches: p.Rematches}}, nil
 }
 
-// startGame begins a game of the tournament.
+// startGame begins a game of the tournament. A game against the robot
+// its director added (AddRobot) is played at the robot's level there,
+// and unrated, as every game against the robot that did not ask to be
+// rated (M60).
 func startGame(ctx context.Context, tx *db.Tx, st *State, white, black db.Player, round int, now time.Time) ([]game.Event, error) {
 	tc, _ := parser.ParseTimeControl(st.T.TimeControl)
-	_, evs, err := game.Start(ctx, tx, game.Terms{White: white, Black: black, Challenger: white, Control: tc,
-		Unrated: !st.T.Rated, Tournament: st.T.ID, Round: round}, now)
-	return evs, err
+	robot, level, err := tx.TournamentRobot(ctx, st.T.ID)
+	if err != nil && !errors.Is(err, db.ErrNotFound) {
+		return nil, err
+	}
+	robotGame := robot != 0 && (white.ID == robot || black.ID == robot)
+	g, evs, err := game.Start(ctx, tx, game.Terms{White: white, Black: black, Challenger: white, Control: tc,
+		Unrated: !st.T.Rated || robotGame, Tournament: st.T.ID, Round: round}, now)
+	if err != nil || !robotGame {
+		return evs, err
+	}
+	return evs, tx.SetRobotLevel(ctx, g.ID(), level)
+}
+
+// AddRobot adds the robot player to an open tournament, by its director
+// (M60): it plays its games there like any player, at level.
+func AddRobot(ctx context.Context, tx *db.Tx, st *State, robot db.Player, level int, now time.Time) error {
+	if err := Join(ctx, tx, st, robot, now); err != nil {
+		return err
+	}
+	return tx.SetTournamentRobot(ctx, st.T.ID, robot.ID, level)
 }
 
 // Cancel calls off a tournament that has not started.

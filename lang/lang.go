@@ -28,15 +28,29 @@ const (
 var All = []Code{English, Japanese, Czech}
 
 // aliases are the words that name each language besides its code, as
-// players write them (M40): the language's English name and its own,
-// lowercase, after NFKC.
+// players write them (M40): the language's English name, its own, and
+// its names in the other languages (and the Czech ones without their
+// accents, as a keyboard without them writes them), lowercase, after
+// NFKC.
 var aliases = map[string]Code{
-	"english":  English,
-	"japanese": Japanese,
-	"日本語":      Japanese,
-	"czech":    Czech,
-	"čeština":  Czech,
-	"česky":    Czech,
+	"english":    English,
+	"anglicky":   English,
+	"angličtina": English,
+	"anglictina": English,
+	"英語":         English,
+	"japanese":   Japanese,
+	"日本語":        Japanese,
+	"にほんご":       Japanese,
+	"nihongo":    Japanese,
+	"japonsky":   Japanese,
+	"japonština": Japanese,
+	"japonstina": Japanese,
+	"czech":      Czech,
+	"čeština":    Czech,
+	"cestina":    Czech,
+	"česky":      Czech,
+	"cesky":      Czech,
+	"チェコ語":       Czech,
 }
 
 // Valid reports whether c is one of All.
@@ -60,6 +74,15 @@ func Parse(word string) (Code, bool) {
 		return c, true
 	}
 	return fromTag(strings.ReplaceAll(w, "_", "-"))
+}
+
+// Name reads a word that names a language (M59), such as "English",
+// "日本語" or "česky", in any case, after Unicode NFKC: one of the
+// aliases Parse reads, never a code or a tag, which are also words of
+// other kinds ("ja" is "I" in Czech).
+func Name(word string) (Code, bool) {
+	c, ok := aliases[strings.ToLower(strings.TrimSpace(norm.NFKC.String(word)))]
+	return c, ok
 }
 
 // fromTag reads a BCP 47 language tag ("cs", "ja-JP", "en-GB") as one of

@@ -49,8 +49,10 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	if err := r.Budget(ctx, opponent); err != nil {
 		return command.Result{}, err
 	}
-	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control, Unrated: a.Unrated,
-		TimeoutClaim: a.TimeoutClaim}
+	// A game against the robot is unrated unless the challenge says
+	// rated (M60).
+	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control,
+		Unrated: a.Unrated || robotGame && !a.Rated, TimeoutClaim: a.TimeoutClaim}
 	if a.Color == rules.Black {
 		terms.White, terms.Black = opponent, r.Sender
 	}
@@ -82,7 +84,7 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 		}
 		st.Game.ThreadRoot = root
 	}
-	data.Lang, data.To, data.Message = r.Lang(r.Sender), r.Sender.Handle, nil
+	data.Lang, data.To, data.Message, data.Relayed = r.Lang(r.Sender), r.Sender.Handle, nil, data.Message != nil
 	if err := r.Subject(ctx, &data.Game, r.Sender); err != nil {
 		return command.Result{}, err
 	}
@@ -131,10 +133,24 @@ func challengeRobot(ctx context.Context, r *command.Request, terms game.Terms, m
 		return command.Result{}, err
 	}
 	res := command.Result{Notes: []string{fmt.Sprintf("challenge %s: game %d, level %d", me.Handle, st.ID(), level)}}
+	unread := templates.RobotReadsNone{Robot: me.Handle} // words beside the challenge (M59)
 	if r.RobotWaits(&st) {
-		return res, nil // the robot plays white: its first move's mail tells all
+		// The robot plays white: its first move's mail tells all, and
+		// the answer what the robot did not read.
+		if r.Message(0) != nil {
+			res.Answers, res.Game = []templates.Section{unread}, st.ID()
+		}
+		return res, nil
 	}
-	return res, r.Announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me)
+	var notes map[int64][]string
+	if r.Message(0) != nil {
+		line, err := templates.RobotReadsNoneLine(r.Lang(r.Sender), me.Handle)
+		if err != nil {
+			return command.Result{}, err
+		}
+		notes = map[int64][]string{r.Sender.ID: {line}}
+	}
+	return res, r.Announce(ctx, &st, templates.BoardData{Level: level, Robot: me.Handle}, &me, notes)
 }
 
 // Accept starts a game the sender was challenged to.

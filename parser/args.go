@@ -27,7 +27,7 @@ type RenameArgs struct {
 }
 
 // ChallengeArgs are the arguments of challenge congo <handle>
-// [white|black] [days=N|bank=D+I] [unrated] [level=N]
+// [white|black] [days=N|bank=D+I] [rated|unrated] [level=N]
 // [timeout=claim|auto].
 type ChallengeArgs struct {
 	// Handle is the handle of the player challenged, as written.
@@ -40,6 +40,9 @@ type ChallengeArgs struct {
 	Control TimeControl
 	// Unrated is true when the challenge names unrated.
 	Unrated bool
+	// Rated is true when the challenge names rated: a game against the
+	// robot is unrated unless it does (M60).
+	Rated bool
 	// Level is the strength asked of the robot, MinLevel to MaxLevel
 	// (level=N); 0 when none was named.
 	Level int
@@ -64,6 +67,9 @@ type MoveArgs struct {
 	Move string
 	// Number is the #N guard after a move (M1); 0 when absent.
 	Number int
+	// Anyway is true when the word anyway follows the move: it is played
+	// even when it lets the opponent take the mover's lion (M61).
+	Anyway bool
 }
 
 // BoardArgs are the arguments of board congo <id>[#N].
@@ -146,6 +152,13 @@ type LanguageArgs struct {
 	Language lang.Code
 }
 
+// GuardArgs are the arguments of guard on|off (M61).
+type GuardArgs struct {
+	// On is true for guard on: moves that let the opponent take the
+	// player's lion are not played unless they say anyway.
+	On bool
+}
+
 // TournamentArgs are the arguments of tournament <t>, tournament start
 // <t>, tournament cancel <t>, join tournament <t> and leave tournament
 // <t>.
@@ -187,6 +200,19 @@ type KickArgs struct {
 	Handle string
 }
 
+// TournamentAddArgs are the arguments of tournament <t> add robot
+// [level=N] (M60).
+type TournamentAddArgs struct {
+	// Tournament is the number of the tournament.
+	Tournament int64
+	// Handle is the handle of the player added, as written: the server
+	// adds the robot alone.
+	Handle string
+	// Level is the robot's strength in the tournament's games, MinLevel
+	// to MaxLevel; 0 when none was named.
+	Level int
+}
+
 // BanArgs are the arguments of the operator's ban <handle> and unban
 // <handle>.
 type BanArgs struct {
@@ -217,7 +243,9 @@ func (LanguageArgs) isArgs()      {}
 func (GiveArgs) isArgs()          {}
 func (TimezoneArgs) isArgs()      {}
 func (WeekendsArgs) isArgs()      {}
+func (GuardArgs) isArgs()         {}
 func (TournamentArgs) isArgs()    {}
+func (TournamentAddArgs) isArgs() {}
 func (TournamentNewArgs) isArgs() {}
 func (KickArgs) isArgs()          {}
 func (BanArgs) isArgs()           {}

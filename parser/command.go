@@ -165,12 +165,22 @@ const (
 	MissingTournament         // a tournament command names no tournament
 	BadTournament             // a tournament command is not written as it must be
 	BadAmount                 // give names no amount of time, or one it cannot give (M65)
+	InWords                   // a line of a message asks in words for a game action ("I resign", "draw?"): nothing was done (M58)
 )
 
 // Result is everything Parse found in one mail.
 type Result struct {
 	Commands []Command
 	Errors   []Error
+	// Hints are what a mail about a game asked for and did not get
+	// (M58), in the order of its lines, each an Error that says what was
+	// not done and the line to send: a game action written in words
+	// ("I resign", "draw?", Problem InWords), and a move inside a
+	// sentence (M20) of a mail that holds other commands but no move in
+	// the game (Problem EmbeddedMove). Their lines stay in the Message:
+	// they are relayed as words. The answer to the mail starts with
+	// them.
+	Hints []Error
 	// Message is the sender's message to the opponent (M19).
 	//
 	// In a mail about one game (Context.Game, or a "Congo game N"
@@ -189,7 +199,10 @@ type Result struct {
 	//
 	// At most 200 lines and 16 KiB are kept; a line beyond is reported as
 	// one Error with Problem Ignored. In a mail about no game, Message is
-	// "" and its lines that are no command are Errors.
+	// "" and its lines that are no command are Errors; but when its one
+	// command about a game is a challenge, its lines of words (those
+	// that are no command and look like none) are the message to the
+	// player challenged.
 	Message string
 	// FromSubject is true when the command came from the Subject line.
 	FromSubject bool
@@ -268,6 +281,8 @@ func (p Problem) String() string {
 		return "bad tournament"
 	case BadAmount:
 		return "bad amount"
+	case InWords:
+		return "in words"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -275,5 +290,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= BadAmount
+	return p <= InWords
 }

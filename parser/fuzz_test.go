@@ -24,6 +24,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("", "\u00a0move\u00a0congo 42 a2-c4-c6x\n\n-----Original Message-----\nFrom: x", int64(0), "")
 	f.Add("", "Hi Bob,\n\nNice move!\n「ｂ２－ｂ３」。\n\nCheers,\n  Alice  \n\nSent from my iPhone", int64(42), "")
 	f.Add("", "I think c3xd4 is best, what about b2ーb3?", int64(42), "")
+	f.Add("", "Bold. My move: d2-e3\ndraw?\nI resign, well played.\n投了します。\nVzdávám.", int64(42), "")
+	f.Add("", "Hi bob!\nchallenge congo bob rated\nMůj tah: e6-e5 anyway\nčesky\nguard off\ntournament 3 add robot level=2", int64(0), "")
 	f.Add("", "12: b2-b3!\ngame 13 c3xd4\n#14 d2-d3 #2\n\nThanks", int64(0), "12,13")
 	f.Add("", "b2-b3\n\n差出人: Congo <congo@example.org>\n送信日時: 2025年3月1日 12:00\n", int64(42), "")
 	f.Add("Re: Congo game 42: alice vs bob - bob to move", "b6-b5\n\nGame 42: alice (white) vs bob (black)\n   a b c d e f g\n7  g m|e l e|c z  7\nPosition: 7/7/7/7/7/7/7 b 1\n", int64(0), "42")
@@ -58,6 +60,14 @@ func FuzzParse(f *testing.F) {
 			}
 			if inGame && !r.FromSubject && !meantAsCommand(e, subject, ctx) {
 				t.Errorf("Parse(%q, %q) in a mail about a game gave error %+v for a line that is no command", subject, body, e)
+			}
+		}
+		for _, h := range r.Hints {
+			if h.Problem != InWords && h.Problem != EmbeddedMove || h.Reason == "" || !inGame {
+				t.Errorf("Parse(%q, %q) gave hint %+v: want one of a game action in words or a move in a sentence, in a mail about a game", subject, body, h)
+			}
+			if h.Line == "" || !in(strings.TrimSuffix(h.Line, "...")) {
+				t.Errorf("Parse(%q, %q) gave hint %+v whose line is not in the mail", subject, body, h)
 			}
 		}
 		checkMessage(t, subject, body, r, inGame)
@@ -133,8 +143,8 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 var kindArgs = map[Kind]Args{
 	Register: RegisterArgs{}, Rename: RenameArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
 	Conditional: ConditionalArgs{}, If: IfArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
-	Language: LanguageArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
-	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{},
+	Language: LanguageArgs{}, Guard: GuardArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
+	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{}, TournamentAdd: TournamentAddArgs{},
 	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},
 	Give: GiveArgs{}, Timezone: TimezoneArgs{}, Weekends: WeekendsArgs{},
 }
@@ -147,8 +157,8 @@ func checkMessage(t *testing.T, subject, body string, r Result, inGame bool) {
 	if m == "" {
 		return
 	}
-	if !r.FromSubject && !inGame {
-		t.Errorf("Parse(%q, %q) gave message %q in a mail about no game and no command in the subject", subject, body, m)
+	if !r.FromSubject && !inGame && !challenged(r.Commands) {
+		t.Errorf("Parse(%q, %q) gave message %q in a mail about no game and no command in the subject, nor a challenge", subject, body, m)
 	}
 	if len(m) > maxComment || strings.Count(m, "\n")+1 > maxLines {
 		t.Errorf("Parse(%q, %q) gave a message of %d bytes, %d lines", subject, body, len(m), strings.Count(m, "\n")+1)

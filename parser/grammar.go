@@ -13,7 +13,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N] [timeout=claim|auto]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim|auto]
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -37,6 +37,7 @@ const (
 	Analyze          // analyze congo <id> (or analyse): the robot's analysis of a finished game (M49)
 	Language         // language en|ja|cs (or english, japanese, 日本語, czech, čeština, česky): the language of the player's mails (M40)
 	Rename           // rename <handle>: a new handle, until the player's first game starts (M56)
+	Guard            // guard on|off: the lion guard, which refuses a move that lets the opponent take the mover's lion (M61)
 
 	// Time as players ask for it (M63-M67).
 	Pause    // pause congo <id>: ask for a pause, or agree to the opponent's (M63)
@@ -52,6 +53,7 @@ const (
 	TournamentStart  // tournament start <t>
 	TournamentCancel // tournament cancel <t>
 	TournamentKick   // tournament kick <t> <handle>
+	TournamentAdd    // tournament <t> add robot [level=N]: the director adds the robot before the start (M60)
 	Tournaments      // tournaments: those open for joining and those running
 	Join             // join tournament <t>
 	Leave            // leave tournament <t>
@@ -110,7 +112,7 @@ var syntaxes = [...]syntax{
 	Help:        {word: "help", args: noArgs},
 	Register:    {word: "register", args: registerArgs},
 	NewKey:      {word: "newkey", args: noArgs},
-	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N] [timeout=claim]", args: challengeArgs},
+	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim]", args: challengeArgs},
 	Accept:      {word: "accept", game: true, args: gameArgs},
 	Decline:     {word: "decline", game: true, args: gameArgs},
 	Move:        {word: "move", game: true, form: "move congo <id> <move>", args: moveArgs},
@@ -139,12 +141,14 @@ var syntaxes = [...]syntax{
 	Claim:       {word: "claim", game: true, starts: gameOnly, args: gameArgs},
 	Timezone:    {word: "timezone", starts: oneWordAtMost, form: "timezone <name>", args: timezoneArgs},
 	Weekends:    {word: "weekends", starts: oneWordAtMost, form: "weekends pause|play", args: weekendsArgs},
+	Guard:       {word: "guard", starts: onOrOff, form: "guard on|off", args: guardArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},
 	TournamentStart:  {word: "tournament start", form: "tournament start <number>", args: tournamentIDArgs},
 	TournamentCancel: {word: "tournament cancel", form: "tournament cancel <number>", args: tournamentIDArgs},
 	TournamentKick:   {word: "tournament kick", form: "tournament kick <number> <handle>", args: tournamentKickArgs},
+	TournamentAdd:    {word: "tournament add", form: "tournament <number> add robot [level=N]", args: tournamentAddArgs},
 	Tournaments:      {word: "tournaments", args: noArgs},
 	Join:             {word: "join", starts: tournamentWordFirst, form: "join tournament <number>", args: joinArgs},
 	Leave:            {word: "leave", starts: tournamentWordFirst, form: "leave tournament <number>", args: joinArgs},

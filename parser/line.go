@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -140,23 +141,24 @@ func conditionalMoves(line string, args []string) ([]string, Error) {
 
 // bareLine reads a line that starts with no command word: a digest
 // line (M24), a move alone (M20), which applies to the game the mail is
-// about, or no command.
+// about, a language's name alone (M59), or no command.
 func bareLine(line, text string, words []string, sc scope) (Command, Error, bool) {
 	fail := func(meant bool, p Problem, format string, args ...any) (Command, Error, bool) {
 		return Command{}, lineError(line, p, format, args...), meant
 	}
 	if sc.digest != nil {
-		if id, move, n, guard, ok := digestMove(text); ok {
+		if id, m, guard, ok := digestMove(text); ok {
 			switch {
 			case !guard:
 				return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as %d: b2-b3#1", id)
 			case !slices.Contains(sc.digest, id):
-				return fail(true, NotInDigest, "game %d was not in the digest you replied to: to play in it, write move congo %d %s", id, id, canonical(move))
+				return fail(true, NotInDigest, "game %d was not in the digest you replied to: to play in it, write move congo %d %s", id, id, canonical(m.Move))
 			}
-			return Command{Kind: Move, Line: line, Game: id, Args: MoveArgs{Move: move, Number: n}}, Error{}, true
+			return Command{Kind: Move, Line: line, Game: id, Args: m}, Error{}, true
 		}
 	}
-	if move, n, guard, ok := moveAlone(text); ok {
+	if m, guard, ok := moveAlone(text); ok {
+		move := m.Move
 		switch {
 		case !guard:
 			return fail(true, BadMoveNumber, "the move number after # must be a number from 1 up: write it as b2-b3#1")
@@ -165,7 +167,10 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 		case sc.game == 0:
 			return fail(true, MissingGame, "%s is a move, but this mail is not a reply about a game, so the game is unknown: write move congo <id> %s", quote(move), cut(move, maxWordLen))
 		}
-		return Command{Kind: Move, Line: line, Game: sc.game, Args: MoveArgs{Move: move, Number: n}}, Error{}, true
+		return Command{Kind: Move, Line: line, Game: sc.game, Args: m}, Error{}, true
+	}
+	if l, ok := languageAlone(text); ok { // česky, 日本語, English (M59)
+		return Command{Kind: Language, Line: line, Args: LanguageArgs{Language: l}}, Error{}, true
 	}
 	if isGameWord(words[0]) && len(words) > 1 { // congo b2-b9, congo mvoe 42 b2-b3
 		_, text = cutWord(text)
@@ -180,6 +185,13 @@ func bareLine(line, text string, words []string, sc scope) (Command, Error, bool
 		return fail(false, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
 	return fail(false, UnknownCommand, `unknown command %s; send "help" for the list of commands`, quote(words[0]))
+}
+
+// languageAlone reads a line that is only a language's name (M59:
+// "česky", "日本語", "English"), perhaps with a final mark or in quotes,
+// as language <name>.
+func languageAlone(text string) (lang.Code, bool) {
+	return lang.Name(unwrap(trimMarks(text)))
 }
 
 // lineError returns the Error for line, with a Reason made by

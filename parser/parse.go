@@ -43,7 +43,14 @@ const (
 // to that game. But when such a mail has no command at all and a move
 // stands inside a line of words ("I think b2-b3 is best"), nothing is
 // played or relayed: the Result is one Error with Problem EmbeddedMove,
-// which shows how to write the move alone on a line.
+// which shows how to write the move alone on a line. A line of the
+// message that asks in words for a game action ("I resign", "draw?"),
+// and a move in a sentence beside other commands but no move, are
+// Hints (M58): nothing is done for them, and the answer says so first.
+//
+// In a mail about no game whose one command about a game is a
+// challenge, the lines of words are the message to the player
+// challenged.
 //
 // In a mail about no game, blank lines and lines of only punctuation are
 // skipped, and every other line that is no command is an Error. When the
@@ -73,7 +80,14 @@ func Parse(subject, body string, ctx Context) Result {
 			if e, ok := commandIn(message, c, sc); ok {
 				errs = append([]Error{e}, errs...)
 			}
-			return Result{Commands: []Command{c}, Errors: errs, Message: message, FromSubject: true, CommandSubject: true}
+			var said words
+			if sc.game != 0 || c.Game != 0 {
+				for line := range strings.Lines(message) {
+					line = strings.TrimFunc(line, isSpace)
+					said.add(line, normalise(line))
+				}
+			}
+			return Result{Commands: []Command{c}, Errors: errs, Hints: said.hints, Message: message, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
 			subjectErr = &e
@@ -137,8 +151,15 @@ func parseBody(body string, sc scope) Result {
 	inGame := sc.game != 0
 	var msg message
 	var embedded Error // the first move inside a line of words (M20)
+	embeddedAt := -1   // its place among the hints
+	var said words     // the game actions asked for in words (M58)
 	meant := false     // a line was meant as a command
 	cond := int64(0)   // the game of the last "conditional congo <id>" line (M14)
+	// In a mail about no game, the lines that are no command are the
+	// message to the player challenged, when its one game command is a
+	// challenge (loose: the indexes of their Errors).
+	var loose []int
+	looseFull := false
 	ignore := func(line, format string, args ...any) {
 		r.Errors = append(r.Errors, lineError(line, Ignored, format, args...))
 	}
@@ -179,8 +200,11 @@ func parseBody(body string, sc scope) Result {
 		}
 		if inGame && !isCommand {
 			if embedded.Problem == NoProblem {
-				embedded = embeddedMove(line, text)
+				if embedded = embeddedMove(line, text); embedded.Problem != NoProblem {
+					embeddedAt = len(said.hints)
+				}
 			}
+			said.add(line, text)
 			if !msg.add(raw) {
 				ignore(line, "the message is too long (at most %d lines or %d bytes): this line and the rest were not read", maxLines, maxComment)
 				break
@@ -195,16 +219,102 @@ func parseBody(body string, sc scope) Result {
 		case c.Kind != NoKind:
 			r.Commands = append(r.Commands, c)
 		case e.Problem == UnknownCommand && !isCommand:
-			r.Errors = append(r.Errors, hint(line, text, sc, e))
+			h := hint(line, text, sc, e)
+			if h.Format == e.Format && !looseFull { // words, with nothing to say of them
+				if looseFull = !msg.add(raw); !looseFull {
+					loose = append(loose, len(r.Errors))
+				}
+			}
+			r.Errors = append(r.Errors, h)
 		default:
 			r.Errors = append(r.Errors, e)
 		}
 	}
-	if inGame && !meant && embedded.Problem != NoProblem {
-		return Result{Errors: []Error{embedded}}
+	if !inGame {
+		if challenged(r.Commands) && len(loose) > 0 {
+			r.Message = msg.String()
+			r.Errors = dropErrors(r.Errors, loose)
+		}
+		return r
 	}
+	if !meant && embedded.Problem != NoProblem {
+		return Result{Errors: []Error{embedded}, Hints: said.hints}
+	}
+	if embedded.Problem != NoProblem && !moves(r.Commands, sc.game) {
+		// A move in a sentence, beside other commands (M58): it was not
+		// played, which the answer says where the line stood.
+		embedded.Problem = EmbeddedMove
+		said.hints = append(said.hints[:embeddedAt], append([]Error{embedded}, said.hints[embeddedAt:]...)...)
+	}
+	r.Hints = said.hints
 	r.Message = msg.String()
 	return r
+}
+
+// challenged reports whether the one game command of commands is a
+// challenge, beside others about no game: the mail's other lines are
+// then the message to the player challenged (M19).
+func challenged(commands []Command) bool {
+	n := 0
+	for _, c := range commands {
+		switch {
+		case c.Kind == Challenge:
+			n++
+		case c.Game != 0 || isGameCommand(c.Kind):
+			return false
+		}
+	}
+	return n == 1
+}
+
+// dropErrors returns errs without those at the indexes drop, which are
+// in order.
+func dropErrors(errs []Error, drop []int) []Error {
+	out := errs[:0:0]
+	for i, e := range errs {
+		if len(drop) > 0 && drop[0] == i {
+			drop = drop[1:]
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// moves reports whether commands play a move in game.
+func moves(commands []Command, game int64) bool {
+	for _, c := range commands {
+		if c.Kind == Move && c.Game == game {
+			return true
+		}
+	}
+	return false
+}
+
+// maxHints is the most game actions in words a mail is answered about.
+const maxHints = 5
+
+// words gathers the game actions a message asks for in words (M58): a
+// hint for each, once.
+type words struct {
+	hints []Error
+	seen  map[string]bool
+}
+
+// add reads one line of a message.
+func (w *words) add(line, text string) {
+	if len(w.hints) >= maxHints {
+		return
+	}
+	h, ok := inWords(line, text)
+	if !ok || w.seen[h.Format] {
+		return
+	}
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	w.seen[h.Format] = true
+	w.hints = append(w.hints, h)
 }
 
 // embeddedMove returns the EmbeddedMove Error for a line of a mail about
@@ -361,129 +471,4 @@ func isSpace(r rune) bool {
 // hasPrefixFold reports whether s starts with prefix, ignoring case.
 func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
-// stripSubject returns the first line of subject (mailmsg unfolds it
-// into one) without its reply and forward prefixes and "[...]" tags,
-// trimmed.
-func stripSubject(subject string) string {
-	s, _ := nextLine(subject)
-	s = strings.TrimFunc(s, isSpace)
-	for {
-		rest, ok := cutSubjectPrefix(s)
-		if !ok {
-			return s
-		}
-		s = strings.TrimFunc(rest, isSpace)
-	}
-}
-
-// cutSubjectPrefix cuts one reply or forward prefix ("Re:", "RE :",
-// "Re[2]:", "Fwd:", "AW:", "SV:", "Antw:", ...) or one "[...]" tag off the
-// start of s.
-func cutSubjectPrefix(s string) (string, bool) {
-	if strings.HasPrefix(s, "[") {
-		if i := strings.IndexByte(s, ']'); i > 0 {
-			return s[i+1:], true
-		}
-		return s, false
-	}
-	i := 0
-	for i < len(s) && i <= 4 && isLetter(s[i]) {
-		i++
-	}
-	if !isReplyWord(s[:i]) {
-		return s, false
-	}
-	// A count of replies, as in "Re[2]:" or "Re(2):".
-	if i < len(s) && (s[i] == '[' || s[i] == '(') {
-		end := byte(']')
-		if s[i] == '(' {
-			end = ')'
-		}
-		j := i + 1
-		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
-			j++
-		}
-		if j > i+1 && j < len(s) && s[j] == end {
-			i = j + 1
-		}
-	}
-	if i < len(s) && s[i] == ' ' { // French style, "RE : ..."
-		i++
-	}
-	if i < len(s) && s[i] == ':' {
-		return s[i+1:], true
-	}
-	return s, false
-}
-
-// isReplyWord reports whether w is a prefix word that mail programs put
-// before the Subject of a reply or a forwarded mail, in some language.
-func isReplyWord(w string) bool {
-	switch strings.ToLower(w) {
-	case "re", "fw", "fwd", "aw", "wg", "sv", "vs", "antw", "tr", "rv", "enc":
-		return true
-	}
-	return false
-}
-
-func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-func isWordByte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '_' }
-
-// subjectGameWords are the words for a game in the Subjects of the
-// server's mails, in each language of templates/lang (M22): "Congo game
-// 42", "Congo 対局 42", "Congo partie 42". TestSubjectsName (templates)
-// checks that GameFromSubject reads every language's Subject.
-var subjectGameWords = [...]string{"game", "対局", "partie"}
-
-// GameFromSubject returns the game number in a Subject that names a game
-// as the server's mails do, in any of their languages, such as "Re: Congo
-// game 42: alice vs bob" (42), "Re: Congo 対局 42: alice 対 bob" or "Re:
-// Congo partie 42: alice – bob", or 0 when it names none. Case is ignored
-// and the number may be written "#42".
-func GameFromSubject(subject string) int64 {
-	for i := 0; i+len(gameWord) <= len(subject); i++ {
-		if !strings.EqualFold(subject[i:i+len(gameWord)], gameWord) || i > 0 && isWordByte(subject[i-1]) {
-			continue
-		}
-		s, ok := cutSpaces(subject[i+len(gameWord):])
-		if !ok {
-			continue
-		}
-		word := ""
-		for _, w := range subjectGameWords {
-			if hasPrefixFold(s, w) {
-				word = w
-			}
-		}
-		if word == "" {
-			continue
-		}
-		// A word of letters needs a space before the number; a Japanese
-		// one may touch it.
-		if s, ok = cutSpaces(s[len(word):]); !ok && isLetter(word[0]) {
-			continue
-		}
-		s = strings.TrimPrefix(s, "#")
-		j := 0
-		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
-			j++
-		}
-		if j < len(s) && isWordByte(s[j]) {
-			continue
-		}
-		if id, ok := parseID(s[:j]); ok {
-			return id
-		}
-	}
-	return 0
-}
-
-// cutSpaces cuts the spaces and tabs off the start of s, reporting whether
-// there were any.
-func cutSpaces(s string) (string, bool) {
-	t := strings.TrimLeft(s, " \t")
-	return t, len(t) < len(s)
 }

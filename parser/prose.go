@@ -30,21 +30,41 @@ func normalise(line string) string {
 // moveAlone reads a normalised line as a move alone on its line (M20):
 // a move, optionally after the word "congo", with what people add to
 // it: a final ".", ",", ";", "!", "?" (or "!!", "!?", ...), "。" or "、";
-// quotes or brackets around it; "move", "Move:", "my move:" or "I play"
-// before it; and the #N guard (M1). ok reports whether the line is one;
-// move is then the move (separators mapped, see mapSeparators) and n its
-// guard, and guard is false when a '#' is followed by no number from 1
-// up.
-func moveAlone(line string) (move string, n int, guard, ok bool) {
+// quotes or brackets around it; "move", "Move:", "my move:", "I play"
+// and their like in the other languages of M40 before it (M59); the
+// #N guard (M1); and the word anyway after it (M61). ok reports whether
+// the line is one; m is then the move (separators mapped, see
+// mapSeparators), its guard and anyway, and guard is false when a '#' is
+// followed by no number from 1 up.
+func moveAlone(line string) (m MoveArgs, guard, ok bool) {
 	if w, rest := cutWord(line); isGameWord(w) && rest != "" { // congo b2-b3
 		line = rest
 	}
-	move, n, guard = splitMoveNumber(undecorate(line))
+	line, anyway := cutAnyway(line)
+	move, n, guard := splitMoveNumber(undecorate(line))
+	move, anyway2 := cutAnyway(move)
 	move = mapSeparators(undecorate(move))
 	if move == "" || !isMove(move) {
-		return "", 0, false, false
+		return MoveArgs{}, false, false
 	}
-	return move, n, guard, true
+	return MoveArgs{Move: move, Number: n, Anyway: anyway || anyway2}, guard, true
+}
+
+// cutAnyway cuts the word anyway, which plays a move the lion guard
+// would refuse (M61), off the end of s ("c3-c4 anyway", "c3-c4,
+// anyway!"), reporting whether it was there.
+func cutAnyway(s string) (string, bool) {
+	const word = "anyway"
+	t := trimMarks(s)
+	if len(t) <= len(word) || !strings.EqualFold(t[len(t)-len(word):], word) {
+		return s, false
+	}
+	rest := t[:len(t)-len(word)]
+	cut := strings.TrimRightFunc(rest, func(r rune) bool { return isSpace(r) || r == ',' })
+	if len(cut) == len(rest) || cut == "" { // "runaway", or the word alone
+		return s, false
+	}
+	return cut, true
 }
 
 // cutWord splits the first word off a trimmed line.
@@ -58,10 +78,11 @@ func cutWord(s string) (word, rest string) {
 
 // undecorate cuts off what M20 lets surround a move: final marks,
 // quotes and brackets, and the prefixes "move", "my move" and "I play"
-// (each with or without a colon), in any nesting, as in `Move: "b2-b3".`.
+// and their like in other languages (each with or without a colon, M59),
+// in any nesting, as in `Move: "b2-b3".`.
 func undecorate(s string) string {
 	for range 8 {
-		t := cutMovePrefix(unwrap(trimMarks(s)))
+		t := cutMovePrefix(cutMoveSuffix(unwrap(trimMarks(s))))
 		if t == s {
 			break
 		}
@@ -106,21 +127,56 @@ func unwrap(s string) string {
 	return s
 }
 
-// cutMovePrefix cuts "move", "my move" or "I play", in any case and with
-// or without a colon, off the start of s.
+// movePrefixes are the words people write before a move alone (M20,
+// M59), in the languages of M40, lowercase: "Move: b2-b3", "I play
+// b2-b3", "Můj tah: e6-e5", "Hraju e6-e5", "私の手: e6-e5". A longer one
+// comes before a shorter one it starts with. joined is set for words
+// of a language written without spaces, which may touch the move.
+var movePrefixes = [...]struct {
+	word   string
+	joined bool
+}{
+	{"my move", false}, {"move", false}, {"i play", false},
+	// Czech, also without its accents: "my move", "move", "I play",
+	// "I move".
+	{"můj tah", false}, {"muj tah", false}, {"tah", false},
+	{"hraju", false}, {"hraji", false}, {"táhnu", false}, {"tahnu", false},
+	// Japanese: "my move (is)", "the next move (is)", "the move (is)".
+	{"私の手は", true}, {"私の手", true}, {"僕の手は", true}, {"僕の手", true},
+	{"次の手は", true}, {"次の手", true}, {"指し手は", true}, {"指し手", true},
+}
+
+// cutMovePrefix cuts one of movePrefixes, in any case and with or
+// without a colon, off the start of s.
 func cutMovePrefix(s string) string {
-	for _, p := range [...]string{"my move", "move", "i play"} {
-		if !hasPrefixFold(s, p) {
+	for _, p := range movePrefixes {
+		if !hasPrefixFold(s, p.word) {
 			continue
 		}
-		rest := s[len(p):]
+		rest := s[len(p.word):]
 		t := strings.TrimLeftFunc(rest, isSpace)
 		if strings.HasPrefix(t, ":") {
 			t = strings.TrimLeftFunc(t[1:], isSpace)
-		} else if len(t) == len(rest) {
-			continue // "movement", "I player"
+		} else if len(t) == len(rest) && !p.joined {
+			continue // "movement", "I player", "tahle"
 		}
 		return t
+	}
+	return s
+}
+
+// moveSuffixes are the words people write after a move alone in a
+// language that ends a sentence with its verb (M59): Japanese "b2-b3
+// です" ("it is b2-b3"), "b2-b3 にします" ("I make it b2-b3").
+var moveSuffixes = [...]string{"です", "にします"}
+
+// cutMoveSuffix cuts one of moveSuffixes off the end of s, when
+// something stands before it.
+func cutMoveSuffix(s string) string {
+	for _, w := range moveSuffixes {
+		if t, ok := strings.CutSuffix(s, w); ok && strings.TrimRightFunc(t, isSpace) != "" {
+			return strings.TrimRightFunc(t, isSpace)
+		}
 	}
 	return s
 }
@@ -316,14 +372,14 @@ func isSeparatorRune(r rune) bool {
 // digestMove reads a normalised line of a reply to a digest (M24):
 // "<id>: <move>", "<id> <move>" or "game <id> <move>", the move with the
 // decorations of M20. ok is false when the line is none of these;
-// otherwise move, n and guard are as moveAlone's.
-func digestMove(line string) (id int64, move string, n int, guard, ok bool) {
+// otherwise m and guard are as moveAlone's.
+func digestMove(line string) (id int64, m MoveArgs, guard, ok bool) {
 	id, rest, ok := digestGame(line)
 	if !ok {
-		return 0, "", 0, false, false
+		return 0, MoveArgs{}, false, false
 	}
-	move, n, guard, ok = moveAlone(rest)
-	return id, move, n, guard, ok
+	m, guard, ok = moveAlone(rest)
+	return id, m, guard, ok
 }
 
 // digestGame cuts the game off a line of a reply to a digest: "<id>:",

@@ -65,7 +65,7 @@ func challengeArgs(c *Command, args []string, _ int64) Error {
 	if e.Problem != NoProblem {
 		return e
 	}
-	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Level: o.level, TimeoutClaim: o.claim}
+	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Rated: o.rated, Level: o.level, TimeoutClaim: o.claim}
 	return Error{}
 }
 
@@ -161,8 +161,10 @@ func moveArgs(c *Command, args []string, game int64) Error {
 		return lineError(c.Line, MissingMove, "move needs a move after the game number: move congo %d b2-b3", c.Game)
 	}
 	// The decorations of a move alone (M20) are allowed here too, as in
-	// move congo 42 "b2-b3".
-	move, n, ok := splitMoveNumber(undecorate(strings.Join(args, " ")))
+	// move congo 42 "b2-b3", and anyway after it (M61).
+	text, anyway := cutAnyway(strings.Join(args, " "))
+	move, n, ok := splitMoveNumber(undecorate(text))
+	move, anyway2 := cutAnyway(move)
 	move = mapSeparators(undecorate(move))
 	switch {
 	case !ok:
@@ -174,7 +176,19 @@ func moveArgs(c *Command, args []string, game int64) Error {
 	case !isMove(move):
 		return lineError(c.Line, BadMove, "%s is not a move: write it as %s", quote(move), badMoveExample(move))
 	}
-	c.Args = MoveArgs{Move: move, Number: n}
+	c.Args = MoveArgs{Move: move, Number: n, Anyway: anyway || anyway2}
+	return Error{}
+}
+
+// onOrOff: guard is a command alone before on or off, so that "Guard
+// your lion!" in a message stays words.
+func onOrOff(args []string) bool {
+	return len(args) == 1 && (strings.EqualFold(trimMarks(args[0]), "on") || strings.EqualFold(trimMarks(args[0]), "off"))
+}
+
+// guardArgs reads guard on|off (M61).
+func guardArgs(c *Command, args []string, _ int64) Error {
+	c.Args = GuardArgs{On: strings.EqualFold(trimMarks(args[0]), "on")}
 	return Error{}
 }
 
@@ -385,6 +399,7 @@ type options struct {
 	color   rules.Color
 	control TimeControl
 	unrated bool
+	rated   bool // a challenge's: a game against the robot is rated only so (M60)
 	level   int
 	claim   bool
 	timeout bool // timeout= was written
@@ -392,7 +407,8 @@ type options struct {
 
 // readOptions reads the options of a challenge or a seek, in any order
 // (M11): a colour (for a challenge), a time control, unrated, and the
-// robot's level (for a challenge). line is the command's, for errors.
+// robot's level and rated (for a challenge). line is the command's, for
+// errors.
 func readOptions(line string, args []string, colour bool) (options, Error) {
 	form := usage(Seek)
 	if colour {
@@ -408,6 +424,9 @@ func readOptions(line string, args []string, colour bool) (options, Error) {
 		case colour && strings.EqualFold(w, "black"):
 			seen, colourSeen, o.color = colourSeen, true, rules.Black
 		case strings.EqualFold(w, "unrated"):
+			if o.rated {
+				return o, lineError(line, ExtraWords, "a game is rated or unrated, not both: write %s", form)
+			}
 			seen, o.unrated = o.unrated, true
 		case len(w) >= 8 && strings.EqualFold(w[:8], "timeout="):
 			if !colour {
@@ -422,6 +441,11 @@ func readOptions(line string, args []string, colour bool) (options, Error) {
 				return o, lineError(line, BadTimeControl, "%s is not an option: write timeout=claim (a win on time is claimed) or timeout=auto (the default)", quote(w))
 			}
 			seen, o.timeout = o.timeout, true
+		case colour && strings.EqualFold(w, "rated"):
+			if o.unrated {
+				return o, lineError(line, ExtraWords, "a game is rated or unrated, not both: write %s", form)
+			}
+			seen, o.rated = o.rated, true
 		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
 			n, ok := smallNumber(w[6:])
 			if !ok || n < MinLevel || n > MaxLevel {

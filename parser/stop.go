@@ -375,7 +375,8 @@ func isDiagramLine(line string) bool {
 // isPlayersLine reports whether line is the first line of a board mail:
 // "Game 42: alice (white) vs bob (black)", with ratings or not, or as
 // the mails write it in Japanese and Czech (after NFKC): "対局 42: alice(白)
-// 対 bob(黒)", "Partie 42: alice (bílý) – bob (černý)".
+// 対 bob(黒)", "Partie 42: alice (bílými) – bob (černými)" (and the
+// older "(bílý)" and "(černý)", which the same words match).
 func isPlayersLine(line string) bool {
 	for _, form := range playersLines {
 		if isPlayersLineIn(line, form) {

@@ -24,6 +24,7 @@ const tournamentNewForm = "tournament new roundrobin|swiss [rounds=N] [days=N|ba
 // commands other than showing one.
 var tournamentWords = map[string]Kind{
 	"new": TournamentNew, "start": TournamentStart, "cancel": TournamentCancel, "kick": TournamentKick,
+	"add": TournamentAdd,
 }
 
 // tournamentStarts: "tournament" begins a command alone, before a
@@ -51,6 +52,10 @@ func tournamentArgs(c *Command, args []string, game int64) Error {
 	if k, ok := tournamentWords[strings.ToLower(args[0])]; ok {
 		c.Kind = k
 		return grammar[k].args(c, args[1:], game)
+	}
+	if len(args) > 1 && strings.EqualFold(args[1], "add") { // tournament 3 add robot (M60)
+		c.Kind = TournamentAdd
+		return tournamentAddArgs(c, append(args[:1:1], args[2:]...), game)
 	}
 	return tournamentIDArgs(c, args, game)
 }
@@ -106,6 +111,39 @@ func tournamentKickArgs(c *Command, args []string, _ int64) Error {
 		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
 	}
 	c.Args = KickArgs{Tournament: id, Handle: args[1]}
+	return Error{}
+}
+
+// tournamentAddArgs reads the tournament, the handle and the level of
+// tournament <t> add robot [level=N] (M60), the words after "add" (or,
+// in the order "tournament add <t> robot", after the number).
+func tournamentAddArgs(c *Command, args []string, _ int64) Error {
+	if len(args) < 2 || len(args) > 3 {
+		if _, e := tournamentID(c, args[:min(len(args), 1)]); e.Problem != NoProblem {
+			return e
+		}
+		return lineError(c.Line, MissingHandle, "tournament add needs the tournament's number and the robot: %s", usage(c.Kind))
+	}
+	id, e := tournamentID(c, args[:1])
+	if e.Problem != NoProblem {
+		return e
+	}
+	if !ValidHandle(args[1]) {
+		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
+	}
+	a := TournamentAddArgs{Tournament: id, Handle: args[1]}
+	if len(args) == 3 {
+		w := args[2]
+		n, ok := 0, len(w) > 6 && strings.EqualFold(w[:6], "level=")
+		if ok {
+			n, ok = smallNumber(w[6:])
+		}
+		if !ok || n < MinLevel || n > MaxLevel {
+			return lineError(c.Line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
+		}
+		a.Level = n
+	}
+	c.Args = a
 	return Error{}
 }
 

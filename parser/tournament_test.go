@@ -28,6 +28,10 @@ func TestParseTournament(t *testing.T) {
 		{line: "tournaments", want: Command{Kind: Tournaments}},
 		{line: "join tournament 3", want: Command{Kind: Join, Args: TournamentArgs{Tournament: 3}}},
 		{line: "Leave Tournament 12", want: Command{Kind: Leave, Args: TournamentArgs{Tournament: 12}}},
+		// M60: the robot added by the director, in either order.
+		{line: "tournament 3 add robot", want: Command{Kind: TournamentAdd, Args: TournamentAddArgs{Tournament: 3, Handle: "robot"}}},
+		{line: "tournament 3 add robot level=5", want: Command{Kind: TournamentAdd, Args: TournamentAddArgs{Tournament: 3, Handle: "robot", Level: 5}}},
+		{line: "Tournament add #3 Robot LEVEL=1", want: Command{Kind: TournamentAdd, Args: TournamentAddArgs{Tournament: 3, Handle: "Robot", Level: 1}}},
 
 		{line: "tournament new", err: BadTournament},
 		{line: "tournament new knockout Cup", err: BadTournament},
@@ -50,6 +54,10 @@ func TestParseTournament(t *testing.T) {
 		{line: "join tournament", err: MissingTournament},
 		{line: "join tournament x1", err: BadTournament},
 		{line: "tournaments please", err: ExtraWords},
+		{line: "tournament 3 add", err: MissingHandle},
+		{line: "tournament 3 add robot level=6", err: BadLevel},
+		{line: "tournament 3 add robot level=3 now", err: MissingHandle},
+		{line: "tournament add robot", err: BadTournament},
 	}
 	for _, tt := range tests {
 		got := Parse("", tt.line, Context{})

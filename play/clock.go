@@ -247,7 +247,7 @@ func digest(ctx context.Context, w *tell.Work, p db.Player) error {
 			continue // nothing to do in a game paused by agreement (M63)
 		}
 		data.Games = append(data.Games, templates.DigestGame{Game: tell.GameWords(&st), Board: templates.ViewOf(st.Pos, st.Side(p.ID)),
-			Page: w.GamePage(st.ID())})
+			Page: w.GamePageFor(st.Game, p)})
 		digested = append(digested, st.ID())
 	}
 	if len(data.Games) == 0 {

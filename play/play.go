@@ -8,6 +8,7 @@ package play
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/congobymail/congo/command"
 	"github.com/congobymail/congo/game"
@@ -16,11 +17,45 @@ import (
 	"github.com/congobymail/congo/templates"
 )
 
-// Move plays a move in one of the sender's games.
+// Move plays a move in one of the sender's games, unless the lion guard
+// keeps it back (M61).
 func Move(ctx context.Context, r *command.Request, a parser.MoveArgs) (command.Result, error) {
 	return change(ctx, r, func(st *game.State, message string) ([]game.Event, error) {
+		if err := guard(ctx, r, st, a); err != nil {
+			return nil, err
+		}
 		return game.Move(ctx, r.Tx, st, r.Sender, a.Move, a.Number, message)
 	})
+}
+
+// guard is the lion guard (M61): it refuses a move that lets the
+// opponent take the sender's lion with their next move (R15: there is
+// no check, so the rules allow it), naming the capture, unless the move
+// says anyway or the sender turned the guard off. A move the game
+// refuses for another reason (not the sender's turn, a stale #N, not
+// legal) it leaves to game.Move. Only a player's move by mail is
+// guarded: conditional moves and the robot's are played as chosen.
+func guard(ctx context.Context, r *command.Request, st *game.State, a parser.MoveArgs) error {
+	if a.Anyway || st.Pos.Turn() != st.ColorOf(r.Sender.ID) || a.Number != 0 && a.Number != st.Pos.MoveNumber() {
+		return nil
+	}
+	m, err := st.Pos.ParseMove(a.Move)
+	if err != nil {
+		return nil
+	}
+	capture, exposed := st.Pos.LionExposed(m)
+	if !exposed {
+		return nil
+	}
+	on, err := r.Tx.Guarded(ctx, r.Sender.ID)
+	if err != nil || !on {
+		return err
+	}
+	e := r.GameError(st, templates.LionExposed, capture.String())
+	e.Move, e.Handle = m.String(), st.Opponent(r.Sender.ID).Handle
+	res := command.Fail(e)
+	res.Notes = append(res.Notes, fmt.Sprintf("move %d %s: not played, it exposes the lion to %s", st.ID(), m, capture))
+	return &command.Refusal{Result: res}
 }
 
 // Resign ends one of the sender's games in the opponent's favour.

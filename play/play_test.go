@@ -97,7 +97,7 @@ func TestGameToLionCapture(t *testing.T) {
 	w.Register("alice", "bob")
 	w.StartGame("alice", "bob")
 	w.SendProven("alice", "move congo 1 d2-e3")
-	w.SendProven("bob", "move congo 1 d6-c5")
+	w.SendProven("bob", "move congo 1 d6-c5 anyway")
 	w.Deliver()
 	w.SendProven("alice", "move congo 1 d1xd7")
 	mails := w.Deliver()

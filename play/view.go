@@ -49,7 +49,13 @@ func Board(ctx context.Context, r *command.Request, a parser.BoardArgs) (command
 		}
 		data.Board = templates.ViewOf(pos, side)
 	}
-	data.Page = r.GamePage(st.ID())
+	if !a.Past && st.Active() && st.ToMove().ID == r.Sender.ID {
+		// The warnings of the board mails to the player to move (M25,
+		// M61).
+		data.Drowning = templates.DrowningOf(st.Pos)
+		data.Attack = templates.LionAttackOn(st.Pos, st.Opponent(r.Sender.ID).Handle)
+	}
+	data.Page = r.GamePageFor(st.Game, r.Sender)
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return command.Result{}, err

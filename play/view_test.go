@@ -87,7 +87,7 @@ func TestHistoryAndPastBoards(t *testing.T) {
 		m.HeaderRecipients = []string{w.Personal("alice")}
 		return m
 	}())
-	w.SendProven("bob", "move congo 1 d6-c5")
+	w.SendProven("bob", "move congo 1 d6-c5 anyway")
 	w.SendProven("alice", "move congo 1 d1xd7")
 	w.Deliver()
 

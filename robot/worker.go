@@ -284,7 +284,10 @@ func (r *Worker) Play(ctx context.Context, turn Turn, d Decision) error {
 		} else if ok {
 			w.Earlier = []templates.Move{templates.MoveOf(by.Handle, eff)}
 		}
-		if game.Ply(st.Pos) == 1 { // the game's first move
+		if game.Ply(st.Pos) == 1 && st.Game.Tournament == 0 {
+			// The game's first move, and its first mail: the robot
+			// accepted a challenge. A tournament's game had a first
+			// mail of its own, when the round began (M60).
 			w.Opening = turn.Level
 		}
 		var evs []game.Event

@@ -449,3 +449,64 @@ func TestRobotDrawByRepetition(t *testing.T) {
 		t.Errorf("game after the draw offer: %+v, want a draw", g)
 	}
 }
+
+// TestRobotNeverGuarded: the lion guard (M61) keeps back players' moves
+// by mail, never the robot's: where every move it has lets alice take
+// its lion, it plays one, and alice takes it.
+func TestRobotNeverGuarded(t *testing.T) {
+	t.Parallel()
+	w := newRobotWorld(t)
+	w.SendProven("alice", "challenge congo robot black level=1")
+	w.DeliverChecked() // none: the robot's first move comes first
+	const id = 1
+	// The robot's lion on d1 must move, and each square it can go to
+	// is a zebra's: b3 covers c1 and d2, f3 e1 and d2, d4 c2 and e2.
+	w.InTx(func(ctx context.Context, tx *db.Tx) error {
+		g, err := tx.Game(ctx, id)
+		if err != nil {
+			return err
+		}
+		g.Position = "3l3/7/7/3z3/1z3z1/7/3L3 w 5"
+		return tx.SetGame(ctx, g, w.Clock.Now())
+	})
+	if !servertest.RobotStep(t, w.Server) {
+		t.Fatalf("RobotStep did not play where every move exposes the robot's lion")
+	}
+	m := servertest.Only(t, w.DeliverChecked(), "alice")
+	servertest.WantWords(t, m, "robot: d1-", "the lion moved to", "It is your move")
+	pos, err := rules.ParsePosition(w.Game(id).Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	captures := pos.LionCaptures()
+	if len(captures) == 0 {
+		t.Fatalf("after the robot's move %q, alice cannot take its lion", pos)
+	}
+	w.SendProven("alice", fmt.Sprintf("move congo %d %s", id, captures[0]))
+	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "You win: robot's lion was captured.")
+}
+
+// TestRobotGamesUnrated (M60): a game against the robot is unrated
+// unless its challenge says rated.
+func TestRobotGamesUnrated(t *testing.T) {
+	t.Parallel()
+	w := newRobotWorld(t)
+	for _, c := range []struct {
+		command string
+		rated   bool
+		terms   string
+	}{
+		{"challenge congo robot level=1", false, "(days=3, unrated)"},
+		{"challenge congo robot rated level=1", true, "(days=3):"},
+		{"challenge congo robot level=1 unrated", false, "(days=3, unrated)"},
+	} {
+		w.SendProven("alice", c.command)
+		m := servertest.Only(t, w.DeliverChecked(), "alice")
+		servertest.WantText(t, m, "Time left "+c.terms)
+		if g := w.Game(servertest.GameOf(t, []servertest.Received{m})); g.Rated != c.rated {
+			t.Errorf("%q: game rated %v, want %v", c.command, g.Rated, c.rated)
+		}
+	}
+	w.SendProven("alice", "challenge congo robot rated unrated")
+	servertest.WantWords(t, servertest.Only(t, w.DeliverChecked(), "alice"), "a game is rated or unrated, not both")
+}

@@ -75,6 +75,7 @@ var commands = map[parser.Kind]entry{
 	parser.Language: typed(proven, account.Language),
 	parser.Timezone: withNeeds(timezoneNeed, typed(noOne, account.Timezone)),
 	parser.Weekends: typed(proven, account.Weekends),
+	parser.Guard:    typed(proven, account.Guard),
 
 	// The lobby: games begin.
 	parser.Challenge: typed(proven, lobby.Challenge),
@@ -114,6 +115,7 @@ var commands = map[parser.Kind]entry{
 	parser.TournamentStart:  typed(proven, tournament.Start),
 	parser.TournamentCancel: typed(proven, tournament.Cancel),
 	parser.TournamentKick:   typed(proven, tournament.Kick),
+	parser.TournamentAdd:    typed(proven, tournament.AddRobot),
 	parser.Tournament:       typed(proven, tournament.Show),
 	parser.Tournaments:      handler(registered, tournament.List),
 	parser.Join:             typed(proven, tournament.Join),

@@ -40,6 +40,9 @@ type processing struct {
 	// subjectCommand is true when the Subject was a command: the answer
 	// must not repeat it, or a reply to the answer would run it again.
 	subjectCommand bool
+	// hints are what the mail asked for and did not get (M58), which
+	// its answer (or the sender's board mail) says first.
+	hints []parser.Error
 
 	answer answer
 	// done are the commands asked once a mail (board, analyze) and
@@ -119,6 +122,7 @@ func (h *processing) handle(ctx context.Context) (string, error) {
 		h.messageGame = parser.GameFromSubject(m.Subject)
 	}
 	h.subjectCommand = res.CommandSubject
+	h.hints = res.Hints
 	h.answer.game = ctxGame
 	if len(res.Commands) == 0 && h.proven {
 		if quiet, err := h.loop(ctx); err != nil || quiet {
@@ -152,6 +156,9 @@ func (h *processing) handle(ctx context.Context) (string, error) {
 		h.w.Note("cut: " + m.Cut)
 	}
 	h.finishAnswer(len(res.Commands), len(res.Errors))
+	if err := h.tellHints(); err != nil {
+		return "", err
+	}
 	if err := h.fold(); err != nil {
 		return "", err
 	}

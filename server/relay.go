@@ -38,6 +38,9 @@ func (h *processing) relay(ctx context.Context) error {
 		return err
 	}
 	opp := st.Opponent(h.sender.ID)
+	if h.w.IsRobot(opp) {
+		return h.relayed(opp, false)
+	}
 	err = h.request(parser.Command{Line: firstLine(h.message), Game: st.ID()}).Budget(ctx, opp)
 	if refusal := (*command.Refusal)(nil); errors.As(err, &refusal) {
 		return h.apply(ctx, refusal.Result)
@@ -50,18 +53,51 @@ func (h *processing) relay(ctx context.Context) error {
 }
 
 // relayed tells the sender that the message went to opp: in their board
-// mail of the game, when they get one (withBoard).
+// mail of the game, when they get one (withBoard). When opp is the
+// robot, which reads no messages, it says so instead (M59).
 func (h *processing) relayed(opp db.Player, withBoard bool) error {
-	h.w.Note("message relayed")
+	var sec templates.Section = templates.Relayed{To: opp.Handle}
+	line := templates.RelayedLine
+	if h.w.IsRobot(opp) {
+		sec, line = templates.RobotReadsNone{Robot: opp.Handle}, templates.RobotReadsNoneLine
+		h.w.Note("message not relayed: the robot reads none")
+	} else {
+		h.w.Note("message relayed")
+	}
 	if !withBoard {
-		h.answer.add(templates.Relayed{To: opp.Handle})
+		h.answer.add(sec)
 		return nil
 	}
-	line, err := templates.RelayedLine(h.answerLang(), opp.Handle)
+	text, err := line(h.answerLang(), opp.Handle)
 	if err != nil {
 		return err
 	}
-	h.w.AddToMail(h.messageGame, *h.sender, line)
+	h.w.AddToMail(h.messageGame, *h.sender, text)
+	return nil
+}
+
+// tellHints puts what the mail asked for and did not get (M58) first:
+// below the first line of the sender's board mail of the game, when
+// they get one, else at the head of the answer. A mail that proves
+// nothing is told nothing of it: nothing of it would be done anyway.
+func (h *processing) tellHints() error {
+	if len(h.hints) == 0 || !h.proven {
+		return nil
+	}
+	sec := templates.Hints{}
+	for _, e := range h.hints {
+		sec.Reasons = append(sec.Reasons, templates.Phrase{Format: e.Format, Args: e.Args})
+		h.w.Note("hint: " + e.Problem.String())
+	}
+	if g := h.messageGame; g != 0 && h.w.Mails(g, *h.sender) {
+		texts, err := templates.Sections(h.answerLang(), []templates.Section{sec})
+		if err != nil {
+			return err
+		}
+		h.w.AddFirstToMail(g, *h.sender, texts...)
+		return nil
+	}
+	h.answer.sections = append([]templates.Section{sec}, h.answer.sections...)
 	return nil
 }
 

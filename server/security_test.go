@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/server"
@@ -107,6 +109,7 @@ var forgedCommands = []struct {
 	{"notify", nil, "alice", "notify digest"},
 	{"vacation", nil, "alice", "vacation 3"},
 	{"language", nil, "alice", "language ja"},
+	{"guard", nil, "alice", "guard off"},
 	{"tournament new", nil, "alice", "tournament new swiss Spring Cup"},
 	{"join", newTournament1, "bob", "join tournament 1"},
 	{"leave", func(t *testing.T, w *servertest.World) {
@@ -137,6 +140,7 @@ var forgedCommands = []struct {
 		w.SendProven("bob", "accept congo 1")
 		w.Clock.Advance(4 * 24 * time.Hour)
 	}, "bob", "claim congo 1"},
+	{"tournament add", newTournament1, "alice", "tournament 1 add robot"},
 	{"analyze", func(t *testing.T, w *servertest.World) {
 		startGame1(t, w)
 		w.SendProven("alice", "move congo 1 d2-e3")
@@ -158,12 +162,15 @@ func startGame1(t *testing.T, w *servertest.World) {
 	}
 }
 
-// newDumpWorld is servertest.New with a function that dumps every
-// table but the bookkeeping of mail, read through a connection of its
-// own.
+// newDumpWorld is servertest.New, with the robot, and a function that
+// dumps every table but the bookkeeping of mail, read through a
+// connection of its own.
 func newDumpWorld(t *testing.T) (*servertest.World, func() string) {
 	t.Helper()
-	w := servertest.New(t, server.Config{})
+	w := servertest.New(t, server.Config{Settings: config.Settings{Robot: config.DefaultRobot}})
+	if err := w.Server.EnsureRobot(context.Background()); err != nil {
+		t.Fatalf("EnsureRobot: %v", err)
+	}
 	raw, err := sql.Open("sqlite", "file:"+w.DBPath+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)

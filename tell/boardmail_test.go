@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/config"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/server"
 	"github.com/congobymail/congo/server/servertest"
 )
@@ -83,17 +84,20 @@ func TestBoardMailsNameTheirPage(t *testing.T) {
 	w := servertest.New(t, server.Config{Settings: config.Settings{PublicURL: "https://congo.example.org/web"}})
 	w.Register("alice", "bob", "carol")
 	w.StartGame("alice", "bob")
-	const page = "See the game on the web: https://congo.example.org/web/games/1"
-	const link = `<a href="https://congo.example.org/web/games/1">https://congo.example.org/web/games/1</a>`
+	// The page, from Black's side in the mails to bob, who plays black.
 	check := func(what string, mails []servertest.Received) {
 		t.Helper()
 		if len(mails) == 0 {
 			t.Fatalf("%s: no mail", what)
 		}
 		for _, m := range mails {
-			servertest.WantText(t, m, page)
-			if !strings.Contains(servertest.HTMLOf(t, m.Raw), link) {
-				t.Errorf("%s: the HTML part to %s does not link the page", what, m.To)
+			url := "https://congo.example.org/web/games/1"
+			if m.To == congotest.Address("bob") {
+				url += "?side=black"
+			}
+			servertest.WantWords(t, m, "See the game on the web: "+url) // a long one on a line of its own
+			if link := fmt.Sprintf(`<a href="%s">%s</a>`, url, url); !strings.Contains(servertest.HTMLOf(t, m.Raw), link) {
+				t.Errorf("%s: the HTML part to %s does not link the page %s", what, m.To, url)
 			}
 		}
 	}
@@ -118,8 +122,9 @@ func TestBoardMailsNameTheirPage(t *testing.T) {
 	w.Clock.Advance(25 * time.Hour)
 	w.Tick()
 	digest := servertest.Only(t, w.Deliver(), "alice")
-	servertest.WantText(t, digest, fmt.Sprintf("See the game on the web: https://congo.example.org/web/games/%d", other))
-	if !strings.Contains(servertest.HTMLOf(t, digest.Raw), fmt.Sprintf(`<a href="https://congo.example.org/web/games/%d">`, other)) {
+	// alice plays black in it.
+	servertest.WantWords(t, digest, fmt.Sprintf("See the game on the web: https://congo.example.org/web/games/%d?side=black", other))
+	if !strings.Contains(servertest.HTMLOf(t, digest.Raw), fmt.Sprintf(`<a href="https://congo.example.org/web/games/%d?side=black">`, other)) {
 		t.Errorf("the digest's HTML part does not link the page")
 	}
 

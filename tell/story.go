@@ -27,8 +27,8 @@ type story struct {
 	// the opponent.
 	only *db.Player
 	// notes are paragraphs for one player alone, by id: the answers to
-	// their own mail.
-	notes map[int64][]string
+	// their own mail; first, those that come first in their mail (M58).
+	notes, first map[int64][]string
 }
 
 // note adds a paragraph to the mail of the story to one player.
@@ -148,38 +148,60 @@ func (w *Work) TellMessage(st game.State, from db.Player, message *templates.Mes
 
 // Relayed reports whether a story of game holds the message of its
 // player from, and returns from's opponent in it; withBoard is set when
-// the message goes with a board mail that from gets too (a change to the
-// game), rather than alone.
+// the message goes with a board mail that from gets now too (a change to
+// the game), rather than alone.
 func (w *Work) Relayed(game int64, from db.Player) (opp db.Player, relayed, withBoard bool) {
 	for _, s := range w.stories {
 		if s.st.ID() == game && s.message != nil && s.message.By == from.Handle {
-			return s.st.Opponent(from.ID), true, s.only == nil
+			return s.st.Opponent(from.ID), true, s.only == nil && !w.waits(s)
 		}
 	}
 	return db.Player{}, false, false
 }
 
-// Mails reports whether player gets a board mail of the story of game,
-// to which AddToMail may add paragraphs.
-func (w *Work) Mails(game int64, player db.Player) bool {
+// waits reports whether the board mails of the story wait for the
+// robot's answer, which brings its moves in a mail of its own, later.
+func (w *Work) waits(s *story) bool {
+	return s.perMove && w.RobotWaits(&s.st)
+}
+
+// mailed returns the story of game whose board mail player gets with
+// this work, if any.
+func (w *Work) mailed(game int64, player db.Player) *story {
 	for _, s := range w.stories {
-		if s.st.ID() == game && s.only == nil && s.st.Game.Has(player.ID) {
-			return true
+		if s.st.ID() == game && s.only == nil && s.st.Game.Has(player.ID) && !w.waits(s) {
+			return s
 		}
 	}
-	return false
+	return nil
+}
+
+// Mails reports whether player gets a board mail of the story of game
+// with this work, to which AddToMail may add paragraphs.
+func (w *Work) Mails(game int64, player db.Player) bool {
+	return w.mailed(game, player) != nil
 }
 
 // AddToMail adds paragraphs to the board mail of the story of game to
 // player, when they get one (Mails).
 func (w *Work) AddToMail(game int64, player db.Player, texts ...string) {
-	for _, s := range w.stories {
-		if s.st.ID() == game && s.only == nil && s.st.Game.Has(player.ID) {
-			for _, t := range texts {
-				s.note(player.ID, t)
-			}
-			return
+	if s := w.mailed(game, player); s != nil {
+		for _, t := range texts {
+			s.note(player.ID, t)
 		}
+	}
+}
+
+// AddFirstToMail adds paragraphs to the board mail of the story of game
+// to player, when they get one (Mails), below the line that names the
+// game, before what happened: what their mail asked for in words and did
+// not get (M58).
+func (w *Work) AddFirstToMail(game int64, player db.Player, texts ...string) {
+	if s := w.mailed(game, player); s != nil {
+		if s.first == nil {
+			s.first = map[int64][]string{}
+		}
+		s.first[player.ID] = append(s.first[player.ID], texts...)
 	}
 }
 
@@ -198,7 +220,7 @@ func (w *Work) Flush(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := w.announce(ctx, &s.st, data, s.actor, s.message, s.perMove, s.notes); err != nil {
+		if err := w.announce(ctx, &s.st, data, s.actor, s.message, s.perMove, storyNotes{s.notes, s.first}); err != nil {
 			return err
 		}
 	}
@@ -287,9 +309,16 @@ func (w *Work) noteEvent(e game.Event) {
 
 // Announce sends the board of st to both players, each from their side,
 // and to the observers, with what data says happened (a game begun by
-// the robot's acceptance, say).
-func (w *Work) Announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player) error {
-	return w.announce(ctx, st, data, actor, nil, false, nil)
+// the robot's acceptance, say), and to each player the paragraphs of
+// notes for them, by id.
+func (w *Work) Announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, notes map[int64][]string) error {
+	return w.announce(ctx, st, data, actor, nil, false, storyNotes{after: notes})
+}
+
+// storyNotes are the paragraphs of a story for one player alone, by id:
+// those after what happened, and those first (M58).
+type storyNotes struct {
+	after, first map[int64][]string
 }
 
 // announce sends the board to both players, each from their side, and to
@@ -300,7 +329,7 @@ func (w *Work) Announce(ctx context.Context, st *game.State, data templates.Boar
 // is over. The first mail of a game without a thread starts it (M9).
 // When the robot is to move, the mails about a move wait for its answer,
 // and then show both moves.
-func (w *Work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, message *templates.Message, perMove bool, notes map[int64][]string) error {
+func (w *Work) announce(ctx context.Context, st *game.State, data templates.BoardData, actor *db.Player, message *templates.Message, perMove bool, n storyNotes) error {
 	if perMove && w.RobotWaits(st) {
 		return nil // the robot's answer brings the move
 	}
@@ -334,14 +363,15 @@ func (w *Work) announce(ctx context.Context, st *game.State, data templates.Boar
 		if perMove && !isActor && st.Active() && to.Notify != db.NotifyEach && to.Notify != "" {
 			continue
 		}
-		data.To, data.Message, data.Notes = to.Handle, nil, notes[to.ID]
+		data.To, data.Message, data.Notes, data.First = to.Handle, nil, n.after[to.ID], n.first[to.ID]
 		if !isActor && i < len(players) {
 			data.Message = message
 		}
 		data.Board = templates.ViewOf(st.Pos, st.Side(to.ID)).WithLast(data.Last)
-		data.Drowning = nil
+		data.Drowning, data.Attack = nil, nil
 		if st.Active() && to.ID == st.ToMove().ID {
 			data.Drowning = templates.DrowningOf(st.Pos)
+			data.Attack = templates.LionAttackOn(st.Pos, st.Opponent(to.ID).Handle)
 		}
 		if err := w.BoardMail(ctx, st, to, data); err != nil {
 			return err
@@ -355,7 +385,7 @@ func (w *Work) remind(ctx context.Context, st *game.State, final bool) error {
 	to := st.ToMove()
 	data := templates.BoardData{Game: GameWords(st), To: to.Handle, Board: templates.ViewOf(st.Pos, st.Pos.Turn()),
 		Events:   []templates.Happening{{Event: templates.Reminder, Until: st.Deadline(), Final: final}},
-		Drowning: templates.DrowningOf(st.Pos)}
+		Drowning: templates.DrowningOf(st.Pos), Attack: templates.LionAttackOn(st.Pos, st.Opponent(to.ID).Handle)}
 	return w.BoardMail(ctx, st, to, data)
 }
 
@@ -395,7 +425,7 @@ func (w *Work) BoardMail(ctx context.Context, st *game.State, to db.Player, data
 	if err := w.Subject(ctx, &data.Game, to); err != nil {
 		return err
 	}
-	data.Page = w.GamePage(st.ID())
+	data.Page = w.GamePageFor(st.Game, to)
 	// Rendered as the mail is composed, in another goroutine: data is
 	// this mail's own (Board clones what it changes).
 	id, err := w.RenderedGameMail(ctx, to, st.Game, func(o *mailmsg.Outgoing) (err error) {

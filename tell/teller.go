@@ -169,6 +169,18 @@ func (t *Teller) GamePage(id int64) string {
 	return t.publicURL + "games/" + strconv.FormatInt(id, 10)
 }
 
+// GamePageFor is the address of a game's page on the web for player p:
+// from Black's side when p plays black in it (?side=black), so that the
+// link in a mail to Black shows Black's view; "" when the server has no
+// pages.
+func (t *Teller) GamePageFor(g db.Game, p db.Player) string {
+	page := t.GamePage(g.ID)
+	if page != "" && g.Black == p.ID && g.White != p.ID {
+		page += "?side=black"
+	}
+	return page
+}
+
 // Lang is the language of the mails to p (M40): their own, or the
 // server's default for a player who has none.
 func (t *Teller) Lang(p db.Player) lang.Code {

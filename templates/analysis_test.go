@@ -169,9 +169,10 @@ func realAnalysis(t *testing.T) AnalysisData {
 }
 
 // TestAnalysisHTMLModes renders the analysis mail's HTML part in
-// Chromium, light, dark (by the page's own scheme) and on a phone, and
-// checks that nothing scrolls sideways and that the graph shows: the
-// chart's light card on a light page, its dark card on a dark one.
+// Chromium, light, dark (by the page's own scheme) and on a phone, light
+// and forced dark, and checks that nothing scrolls sideways, that the
+// graph shows (the chart's light card on a light page, its dark card on
+// a dark one) and that its labels are large enough to read.
 func TestAnalysisHTMLModes(t *testing.T) {
 	chromium := chromiumOrSkip(t)
 	_, _, page, err := Analysis(realAnalysis(t))
@@ -187,11 +188,20 @@ func TestAnalysisHTMLModes(t *testing.T) {
 		{"light", 600, 1500, nil, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0xe4, 0xdf, 0xd2, 0xff}},
 		{"dark", 600, 1500, []string{"--force-dark-mode"}, color.RGBA{0x14, 0x14, 0x14, 0xff}, color.RGBA{0x26, 0x29, 0x2e, 0xff}},
 		{"narrow", 375, 1900, nil, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0xe4, 0xdf, 0xd2, 0xff}},
+		// A phone in forced dark mode (the Gmail app for Android): the
+		// page darkened, the chart's card as it is.
+		{"forced narrow", 375, 1900, []string{"--enable-features=WebContentsForceDark"}, color.RGBA{0x12, 0x12, 0x12, 0xff}, color.RGBA{0xe4, 0xdf, 0xd2, 0xff}},
 	} {
 		t.Run(m.name, func(t *testing.T) {
 			img, l := browsePage(t, chromium, m.name, page, m.width, m.height, m.flags...)
 			if l.Scroll > l.Width {
 				t.Errorf("the page is %d pixels wide in a window of %d: it scrolls sideways", l.Scroll, l.Width)
+			}
+			// The chart's labels (White, Black, the move numbers) are
+			// read at 375 pixels too: 10 pixels high at least, as the
+			// smallest text a phone's mail app shows.
+			if l.Text < 10 {
+				t.Errorf("the chart's smallest text is %.1f pixels high at %d pixels wide, want 10 or more", l.Text, m.width)
 			}
 			if c := rgba(img, 2, 2); distance(c, m.page) > 8 {
 				t.Errorf("pixel (2,2) = %v, want the page's %v", c, m.page)
@@ -208,7 +218,7 @@ func TestAnalysisHTMLModes(t *testing.T) {
 			// The card is most of the chart: at least a third of its
 			// area at the width it is shown.
 			w := min(600, m.width-24)
-			if want := w * w * 160 / 600 / 3; cards < want {
+			if want := w * w * 200 / 600 / 3; cards < want {
 				t.Errorf("%d pixels of the chart's card %v, want at least %d", cards, m.card, want)
 			}
 		})
@@ -216,7 +226,8 @@ func TestAnalysisHTMLModes(t *testing.T) {
 }
 
 // pageHarness is harness for a page without a board: it shows the mail
-// in a frame and writes how wide the mail is in #cg-layout.
+// in a frame and writes in #cg-layout how wide the mail is, and how
+// high the smallest text of its SVG images is shown.
 const pageHarness = `<!DOCTYPE html>
 <html><head><meta charset="utf-8"></head><body style="margin:0">
 <iframe id="mail" style="display:block;border:0;width:%dpx;height:%dpx" srcdoc="%s"></iframe>
@@ -225,7 +236,12 @@ document.getElementById("mail").addEventListener("load", function () {
   var d = this.contentDocument;
   var pre = document.createElement("pre");
   pre.id = "cg-layout";
-  pre.textContent = JSON.stringify({Width: this.contentWindow.innerWidth, Scroll: d.documentElement.scrollWidth});
+  var text = 0;
+  d.querySelectorAll("svg text").forEach(function (e) {
+    var h = e.getBoundingClientRect().height;
+    if (h > 0 && (text == 0 || h < text)) text = h;
+  });
+  pre.textContent = JSON.stringify({Width: this.contentWindow.innerWidth, Scroll: d.documentElement.scrollWidth, Text: text});
   document.body.appendChild(pre);
 });
 </script>

@@ -224,7 +224,11 @@ func (t *tongue) linkPages(html string, pages ...string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		line = strings.TrimSpace(line)
+		// The line as the HTML part has it: one line, as tidy may have
+		// wrapped it in two (a long address, ?side=black).
+		if ps := paragraphs(strings.TrimSpace(line)); len(ps) > 0 && len(ps[0]) > 0 {
+			line = ps[0][0]
+		}
 		words := htmltemplate.HTMLEscapeString(strings.TrimSuffix(line, page))
 		link := fmt.Sprintf(`%s<a href="%s">%s</a>`, words, htmltemplate.HTMLEscapeString(page), htmltemplate.HTMLEscapeString(page))
 		html = strings.Replace(html, string(prose(line)), link, 1)

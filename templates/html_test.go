@@ -264,9 +264,10 @@ var lastSquares = map[string]bool{"c3": true, "e5": true, "c7": true}
 // mail clients show it: light; dark, by the page's own dark scheme, as
 // clients that honour prefers-color-scheme show it; forced dark, by
 // Chromium's own darkening of the light scheme, which the Gmail app for
-// Android uses (its WebView's "algorithmic darkening"); and light on a
-// phone 375 pixels wide. In each it checks from the pixels that the two
-// sides' pieces look different, that the last move's squares are marked,
+// Android uses (its WebView's "algorithmic darkening"); and on a phone
+// 375 pixels wide, light and forced dark. In each it checks from the
+// pixels that the two sides' pieces differ in brightness by a quarter of
+// the scale at least, that the last move's squares are marked,
 // and that the page is no wider than the window.
 func TestBoardHTMLModes(t *testing.T) {
 	chromium := chromiumOrSkip(t)
@@ -296,6 +297,9 @@ func TestBoardHTMLModes(t *testing.T) {
 		// colour, dark ones too.
 		{"inverted", 600, 1100, "invert(1) hue-rotate(180deg)", nil},
 		{"narrow", 375, 1300, "", nil},
+		// A phone in forced dark mode: the Gmail app for Android at its
+		// width.
+		{"forced narrow", 375, 1300, "", []string{"--enable-features=WebContentsForceDark"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
@@ -340,7 +344,11 @@ func checkPieces(t *testing.T, img image.Image, l layout) {
 	if count[true] < 8 || count[false] < 8 {
 		t.Fatalf("found %d white and %d black pieces, want at least 8 of each", count[true], count[false])
 	}
-	const margin = 0.1 // on a scale from 0, black, to 1, white
+	// On a scale from 0, black, to 1, white. In a forced dark mode the
+	// white pieces' discs turn dark and the black pieces' dark edges
+	// light: the sides must still differ by a quarter of the scale,
+	// not by their shape alone.
+	const margin = 0.25
 	w, b := sides[true], sides[false]
 	t.Logf("luminance of white pieces %.2f-%.2f, of black pieces %.2f-%.2f", w.lo, w.hi, b.lo, b.hi)
 	if w.lo-b.hi < margin && b.lo-w.hi < margin {
@@ -390,8 +398,11 @@ var shots = flag.String("shots", "", "also write the Chromium screenshots of the
 // layout is where the browser put a board's squares and pieces, in
 // pixels of the screenshot, and how wide the mail is.
 type layout struct {
-	Width   int // of the mail's window
-	Scroll  int // of the mail: wider than its window, it scrolls sideways
+	Width  int // of the mail's window
+	Scroll int // of the mail: wider than its window, it scrolls sideways
+	// Text is the height, in pixels as shown, of the smallest text of
+	// the mail's SVG images (pageHarness); 0 when they have none.
+	Text    float64
 	Squares []struct {
 		Name           string // "c3"
 		X, Y, W, H     int    // the square

@@ -99,6 +99,8 @@ func (t *tongue) answerSubject(s Section, other string) (string, error) {
 		return t.tournamentSubject(s.T)
 	case TournamentJoin:
 		return t.tournamentSubject(s.T)
+	case TournamentRobot:
+		return t.tournamentSubject(s.T)
 	case TournamentDone:
 		return t.tournamentSubject(s.T)
 	case TournamentList:
@@ -227,6 +229,7 @@ const (
 	NoClaim           Problem = "no claim"            // claim in a timeout=auto game
 	ClaimOnMove       Problem = "claim on move"       // claim by the player to move
 	NotLate           Problem = "not late"            // claim before Handle ran out of time
+	LionExposed       Problem = "lion exposed"        // Move lets Handle take the sender's lion with the capture Detail (M61)
 
 	Unconfirmed       Problem = "unconfirmed"          // a challenge to Handle, whose address is not confirmed (M28)
 	TooManyRobotGames Problem = "too many robot games" // Detail is the cap
@@ -234,12 +237,13 @@ const (
 
 	// Tournaments: Tournament is the tournament named.
 	NoSuchTournament     Problem = "no such tournament"     // Detail is the number
-	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start", "cancel" or "kick"
+	NotDirector          Problem = "not director"           // Detail is what only the director may do: "start", "cancel", "kick" or "add"
 	TooFewPlayers        Problem = "too few players"        // tournament start with fewer than MinPlayers
 	TournamentNotOpen    Problem = "tournament not open"    // join, start or cancel after the start
 	TournamentNotRunning Problem = "tournament not running" // a withdrawal from a tournament not running
 	Joined               Problem = "joined"                 // join twice
 	NotAPlayer           Problem = "not a player"           // leave or kick of a player not in it (Handle, for kick); Detail set when they withdrew
+	NotTheRobot          Problem = "not the robot"          // tournament add of Handle, who is not the robot (M60)
 	TournamentAbort      Problem = "tournament game"        // abort of a tournament's game, whose name is Detail
 )
 
@@ -313,6 +317,26 @@ type NotRelayed struct {
 	GameID int64
 }
 
+// RobotReadsNone says that the sender's words in a game against the
+// robot, Robot, were not passed on: it reads no messages (M59).
+type RobotReadsNone struct {
+	Robot string
+}
+
+// RobotReadsNoneLine is the line of RobotReadsNone, for a board mail's
+// notes, in language l.
+func RobotReadsNoneLine(l lang.Code, robot string) (string, error) {
+	return tongueOf(l).execute("robot_reads_none", RobotReadsNone{Robot: robot})
+}
+
+// Hints are what the sender's mail asked for and did not get (M58): a
+// game action written in words, a move inside a sentence. Each Reason
+// says what was not done and the line to send. They come first in the
+// answer, or below the first line of the sender's board mail.
+type Hints struct {
+	Reasons []Phrase
+}
+
 // Sections renders sections of a reply in language l, each as its text,
 // for the notes of a board mail.
 func Sections(l lang.Code, secs []Section) ([]string, error) {
@@ -337,19 +361,21 @@ type LanguageSet struct {
 // player who has never seen it (M25).
 type RulesSummary struct{}
 
-func (Help) template() string          { return "help" }
-func (Registered) template() string    { return "registered" }
-func (Renamed) template() string       { return "renamed" }
-func (NewKey) template() string        { return "newkey" }
-func (GameList) template() string      { return "games" }
-func (Error) template() string         { return "error" }
-func (Prove) template() string         { return "prove" }
-func (HowToRegister) template() string { return "how_to_register" }
-func (NoCommand) template() string     { return "no_command" }
-func (Omitted) template() string       { return "omitted" }
-func (RulesSummary) template() string  { return "rules" }
-func (Cut) template() string           { return "cut" }
-func (LoopNotice) template() string    { return "loop_notice" }
-func (Relayed) template() string       { return "relayed" }
-func (NotRelayed) template() string    { return "not_relayed" }
-func (LanguageSet) template() string   { return "language_set" }
+func (Help) template() string           { return "help" }
+func (Registered) template() string     { return "registered" }
+func (Renamed) template() string        { return "renamed" }
+func (NewKey) template() string         { return "newkey" }
+func (GameList) template() string       { return "games" }
+func (Error) template() string          { return "error" }
+func (Prove) template() string          { return "prove" }
+func (HowToRegister) template() string  { return "how_to_register" }
+func (NoCommand) template() string      { return "no_command" }
+func (Omitted) template() string        { return "omitted" }
+func (RulesSummary) template() string   { return "rules" }
+func (Cut) template() string            { return "cut" }
+func (LoopNotice) template() string     { return "loop_notice" }
+func (Relayed) template() string        { return "relayed" }
+func (NotRelayed) template() string     { return "not_relayed" }
+func (RobotReadsNone) template() string { return "robot_reads_none" }
+func (Hints) template() string          { return "hints" }
+func (LanguageSet) template() string    { return "language_set" }

@@ -191,6 +191,10 @@ type BoardData struct {
 	Last rules.Move
 	// Message is the message the other player wrote (M19).
 	Message *Message
+	// First are paragraphs for this recipient alone that come first,
+	// below the line that names the game: what their mail asked for in
+	// words and did not get (M58).
+	First []string
 	// Notes are paragraphs for this recipient alone: answers to their
 	// own mail about the game.
 	Notes []string
@@ -199,6 +203,10 @@ type BoardData struct {
 	// recipient's move unless they leave the river on it (R13), in the
 	// mail to the player to move (DrowningOf).
 	Drowning []Piece
+	// Attack is the capture by which the opponent could take the lion
+	// of the recipient, the player to move, with their next move (M61);
+	// nil when the lion is not attacked, and in every other mail.
+	Attack *LionAttack
 	// Past is set for the board after black's move At (M15).
 	Past bool
 	At   int
@@ -292,6 +300,9 @@ type ChallengeData struct {
 	Challenger string
 	Challenged string
 	Message    *Message
+	// Relayed is set in the mail to the challenger when their message
+	// went to the player challenged with the challenge.
+	Relayed bool
 }
 
 // Challenge renders the mail that asks the challenged player to accept.

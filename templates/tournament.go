@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/congobymail/congo/lang"
 )
@@ -57,7 +58,10 @@ type Standing struct {
 // Crosstable is a round robin's results player against player, in the
 // order of the standings.
 type Crosstable struct {
-	Text    string     // the text part's figure, one line a player
+	// Text is the text part's figure, one line a player, its columns
+	// headed (the points' in the reader's language); TournamentMail
+	// writes it from the others.
+	Text    string
 	Handles []string   // by place
 	Cells   [][]string // Cells[i][j]: what Handles[i] scored against Handles[j]: "1", "½", "0", "1½", ""
 	Points  []string
@@ -120,9 +124,6 @@ func TournamentMail(d TournamentData) (subject, text, html string, err error) {
 	if subject, err = t.tournamentSubject(d.T); err != nil {
 		return "", "", "", err
 	}
-	if text, err = t.execute("tournament_mail", d); err != nil {
-		return "", "", "", err
-	}
 	var inserts []insert
 	if len(d.Standings) > 0 {
 		table, err := t.standingsTable(d.T.Swiss, d.Standings)
@@ -130,6 +131,18 @@ func TournamentMail(d TournamentData) (subject, text, html string, err error) {
 			return "", "", "", err
 		}
 		inserts = append(inserts, insert{text: standingsText(d.Standings), block: htmlBlock{Table: table}})
+	}
+	if d.Crosstable != nil {
+		c := *d.Crosstable
+		head, err := t.head("crosstable_head", nil)
+		if err != nil {
+			return "", "", "", err
+		}
+		c.Text = crosstableText(&c, head[1])
+		d.Crosstable = &c
+	}
+	if text, err = t.execute("tournament_mail", d); err != nil {
+		return "", "", "", err
 	}
 	if c := d.Crosstable; c != nil {
 		table, err := t.crosstableTable(c)
@@ -221,6 +234,67 @@ func (t *tongue) crosstableTable(c *Crosstable) (*htmlTable, error) {
 	return table, nil
 }
 
+// crosstableText writes a crosstable as the text part shows it: a line
+// for each player, their place and handle, their results against each
+// player by place ("×" against themselves, "·" where no game has ended
+// yet) and their points, under a line of headings: the places, and
+// totals over the points.
+//
+//	          1  2  3  Points
+//	1. alice  ×  1  ½  1.5
+//	2. bob    0  ×  1  1
+//	3. carol  ½  0  ×  0.5
+func crosstableText(c *Crosstable, totals string) string {
+	names := make([]string, len(c.Handles))
+	nameW, cellW := 0, 1
+	for i, h := range c.Handles {
+		names[i] = fmt.Sprintf("%d. %s", i+1, h)
+		nameW = max(nameW, utf8.RuneCountInString(names[i]))
+		cellW = max(cellW, len(fmt.Sprint(i+1)))
+		if i < len(c.Cells) {
+			for _, x := range c.Cells[i] {
+				cellW = max(cellW, utf8.RuneCountInString(x))
+			}
+		}
+	}
+	var b strings.Builder
+	pad := func(s string, w int) {
+		b.WriteString(s)
+		b.WriteString(strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s))))
+	}
+	pad("", nameW)
+	for i := range c.Handles {
+		b.WriteString("  ")
+		pad(fmt.Sprint(i+1), cellW)
+	}
+	b.WriteString("  ")
+	b.WriteString(totals)
+	b.WriteString("\n")
+	for i := range c.Handles {
+		pad(names[i], nameW)
+		for j := range c.Handles {
+			x := ""
+			if i < len(c.Cells) && j < len(c.Cells[i]) {
+				x = c.Cells[i][j]
+			}
+			switch {
+			case i == j:
+				x = "×"
+			case x == "":
+				x = "·"
+			}
+			b.WriteString("  ")
+			pad(x, cellW)
+		}
+		b.WriteString("  ")
+		if i < len(c.Points) {
+			b.WriteString(c.Points[i])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // TournamentCreated answers tournament new (M33).
 type TournamentCreated struct{ T Tournament }
 
@@ -228,6 +302,14 @@ type TournamentCreated struct{ T Tournament }
 type TournamentJoin struct {
 	T    Tournament
 	Left bool // leave tournament before the start
+}
+
+// TournamentRobot answers tournament <t> add robot (M60): the robot,
+// Robot, is a player of T now, at Level.
+type TournamentRobot struct {
+	T     Tournament
+	Robot string
+	Level int
 }
 
 // TournamentDone answers tournament start, cancel and kick, and leave
@@ -248,6 +330,7 @@ type TournamentList struct {
 }
 
 func (TournamentCreated) template() string { return "tournament_created" }
+func (TournamentRobot) template() string   { return "tournament_robot" }
 func (TournamentJoin) template() string    { return "tournament_join" }
 func (TournamentDone) template() string    { return "tournament_done" }
 func (TournamentList) template() string    { return "tournaments" }

@@ -31,7 +31,6 @@ func TestTournamentGolden(t *testing.T) {
 		{Line: "4. carol  1  (SB 1.5)", Place: 4, Handle: "carol", Points: "1", SB: "1.5"},
 	}
 	cross := &Crosstable{
-		Text:    "            1  2  3  4\n1. dave   ×  0  1  1  2\n2. alice  1  ×  0  ½  1.5\n3. bob    0  1  ×  ½  1.5\n4. carol  0  ½  ½  ×  1\n",
 		Handles: []string{"dave", "alice", "bob", "carol"},
 		Cells:   [][]string{{"", "0", "1", "1"}, {"1", "", "0", "½"}, {"0", "1", "", "½"}, {"0", "½", "½", ""}},
 		Points:  []string{"2", "1.5", "1.5", "1"},
@@ -143,7 +142,7 @@ func TestTournamentHTMLModes(t *testing.T) {
 			{Line: "3. bob  1.5  (SB 2)", Place: 3, Handle: "bob", Points: "1.5", SB: "2"},
 			{Line: "4. carol  1  (SB 1.5)", Place: 4, Handle: "carol", Points: "1", SB: "1.5"},
 		},
-		Crosstable: &Crosstable{Text: "x\n", Handles: []string{"dave", "alice", "bob", "carol"},
+		Crosstable: &Crosstable{Handles: []string{"dave", "alice", "bob", "carol"},
 			Cells:  [][]string{{"", "0", "1", "1"}, {"1", "", "0", "½"}, {"0", "1", "", "½"}, {"0", "½", "½", ""}},
 			Points: []string{"2", "1.5", "1.5", "1"}},
 	}
@@ -154,7 +153,7 @@ func TestTournamentHTMLModes(t *testing.T) {
 	// A round robin of 16 is wider than a phone: its crosstable scrolls
 	// in its box, not the page.
 	wide := d
-	wide.Crosstable = &Crosstable{Text: "x\n"}
+	wide.Crosstable = &Crosstable{}
 	for i := range 16 {
 		wide.Crosstable.Handles = append(wide.Crosstable.Handles, fmt.Sprintf("player-%02d", i+1))
 		wide.Crosstable.Points = append(wide.Crosstable.Points, "7.5")
@@ -200,5 +199,35 @@ func TestTournamentHTMLModes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCrosstableText: the text part's crosstable heads its columns, the
+// points' too, in the reader's language, and lines them up under their
+// headings.
+func TestCrosstableText(t *testing.T) {
+	t.Parallel()
+	c := &Crosstable{Handles: []string{"alice", "bob", "carol"},
+		Cells:  [][]string{{"", "1", "½"}, {"0", "", "1"}, {"½", "0", ""}},
+		Points: []string{"1.5", "1", "0.5"}}
+	want := "          1  2  3  Points\n" +
+		"1. alice  ×  1  ½  1.5\n" +
+		"2. bob    0  ×  1  1\n" +
+		"3. carol  ½  0  ×  0.5\n"
+	if got := crosstableText(c, "Points"); got != want {
+		t.Errorf("crosstableText() =\n%s\nwant\n%s", got, want)
+	}
+	for _, c2 := range []struct {
+		lang lang.Code
+		head string
+	}{{lang.English, "1  2  3  Points"}, {lang.Czech, "1  2  3  Body"}, {lang.Japanese, "1  2  3  得点"}} {
+		_, text, _, err := TournamentMail(TournamentData{Lang: c2.lang, To: "alice", T: Tournament{ID: 1, Name: "Cup", Status: "running", Players: c.Handles},
+			News: TournamentStandings, Standings: []Standing{{Line: "1. alice  1.5  (SB 1.5)", Place: 1, Handle: "alice", Points: "1.5"}}, Crosstable: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, c2.head+"\n") {
+			t.Errorf("%s: the crosstable's heading is not %q:\n%s", c2.lang, c2.head, text)
+		}
 	}
 }

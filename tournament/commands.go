@@ -16,6 +16,7 @@ import (
 	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/pairing"
 	"github.com/congobymail/congo/parser"
+	"github.com/congobymail/congo/robot"
 	"github.com/congobymail/congo/templates"
 )
 
@@ -190,6 +191,38 @@ func withdraw(ctx context.Context, r *command.Request, st *director.State, p db.
 	}
 	res.Events = evs
 	return res, nil
+}
+
+// AddRobot adds the robot to an open tournament, by its director (M60):
+// it plays its games there like any player, at the level asked
+// (robot.DefaultLevel unless one is named). Nobody else is mailed: the
+// players see the robot among them in the mail that starts the games.
+func AddRobot(ctx context.Context, r *command.Request, a parser.TournamentAddArgs) (command.Result, error) {
+	st, err := directed(ctx, r, a.Tournament, "add")
+	if err != nil {
+		return command.Result{}, err
+	}
+	p, err := r.Tx.PlayerByHandle(ctx, a.Handle)
+	if err != nil && !errors.Is(err, db.ErrNotFound) {
+		return command.Result{}, err
+	}
+	if err != nil || !r.IsRobot(p) {
+		t := Words(&st)
+		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.NotTheRobot, Handle: a.Handle, Tournament: &t})
+	}
+	level := a.Level
+	if level == 0 {
+		level = robot.DefaultLevel
+	}
+	if _, in := st.Player(p.ID); in && st.T.Status == db.TournamentOpen {
+		t := Words(&st)
+		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.Joined, Handle: p.Handle, Tournament: &t})
+	}
+	if err := director.AddRobot(ctx, r.Tx, &st, p, level, r.Now); err != nil {
+		return command.Result{}, refused(r, &st, err, "")
+	}
+	return command.Answer(fmt.Sprintf("tournament %d: robot added at level %d", st.T.ID, level),
+		templates.TournamentRobot{T: Words(&st), Robot: p.Handle, Level: level}), nil
 }
 
 // Start begins a tournament, by its director (M35, M36).

@@ -151,7 +151,7 @@ func standingsOf(st *director.State, d *templates.TournamentData) error {
 	if err != nil {
 		return err
 	}
-	c := &templates.Crosstable{Text: ct.String(), Cells: ct.Cells}
+	c := &templates.Crosstable{Cells: ct.Cells} // its text is the mail's, in the reader's words
 	for _, s := range ct.Standings {
 		c.Handles = append(c.Handles, s.Handle)
 		c.Points = append(c.Points, pairing.FormatPoints(s.Points))

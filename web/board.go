@@ -14,7 +14,9 @@ import (
 // white disc in a grey ring with an upper-case letter, Black's a dark
 // rounded square with a lower-case letter, so that the two differ in
 // shape as well as in colour. The squares of the last move have a gold
-// ring. The light scheme is in the presentation attributes (fill, stroke),
+// ring. The board is drawn from either side: a game's page shows it from
+// White's unless it is asked for from Black's (?side=black), as the link
+// in a board mail to Black does. The light scheme is in the presentation attributes (fill, stroke),
 // which any viewer of the SVG shows; the page's stylesheet (congo.css)
 // overrides them for the dark one. Each piece is a <g> with data-square
 // and data-piece (M45).
@@ -30,10 +32,12 @@ const (
 	height  = top + boardSz + 26
 )
 
-// boardSVG draws pos from White's side (file a on the left, rank 7 on
-// top), marking the squares of last (the zero Move marks none). label
-// describes the picture for those who cannot see it.
-func boardSVG(pos rules.Position, last rules.Move, label string) template.HTML {
+// boardSVG draws pos from the side of side: from White's, file a on the
+// left and rank 7 on top; from Black's, turned round, file g on the
+// left and rank 1 on top. It marks the squares of last (the zero Move
+// marks none). label describes the picture for those who cannot see it.
+func boardSVG(pos rules.Position, last rules.Move, label string, side rules.Color) template.HTML {
+	squareXY := func(file, rank int) (x, y int) { return squareAt(file, rank, side) }
 	marked := map[rules.Square]bool{}
 	if last.PathLen() > 0 {
 		marked[last.From()] = true
@@ -99,7 +103,7 @@ func boardSVG(pos rules.Position, last rules.Move, label string) template.HTML {
 		for file := range 7 {
 			s := rules.Square(rank*7 + file)
 			if p := pos.At(s); p != rules.NoPiece {
-				piece(&b, s, p)
+				piece(&b, s, p, side)
 			}
 		}
 	}
@@ -107,16 +111,19 @@ func boardSVG(pos rules.Position, last rules.Move, label string) template.HTML {
 	return template.HTML(b.String())
 }
 
-// squareXY is the top left corner of the square of file and rank (from
-// 0), from White's side.
-func squareXY(file, rank int) (x, y int) {
+// squareAt is the top left corner of the square of file and rank (from
+// 0), from the side of side.
+func squareAt(file, rank int, side rules.Color) (x, y int) {
+	if side == rules.Black {
+		return left + (6-file)*sq, top + rank*sq
+	}
 	return left + file*sq, top + (6-rank)*sq
 }
 
 // piece draws p on s, with its R21 letter; the black lion's l is a small
 // capital L, so that it does not read as a capital I.
-func piece(b *strings.Builder, s rules.Square, p rules.Piece) {
-	x, y := squareXY(s.File(), s.Rank())
+func piece(b *strings.Builder, s rules.Square, p rules.Piece, side rules.Color) {
+	x, y := squareAt(s.File(), s.Rank(), side)
 	cx, cy := x+sq/2, y+sq/2
 	letter := string(p.Letter())
 	name := p.String()

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/xml"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -41,7 +42,8 @@ func TestBoardSVG(t *testing.T) {
 		pos := rules.Start()
 		var last rules.Move
 		for ply := range 60 {
-			svg := string(boardSVG(pos, last, "a board"))
+			side := []rules.Color{rules.White, rules.Black}[g%2]
+			svg := string(boardSVG(pos, last, "a board", side))
 			if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
 				t.Fatalf("game %d, ply %d: the SVG is not well-formed XML: %v", g, ply, err)
 			}
@@ -80,7 +82,7 @@ func TestBoardSVG(t *testing.T) {
 // each file and rank.
 func TestBoardSVGSquares(t *testing.T) {
 	t.Parallel()
-	svg := string(boardSVG(rules.Start(), rules.Move{}, "the start"))
+	svg := string(boardSVG(rules.Start(), rules.Move{}, "the start", rules.White))
 	for class, want := range map[string]int{`class="sq"`: 24, `class="river"`: 7, `class="castle"`: 18, `class="coord"`: 14, `class="last"`: 0} {
 		if n := strings.Count(svg, class); n != want {
 			t.Errorf("the board has %d of %s, want %d", n, class, want)
@@ -92,5 +94,56 @@ func TestBoardSVGSquares(t *testing.T) {
 	// The black lion is a small capital L; the white one a capital.
 	if !strings.Contains(svg, `<text font-variant="small-caps"`) || strings.Count(svg, "small-caps") != 1 {
 		t.Errorf("the black lion is not drawn in small capitals, alone")
+	}
+}
+
+// TestBoardSVGSides checks where the board puts its corners: from
+// White's side a1 at the bottom left and g7 at the top right, from
+// Black's side turned round, g7 at the bottom left, and the file letters
+// and rank numbers along the edges in the same order as the squares.
+func TestBoardSVGSides(t *testing.T) {
+	t.Parallel()
+	centre := func(svg, square string) (x, y int) {
+		t.Helper()
+		m := regexp.MustCompile(`data-square="` + square + `"[^>]*><title>[^<]*</title><(?:circle|rect)[^>]* (?:cx|x)="(\d+)" (?:cy|y)="(\d+)"`).FindStringSubmatch(svg)
+		if m == nil {
+			t.Fatalf("no piece on %s in the SVG", square)
+		}
+		fmt.Sscan(m[1], &x)
+		fmt.Sscan(m[2], &y)
+		return x, y
+	}
+	coord := func(svg, label string) int {
+		t.Helper()
+		m := regexp.MustCompile(`<text class="coord" x="(\d+)" y="(\d+)"[^>]*>` + label + `</text>`).FindStringSubmatch(svg)
+		if m == nil {
+			t.Fatalf("no coordinate %s in the SVG", label)
+		}
+		var x, y int
+		fmt.Sscan(m[1], &x)
+		fmt.Sscan(m[2], &y)
+		if label >= "a" {
+			return x
+		}
+		return y
+	}
+	for _, c := range []struct {
+		side                 rules.Color
+		bottomLeft, topRight string
+		leftFile, bottomRank string
+		rightFile, topRank   string
+	}{
+		{rules.White, "a1", "g7", "a", "1", "g", "7"},
+		{rules.Black, "g7", "a1", "g", "7", "a", "1"},
+	} {
+		svg := string(boardSVG(rules.Start(), rules.Move{}, "the start", c.side))
+		bx, by := centre(svg, c.bottomLeft)
+		tx, ty := centre(svg, c.topRight)
+		if bx >= tx || by <= ty {
+			t.Errorf("from %v's side: %s at (%d,%d), %s at (%d,%d): want %s bottom left, %s top right", c.side, c.bottomLeft, bx, by, c.topRight, tx, ty, c.bottomLeft, c.topRight)
+		}
+		if coord(svg, c.leftFile) >= coord(svg, c.rightFile) || coord(svg, c.bottomRank) <= coord(svg, c.topRank) {
+			t.Errorf("from %v's side: the coordinates run the wrong way", c.side)
+		}
 	}
 }

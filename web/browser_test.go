@@ -18,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
+	"github.com/congobymail/congo/internal/congotest"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -42,13 +45,38 @@ func chromiumOrSkip(t *testing.T) string {
 // test's temporary directory and in -shots.
 func browse(t *testing.T, chromium, name, url string, width, height int, dark bool) (string, image.Image) {
 	t.Helper()
+	mode := light
+	if dark {
+		mode = darkScheme
+	}
+	return browseIn(t, chromium, name, url, width, height, mode)
+}
+
+// scheme is how a browser colours a page: as it is (light), by the
+// page's own dark scheme (prefers-color-scheme: dark), or by darkening
+// the light scheme itself, as Chrome's "auto dark mode" and the WebView
+// of mail apps do (forced dark).
+type scheme uint8
+
+const (
+	light scheme = iota
+	darkScheme
+	forcedDark
+)
+
+// browseIn is browse in a scheme.
+func browseIn(t *testing.T, chromium, name, url string, width, height int, mode scheme) (string, image.Image) {
+	t.Helper()
 	dir := t.TempDir()
 	shot := filepath.Join(dir, name+".png")
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
 		"--user-data-dir=" + filepath.Join(dir, "profile"), fmt.Sprintf("--window-size=%d,%d", width, height),
 		"--screenshot=" + shot, "--dump-dom"}
-	if dark {
+	switch mode {
+	case darkScheme:
 		args = append(args, "--force-dark-mode")
+	case forcedDark:
+		args = append(args, "--enable-features=WebContentsForceDark")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -146,15 +174,115 @@ func TestGamePageInChromium(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			_, img := browse(t, chromium, "game2-"+m.name, srv.URL+"/games/2", m.width, m.height, m.dark)
-			checkScreenshot(t, img, m.dark, pos, map[string]bool{"c2": true, "c3": true})
+			checkScreenshot(t, img, map[bool]scheme{false: light, true: darkScheme}[m.dark], pos, map[string]bool{"c2": true, "c3": true}, rules.White)
+		})
+	}
+	// Black's view, as the link in a mail to Black opens it: the board
+	// turned round, rank 1 on top and file g on the left, and its
+	// pieces where they stand seen so; the link back to White's view.
+	// In a forced dark mode (Chrome's auto dark mode, a mail app's
+	// WebView) the page is darkened and the board keeps its colours:
+	// its pieces as far apart as in the light.
+	for _, m := range []struct {
+		name          string
+		width, height int
+		mode          scheme
+	}{
+		{"black-light-375", 375, 900, light},
+		{"black-dark-375", 375, 900, darkScheme},
+		{"black-forced-375", 375, 900, forcedDark},
+		{"black-light-1280", 1280, 900, light},
+	} {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			dom, img := browseIn(t, chromium, "game2-"+m.name, srv.URL+"/games/2?side=black", m.width, m.height, m.mode)
+			checkScreenshot(t, img, m.mode, pos, map[string]bool{"c2": true, "c3": true}, rules.Black)
+			if !strings.Contains(dom, "See the board from White's side") {
+				t.Errorf("Black's view offers not White's")
+			}
 		})
 	}
 }
 
-// checkScreenshot checks a screenshot of a game page showing pos with the
-// squares of the last move, marked.
-func checkScreenshot(t *testing.T, img image.Image, dark bool, pos rules.Position, marked map[string]bool) {
+// TestRatingChartInChromium: the chart of a player with a single rated
+// game, on a phone and wide, light and dark, shows the rating across
+// the plot, not as a tall bar at one day.
+func TestRatingChartInChromium(t *testing.T) {
+	chromium := chromiumOrSkip(t)
+	w := oneGameWorld(t)
+	srv := httptest.NewServer(w.handler(t))
+	t.Cleanup(srv.Close)
+	for _, m := range []struct {
+		name  string
+		width int
+		mode  scheme
+	}{{"chart-375", 375, light}, {"chart-375-dark", 375, darkScheme}, {"chart-375-forced", 375, forcedDark}, {"chart-1280", 1280, light}} {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			_, img := browseIn(t, chromium, m.name, srv.URL+"/players/alice", m.width, 900, m.mode)
+			// The chart's blues (its band, line and dots, light or
+			// dark): how far across the page they reach.
+			b := img.Bounds()
+			x0, x1 := b.Max.X, 0
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					if c := rgba(img, x, y); int(c.B)-int(c.R) > 40 && c.B > 60 {
+						x0, x1 = min(x0, x), max(x1, x)
+					}
+				}
+			}
+			plot := float64(min(m.width-32, 640)) * plotW / chartW
+			if float64(x1-x0) < 0.9*plot {
+				t.Errorf("the chart's blues span %d pixels (%d-%d), want the plot's %.0f: one game drawn as a bar", x1-x0, x0, x1, plot)
+			}
+		})
+	}
+}
+
+// oneGameWorld is a database of two players and one rated game between
+// them, alice's win: alice's chart has one point.
+func oneGameWorld(t testing.TB) *world {
 	t.Helper()
+	w := &world{db: congotest.NewDB(t), players: map[string]db.Player{}}
+	congotest.InTx(t, w.db, func(ctx context.Context, tx *db.Tx) error {
+		for _, h := range []string{"alice", "bob"} {
+			p, err := tx.AddPlayer(ctx, h, h+"@mail.example.net", "qz"+h+"7secret", t0)
+			if err != nil {
+				return err
+			}
+			if err := tx.SetConfirmed(ctx, p.ID); err != nil {
+				return err
+			}
+			w.players[h] = p
+		}
+		st, _, err := game.Challenge(ctx, tx, game.Terms{White: w.players["alice"], Black: w.players["bob"], Challenger: w.players["alice"]}, at(1))
+		if err != nil {
+			return err
+		}
+		if _, err := game.Accept(ctx, tx, &st, w.players["bob"]); err != nil {
+			return err
+		}
+		for i, m := range []string{"d2-e3", "d6-c5", "d1xd7"} {
+			st, err := game.Load(ctx, tx, st.ID(), at(2+i))
+			if err != nil {
+				return err
+			}
+			if _, err := game.Move(ctx, tx, &st, st.ToMove(), m, 0, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return w
+}
+
+// checkScreenshot checks a screenshot of a game page showing pos with the
+// squares of the last move, marked, the board seen from side, in a
+// scheme: in a forced dark mode the page is darkened but the board, an
+// image, keeps its light colours.
+func checkScreenshot(t *testing.T, img image.Image, mode scheme, pos rules.Position, marked map[string]bool, from rules.Color) {
+	t.Helper()
+	dark := mode != light
 	b := img.Bounds()
 	colours := map[color.RGBA]int{}
 	for y := b.Min.Y; y < b.Max.Y; y += 2 {
@@ -181,7 +309,7 @@ func checkScreenshot(t *testing.T, img image.Image, dark bool, pos rules.Positio
 	// The river: the board's fourth rank, across its width.
 	river := color.RGBA{0x7f, 0xb8, 0xe6, 0xff}
 	castle := color.RGBA{0xf0, 0xdf, 0xb4, 0xff}
-	if dark {
+	if mode == darkScheme {
 		river, castle = color.RGBA{0x1f, 0x4e, 0x75, 0xff}, color.RGBA{0x4a, 0x3f, 0x27, 0xff}
 	}
 	x0, x1, y0, y1 := b.Max.X, 0, b.Max.Y, 0
@@ -201,10 +329,15 @@ func checkScreenshot(t *testing.T, img image.Image, dark bool, pos rules.Positio
 		t.Fatalf("the board (squares of %.0f pixels from y=%.0f) is not whole in the window", side, top)
 	}
 	at := func(sq rules.Square) (float64, float64) { // the centre of a square
-		return float64(x0) + (float64(sq.File())+0.5)*side, top + (6-float64(sq.Rank())+0.5)*side
+		file, row := float64(sq.File()), 6-float64(sq.Rank())
+		if from == rules.Black {
+			file, row = 6-file, float64(sq.Rank())
+		}
+		return float64(x0) + (file+0.5)*side, top + (row+0.5)*side
 	}
-	if c := rgba(img, int(float64(x0)+2.5*side), int(top+5.5*side)); distance(c, castle) > 6 {
-		t.Errorf("c2 is %v, not a castle's %v", c, castle)
+	c2, _ := rules.ParseSquare("c2")
+	if cx, cy := at(c2); distance(rgba(img, int(cx), int(cy)), castle) > 6 {
+		t.Errorf("c2 is %v, not a castle's %v", rgba(img, int(cx), int(cy)), castle)
 	}
 	// The pieces: every white one lighter than every black one, or
 	// darker, far apart.

@@ -81,8 +81,11 @@ func (h *Handler) chart(handle string, points []ratingPoint) template.HTML {
 	// The band: up along the upper edge, back along the lower one.
 	b.WriteString(`<path class="band" fill="#7fb8e6" fill-opacity="0.35" d="`)
 	if len(points) == 1 {
+		// One game: no time to draw over. The band and the line run
+		// across the plot, the rating as it stands, and not as a tall
+		// bar at one day, which read as a chart of something else.
 		p := points[0]
-		fmt.Fprintf(&b, "M%.1f %.1fh12V%.1fh-24V%.1fz", x(p.At)-12, y(p.Rating+2*p.Deviation), y(p.Rating-2*p.Deviation), y(p.Rating+2*p.Deviation))
+		fmt.Fprintf(&b, "M%d %.1fh%dV%.1fh%dz", plotL, y(p.Rating+2*p.Deviation), plotW, y(p.Rating-2*p.Deviation), -plotW)
 	} else {
 		for i, p := range points {
 			fmt.Fprintf(&b, "%s%.1f %.1f", map[bool]string{true: "M", false: "L"}[i == 0], x(p.At), y(p.Rating+2*p.Deviation))
@@ -95,11 +98,15 @@ func (h *Handler) chart(handle string, points []ratingPoint) template.HTML {
 	}
 	b.WriteString(`"/>` + "\n")
 	b.WriteString(`<polyline class="line" fill="none" stroke="#1c5d99" stroke-width="2" stroke-linejoin="round" points="`)
-	for i, p := range points {
-		if i > 0 {
-			b.WriteString(" ")
+	if len(points) == 1 {
+		fmt.Fprintf(&b, "%d,%.1f %d,%.1f", plotL, y(points[0].Rating), plotL+plotW, y(points[0].Rating))
+	} else {
+		for i, p := range points {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(&b, "%.1f,%.1f", x(p.At), y(p.Rating))
 		}
-		fmt.Fprintf(&b, "%.1f,%.1f", x(p.At), y(p.Rating))
 	}
 	b.WriteString(`"/>` + "\n")
 	if len(points) <= maxDots {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/congobymail/congo/db"
@@ -155,6 +156,10 @@ type gameData struct {
 	First, Prev, Next string
 	Last              string
 	Moves             []moveRow
+	// Side is the side the board is shown from, "white" or "black";
+	// Turn is the address of the same position from the other side, and
+	// TurnTo that side, for the link that turns the board round.
+	Side, Turn, TurnTo string
 }
 
 // gamePage answers /games/<id> and /games/<id>?ply=N.
@@ -171,6 +176,16 @@ func (h *Handler) gamePage(ctx context.Context, r *http.Request, id string) (*re
 	}
 	ply := len(v.moves)
 	q := r.URL.Query()
+	side := rules.White
+	if s, ok := q["side"]; ok {
+		switch {
+		case len(s) == 1 && s[0] == "black":
+			side = rules.Black
+		case len(s) == 1 && s[0] == "white":
+		default:
+			return nil, fmt.Errorf("%w: ?side= takes white or black, the side the board is seen from", errBadRequest)
+		}
+	}
 	if s, ok := q["ply"]; ok {
 		n, err := strconv.Atoi(s[0])
 		if err != nil || n < 0 || len(s) > 1 {
@@ -181,11 +196,14 @@ func (h *Handler) gamePage(ctx context.Context, r *http.Request, id string) (*re
 		}
 		ply = n
 	}
-	if d, err = h.gameData(v, ply); err != nil {
+	if d, err = h.gameData(v, ply, side); err != nil {
 		return nil, err
 	}
 	title := fmt.Sprintf("Game %d: %s vs %s", v.g.ID, v.white.Handle, v.black.Handle)
 	_, stepping := q["ply"]
+	if _, turned := q["side"]; turned {
+		stepping = true // the same positions, seen from Black's side: not for search engines either
+	}
 	b, err := h.render("game", pageData{Title: title, NoIndex: stepping, Script: true, Data: d})
 	if err != nil {
 		return nil, err
@@ -195,8 +213,8 @@ func (h *Handler) gamePage(ctx context.Context, r *http.Request, id string) (*re
 	return resp, nil
 }
 
-// gameData makes the page of v at ply.
-func (h *Handler) gameData(v *gameView, ply int) (gameData, error) {
+// gameData makes the page of v at ply, the board seen from side.
+func (h *Handler) gameData(v *gameView, ply int, side rules.Color) (gameData, error) {
 	g := v.g
 	now, err := rules.ParsePosition(g.Position)
 	if err != nil {
@@ -272,7 +290,31 @@ func (h *Handler) gameData(v *gameView, ply int) (gameData, error) {
 	default:
 		d.Shown = fmt.Sprintf("After %s (%d of %d moves)", d.Last, ply, len(v.moves))
 	}
-	stepTo := func(n int) string { return fmt.Sprintf("%s?ply=%d", href, n) }
+	// Every link of the page keeps the side the board is seen from; the
+	// one that turns it round keeps the position.
+	at := func(n int, from rules.Color) string {
+		var q []string
+		if n != len(v.moves) {
+			q = append(q, fmt.Sprintf("ply=%d", n))
+		}
+		if from == rules.Black {
+			q = append(q, "side=black")
+		}
+		if len(q) == 0 {
+			return href
+		}
+		return href + "?" + strings.Join(q, "&")
+	}
+	stepTo := func(n int) string {
+		u := fmt.Sprintf("%s?ply=%d", href, n)
+		if side == rules.Black {
+			u += "&side=black"
+		}
+		return u
+	}
+	other := colourWord(side.Other())
+	d.Side, d.Turn, d.TurnTo = colourWord(side), at(ply, side.Other()), strings.ToUpper(other[:1])+other[1:]
+	d.Href = at(len(v.moves), side)
 	if ply > 0 {
 		d.First, d.Prev = stepTo(0), stepTo(ply-1)
 	}
@@ -287,12 +329,15 @@ func (h *Handler) gameData(v *gameView, ply int) (gameData, error) {
 			d.Moves[len(d.Moves)-1].Black = c
 		}
 	}
-	side, number := movingAt(ply)
-	label := fmt.Sprintf("The board of game %d after %s: %s to play move %d", g.ID, plural(ply, "move"), colourWord(side), number)
+	toMove, number := movingAt(ply)
+	label := fmt.Sprintf("The board of game %d after %s: %s to play move %d", g.ID, plural(ply, "move"), colourWord(toMove), number)
 	if ply == len(v.moves) && g.Status == db.Finished {
 		label = fmt.Sprintf("The final position of game %d", g.ID)
 	}
-	d.Board = boardSVG(pos, last, label)
+	if side == rules.Black {
+		label += ", seen from Black's side"
+	}
+	d.Board = boardSVG(pos, last, label, side)
 	return d, nil
 }
 

@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,5 +254,77 @@ func TestOtherPages(t *testing.T) {
 	open := mustGet(t, h, "/tournaments/2")
 	if !strings.Contains(open, "<code>join tournament 2</code>") || !strings.Contains(open, ">dave<") || strings.Contains(open, "Standings") {
 		t.Errorf("GET /tournaments/2 does not show an open tournament with its players")
+	}
+}
+
+// TestGamePageFromBlack: ?side=black shows the board from Black's side,
+// and every link of the page keeps it; each page offers the other side,
+// a link that keeps the position; any other side is a bad request.
+func TestGamePageFromBlack(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	h := w.handler(t)
+	page := mustGet(t, h, "/games/1")
+	if !strings.Contains(page, `<a href="/games/1?side=black">See the board from Black's side</a>`) {
+		t.Errorf("GET /games/1 offers not Black's side")
+	}
+	black := mustGet(t, h, "/games/1?side=black")
+	for _, want := range []string{
+		`<a href="/games/1">See the board from White's side</a>`,
+		`<a href="/games/1?ply=1&amp;side=black">d2-e3</a>`,
+		`<a href="/games/1?ply=3&amp;side=black" aria-current="step">d1xd7</a>`,
+		`seen from Black&#39;s side`,
+		`<meta name="robots" content="noindex">`,
+	} {
+		if !strings.Contains(black, want) {
+			t.Errorf("GET /games/1?side=black lacks %q", want)
+		}
+	}
+	step := mustGet(t, h, "/games/1?ply=1&side=black")
+	for _, want := range []string{
+		`<a href="/games/1?ply=1">See the board from White's side</a>`,
+		`<a href="/games/1?ply=0&amp;side=black" data-step="first"`,
+		`<a href="/games/1?ply=2&amp;side=black" data-step="next"`,
+		`<a href="/games/1?side=black" data-step="last"`,
+	} {
+		if !strings.Contains(step, want) {
+			t.Errorf("GET /games/1?ply=1&side=black lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"/games/1?side=red", "/games/1?side=black&side=white"} {
+		if code := get(h, bad).Code; code != http.StatusBadRequest {
+			t.Errorf("GET %s = %d, want %d", bad, code, http.StatusBadRequest)
+		}
+	}
+}
+
+// TestChartOneGame: the rating chart of a player with one rated game
+// draws its band and line across the plot, not as a tall bar at one day.
+func TestChartOneGame(t *testing.T) {
+	t.Parallel()
+	h := newWorld(t).handler(t)
+	svg := string(h.chart("zed", []ratingPoint{{Game: 1, At: t0, Rating: 1662, Deviation: 290}}))
+	band := regexp.MustCompile(`class="band"[^>]* d="M(\d+) [\d.]+h(\d+)V`).FindStringSubmatch(svg)
+	if band == nil || band[1] != fmt.Sprint(plotL) || band[2] != fmt.Sprint(plotW) {
+		t.Errorf("the band of one game is %q, want it across the plot, from %d for %d:\n%s", band, plotL, plotW, svg)
+	}
+	if !strings.Contains(svg, fmt.Sprintf(`points="%d,`, plotL)) || !strings.Contains(svg, fmt.Sprintf(` %d,`, plotL+plotW)) {
+		t.Errorf("the line of one game does not cross the plot:\n%s", svg)
+	}
+}
+
+// TestMovesPlayed: the player page counts a game's moves as the mails
+// do (R21): a move is White's and Black's.
+func TestMovesPlayed(t *testing.T) {
+	t.Parallel()
+	for plies, want := range map[int]int{0: 0, 1: 1, 2: 1, 3: 2, 60: 30} {
+		if got := movesPlayed(plies); got != want {
+			t.Errorf("movesPlayed(%d) = %d, want %d", plies, got, want)
+		}
+	}
+	page := mustGet(t, newWorld(t).handler(t), "/players/alice")
+	// Game 1: d2-e3 d6-c5 d1xd7, two moves.
+	if !regexp.MustCompile(`<a href="/games/1">1</a>.*<td class="num when">2</td>`).MatchString(page) {
+		t.Errorf("GET /players/alice does not count game 1 as 2 moves")
 	}
 }

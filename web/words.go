@@ -114,6 +114,11 @@ func movingAt(ply int) (rules.Color, int) {
 	return rules.Black, (ply + 1) / 2
 }
 
+// movesPlayed is the number of moves of a game of plies plies, as the
+// mails count them (R21): a move is White's and Black's; one that White
+// has made and Black not yet counts.
+func movesPlayed(plies int) int { return (plies + 1) / 2 }
+
 // plyOf is the number of plies played before position p.
 func plyOf(p rules.Position) int { return game.Ply(p) - 1 }
 

@@ -36,7 +36,7 @@ func TestAdmin(t *testing.T) {
 	for _, who := range []string{"alice", "bob"} {
 		wantContains(t, "adjourn notice to "+who, w.expect(who, 1)[0], "adjourned game 1")
 	}
-	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5", board.MessageID)
+	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5 anyway", board.MessageID)
 	wantContains(t, "move in an adjourned game", w.expect("bob", 1)[0], "adjourned")
 	w.expectNothing("alice")
 
@@ -44,7 +44,7 @@ func TestAdmin(t *testing.T) {
 	for _, who := range []string{"alice", "bob"} {
 		wantContains(t, "resume notice to "+who, w.expect(who, 1)[0], "resumed game 1")
 	}
-	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5", board.MessageID)
+	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5 anyway", board.MessageID)
 	wantContains(t, "move after resume", w.expect("alice", 1)[0], "Position: gmelecz/ppp1ppp/2p4/7/4P2/PPP1PPP/GMELECZ w 2")
 	w.expect("bob", 1)
 

@@ -212,7 +212,7 @@ func BenchmarkPipelineMoves(b *testing.B) {
 			if k%2 == 1 {
 				from, to = g.black, g.blackPA
 			}
-			raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <m%d.%d@client.example.net>\r\n\r\nmove congo %d %s\r\n",
+			raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <m%d.%d@client.example.net>\r\n\r\nmove congo %d %s anyway\r\n",
 				from, to, g.id, g.id, k, g.id, g.moves[k])
 			if err := w.sys.Deliver(context.Background(), from, []string{to}, []byte(raw)); err != nil {
 				b.Fatal(err)

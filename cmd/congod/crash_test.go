@@ -218,7 +218,9 @@ func (c *child) stop() (time.Duration, error) {
 }
 
 // randomGame returns plies legal moves from the start that neither end the
-// game nor repeat a position, or nil when the game got stuck.
+// game nor repeat a position, or nil when the game got stuck. They are
+// mailed with anyway after them: a random move may well let a lion be
+// taken, which the lion guard (M61) would otherwise hold back.
 func randomGame(r *rand.Rand, plies int) []string {
 	p := rules.Start()
 	seen := map[string]bool{p.String(): true}

@@ -103,7 +103,7 @@ func TestCrashTwoDaemons(t *testing.T) {
 					from, to = g.black, g.blackPA
 				}
 				raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <two%d.%d@client.example.net>\r\n"+
-					"Date: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove congo %d %s\r\n",
+					"Date: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove congo %d %s anyway\r\n",
 					from, to, g.id, g.id, k, time.Now().Format(time.RFC1123Z), g.id, g.moves[k])
 				if err := sys.Deliver(context.Background(), from, []string{to}, []byte(raw)); err != nil {
 					fed <- err

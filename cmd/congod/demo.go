@@ -19,12 +19,15 @@ const demoDomain = "example.org"
 // demoWeb is where the demo serves the web pages unless -web says (M43).
 const demoWeb = "127.0.0.1:8080"
 
-// demoUsers are the demo's accounts: the server's mailbox and two players.
-// The passwords only guard servers on loopback.
+// demoUsers are the demo's accounts: the server's mailbox and four
+// players, enough for a tournament (M62). The passwords only guard
+// servers on loopback.
 var demoUsers = []loopback.User{
 	{Name: "congo", Password: "congo"},
 	{Name: "alice", Password: "alice"},
 	{Name: "bob", Password: "bob"},
+	{Name: "carol", Password: "carol"},
+	{Name: "dave", Password: "dave"},
 }
 
 // runDemo starts in-process IMAP and SMTP servers on loopback, prints how to
@@ -143,6 +146,12 @@ func printDemo(w io.Writer, sys *loopback.System, cfg *settings, mailDir string)
 			fmt.Fprintf(&b, "Its levels 4 and 5, and the analyses, play endings of four men by the endgame tables in %s.\n", cfg.Tables)
 		}
 	}
+	fmt.Fprintf(&b, "A tournament? carol and dave are there too: tournament new roundrobin Club, then\n")
+	fmt.Fprintf(&b, "join tournament 1 from the others")
+	if h := cfg.RobotHandle(); h != "" {
+		fmt.Fprintf(&b, ", tournament 1 add %s", h)
+	}
+	fmt.Fprintf(&b, ", and tournament start 1.\n")
 	fmt.Fprintf(&b, "Without a mail client, curl can send and read the mail: see README.md.\n")
 	fmt.Fprintf(&b, "Mail \"help\" for the manual. Stop with Ctrl-C.\n\n")
 	io.WriteString(w, b.String())

@@ -221,7 +221,10 @@ func TestDemoRestart(t *testing.T) {
 	dbPath := filepath.Join(dir, "congo-demo.db")
 	mailDir := filepath.Join(dir, "congo-demo.mail")
 	d := startDemo(t, dbPath)
-	for _, want := range []string{mailDir, "survive a restart", "delete " + dbPath + "* and " + mailDir} {
+	for _, want := range []string{mailDir, "survive a restart", "delete " + dbPath + "* and " + mailDir,
+		// Four players, enough for a tournament (M62).
+		"alice  alice  alice@example.org", "bob    bob    bob@example.org", "carol  carol  carol@example.org",
+		"dave   dave   dave@example.org", "tournament 1 add robot"} {
 		if !strings.Contains(d.banner, want) {
 			t.Errorf("the banner does not say %q:\n%s", want, d.banner)
 		}
@@ -243,6 +246,11 @@ func TestDemoRestart(t *testing.T) {
 	challenge := w.expect("bob", 1)[0]
 	wantGame1(t, "challenge to bob", challenge, "accept congo 1")
 	w.expect("alice", 1)
+	// carol and dave have mailboxes too, enough for a tournament (M62).
+	for _, p := range []string{"carol", "dave"} {
+		w.send(p+"@example.org", server, "hello", "register "+p, "")
+		wantContains(t, p+"'s welcome", w.expect(p, 1)[0], "Welcome to Congo, "+p+"!")
+	}
 	waitEmpty(t, d, "congo", "INBOX") // the daemon has filed every mail
 	before := d.uids()
 	d.stop()

@@ -31,7 +31,7 @@ func shortGame(t *testing.T, w *world) (alicePA string, end *mailmsg.Incoming) {
 	w.send(bob, bobPA, "", "accept congo 1", w.expect("bob", 1)[0].MessageID)
 	w.expect("alice", 1)
 	w.expect("bob", 1)
-	for i, m := range []string{"d2-e3", "d6-c5", "d1xd7"} {
+	for i, m := range []string{"d2-e3", "d6-c5 anyway", "d1xd7"} {
 		from, personal := alice, alicePA
 		if i%2 == 1 {
 			from, personal = bob, bobPA

@@ -127,7 +127,7 @@ func TestEndToEndLanguages(t *testing.T) {
 	wantContains(t, "the start", start, "jan が対局の申し込みを受けました。", "jan からのメッセージ：", "Přijímám, ať vyhraje lepší! Žluťoučký kůň.", "あなたの手番です。")
 	w.wantOwnLanguage("the start", start, "ja")
 	jStart := w.expect("jan", 1)[0]
-	wantContains(t, "the start to jan", jStart, "Tah 1: na tahu je hanako (bílý).")
+	wantContains(t, "the start to jan", jStart, "Tah 1: na tahu je hanako (hraje bílými).")
 
 	// Full-width, with the Japanese full stop after it (M20, M21).
 	w.sendIn(ja, hanako, hPA, "Re: "+start.Subject, "ｄ２－ｅ３。\nよろしくお願いします！", start.MessageID)
@@ -138,7 +138,7 @@ func TestEndToEndLanguages(t *testing.T) {
 	h1 := w.expect("hanako", 1)[0]
 	wantContains(t, "the mover's copy", h1, "あなた：d2-e3 — あなたのポーンが e3 に動きました。", "あなたのメッセージを jan に伝えました。")
 
-	w.sendIn(cs, jan, jPA, "Re: "+j1.Subject, "d6-c5\nDěkuji, vám také. Příliš žluťoučký kůň úpěl ďábelské ódy.", j1.MessageID)
+	w.sendIn(cs, jan, jPA, "Re: "+j1.Subject, "d6-c5 anyway\nDěkuji, vám také. Příliš žluťoučký kůň úpěl ďábelské ódy.", j1.MessageID)
 	h2 := w.expect("hanako", 1)[0]
 	wantContains(t, "jan's move", h2, "jan：d6-c5 — ポーンが c5 に動きました。", "jan からのメッセージ：", "Děkuji, vám také. Příliš žluťoučký kůň úpěl ďábelské ódy.")
 	w.wantOwnLanguage("jan's move", h2, "ja")
@@ -151,7 +151,7 @@ func TestEndToEndLanguages(t *testing.T) {
 	wantContains(t, "the end", hEnd, "あなた：d1xd7", "あなたの勝ちです。")
 	jEnd := w.expect("jan", 1)[0]
 	wantSubject(t, "the end to jan", jEnd, "Congo partie 1: hanako – jan")
-	wantContains(t, "the end to jan", jEnd, "hanako: d1xd7 — lev zajal lva na d7.", "Vyhrává hanako: váš lev byl zajat.")
+	wantContains(t, "the end to jan", jEnd, "hanako: d1xd7 — lev zajal lva na d7.", "Výhra: hanako. Váš lev byl zajat.")
 	w.wantOwnLanguage("the end to jan", jEnd, "cs")
 
 	// The record keeps its English tags, and both players' words (M40).

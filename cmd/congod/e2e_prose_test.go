@@ -57,7 +57,7 @@ func TestEndToEndProse(t *testing.T) {
 		t.Errorf("chat answered with an error:\n%s", b1.Text)
 	}
 	wantContains(t, "the mover's copy", w.expect("alice", 1)[0], "You: d2-e3", "Your message was passed on to bob.")
-	w.send(bob, bobPA, "Re: "+b1.Subject, "ｄ６－ｃ５\ndraw", b1.MessageID)
+	w.send(bob, bobPA, "Re: "+b1.Subject, "ｄ６－ｃ５ anyway\ndraw", b1.MessageID)
 	a2 := w.expect("alice", 1)[0]
 	wantContains(t, "a move and an offer in one mail", a2, "bob: d6-c5", "bob offers a draw")
 	w.expect("bob", 1)

@@ -292,7 +292,7 @@ func playGame(t *testing.T, w *world) {
 		"--b\nContent-Type: text/plain\n\nmove congo 1 d6-c5\n--b--\n")
 
 	// bob replies to the board with a bare move: it applies to game 1.
-	w.send(bob, bobPA, "Re: "+b1.Subject, "d6-c5\n\n-- \nbob", b1.MessageID)
+	w.send(bob, bobPA, "Re: "+b1.Subject, "d6-c5 anyway\n\n-- \nbob", b1.MessageID)
 	a2 := w.expect("alice", 1)[0]
 	wantContains(t, "after d6-c5", a2, "d6-c5", "Position: gmelecz/ppp1ppp/2p4/7/4P2/PPP1PPP/GMELECZ w 2")
 	w.expect("bob", 1)

@@ -242,7 +242,7 @@ func TestEndToEndTournaments(t *testing.T) {
 	wantContains(t, "the round robin's end", m["bob"][rr], "Club Cup is over: dave wins, with 2 points.",
 		"Final standings:\n\n1. dave  2  (SB 2.5)\n2. alice  1.5  (SB 2.5)\n3. bob  1.5  (SB 2)\n4. carol  1  (SB 1.5)\n",
 		"Crosstable:\n\n"+
-			"            1  2  3  4\n"+
+			"            1  2  3  4  Points\n"+
 			"  1. dave   ×  0  1  1  2\n"+
 			"  2. alice  1  ×  0  ½  1.5\n"+
 			"  3. bob    0  1  ×  ½  1.5\n"+

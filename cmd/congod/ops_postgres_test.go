@@ -32,7 +32,7 @@ func TestBackupPostgres(t *testing.T) {
 	d := startDaemon(t, sys, live, nil)
 	w := newWorld(t, sys)
 	board, bobPA, alicePA := playOpening(t, w)
-	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5", board.MessageID)
+	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5 anyway", board.MessageID)
 	a2 := w.expect("alice", 1)[0]
 	w.expect("bob", 1)
 

@@ -445,7 +445,7 @@ func TestBackupRestore(t *testing.T) {
 	}
 	// A backup while bob's move is being handled: whether it holds the
 	// move or not, it is whole (db.Backup checks it).
-	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5", board.MessageID)
+	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5 anyway", board.MessageID)
 	backup(filepath.Join(dir, "during.db"))
 	a2 := w.expect("alice", 1)[0]
 	w.expect("bob", 1)

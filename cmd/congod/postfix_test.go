@@ -95,7 +95,7 @@ func moveMail(g *crashGame, k int) (from, to string, raw []byte) {
 		from, to = g.black, g.blackPA
 	}
 	raw = fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\nMessage-ID: <move%d.%d@client.example.net>\r\n"+
-		"Date: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove congo %d %s\r\n",
+		"Date: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nmove congo %d %s anyway\r\n",
 		from, to, g.id, g.id, k, time.Now().Format(time.RFC1123Z), g.id, g.moves[k])
 	return from, to, raw
 }

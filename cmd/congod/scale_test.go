@@ -127,7 +127,7 @@ func benchScale(b *testing.B, games int) {
 			from := fmt.Sprintf("players+%s%06d@example.org", side, g.id)
 			to := fmt.Sprintf("congo+%s@example.org", scaleSecret(side, g.id))
 			mails = append(mails, fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: Congo game %d\r\n"+
-				"Message-ID: <s%d.%d@client.example.net>\r\n\r\nmove congo %d %s\r\n",
+				"Message-ID: <s%d.%d@client.example.net>\r\n\r\nmove congo %d %s anyway\r\n",
 				from, to, g.id, g.id, k, g.id, g.moves[k]))
 		}
 	}

@@ -37,7 +37,7 @@ func TestForgedFloodKeepsGameMail(t *testing.T) {
 	for _, m := range w.expect("alice", outbox.MaxUnprovenPerDay-1) {
 		wantContains(t, "an answer to a forged mail", m, "Your games")
 	}
-	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5", board.MessageID)
+	w.send("bob@example.org", bobPA, "Re: "+board.Subject, "d6-c5 anyway", board.MessageID)
 	wantContains(t, "bob's move after the flood", w.expect("alice", 1)[0], "bob: d6-c5")
 	w.expect("bob", 1)
 }
@@ -138,7 +138,7 @@ func TestSecretInEveryFormRemoved(t *testing.T) {
 		"joined " + joined,
 		"shouted " + strings.ToUpper(secret),
 	}
-	w.send("bob@example.org", bobPA, "Re: "+board.Subject, strings.Join(forms, "\n")+"\n\nd6-c5", board.MessageID)
+	w.send("bob@example.org", bobPA, "Re: "+board.Subject, strings.Join(forms, "\n")+"\n\nd6-c5 anyway", board.MessageID)
 	m := w.expect("alice", 1)[0]
 	wantContains(t, "bob's message", m, "bob writes:", "bare [address removed]", "spaced [address removed]")
 	if readsAs(m.Text, secret) {
