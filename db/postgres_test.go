@@ -44,6 +44,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestRobotGames":                  TestRobotGames,
 	"TestSentLog":                     TestSentLog,
 	"TestGameClocks":                  TestGameClocks,
+	"TestNotes":                       TestNotes,
 	"TestUpdatePlayer":                TestUpdatePlayer,
 	"TestObserversSeeksConditionals":  TestObserversSeeksConditionals,
 	"TestTournamentLife":              TestTournamentLife,

@@ -32,6 +32,8 @@ const (
 	OnVacation               // a vacation during a vacation; Until is its end
 	NotAdjourned             // resuming a game that is not adjourned
 	AdjournedAlready         // adjourning a game twice
+	PreviewOver              // a preview of a game that is over (M70)
+	BadPreview               // a preview whose moves cannot be played; Detail (and Move) say why
 )
 
 var problemNames = [...]string{
@@ -53,6 +55,8 @@ var problemNames = [...]string{
 	OnVacation:       "on vacation",
 	NotAdjourned:     "not adjourned",
 	AdjournedAlready: "adjourned already",
+	PreviewOver:      "preview over",
+	BadPreview:       "bad preview",
 }
 
 func (p Problem) String() string {

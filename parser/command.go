@@ -164,6 +164,8 @@ const (
 	NotInDigest               // a digest line "<id>: <move>" names a game the digest replied to did not list (M24)
 	MissingTournament         // a tournament command names no tournament
 	BadTournament             // a tournament command is not written as it must be
+	MissingText               // note names no text
+	BadPosition               // position= of a challenge is not written as R21 says
 )
 
 // Result is everything Parse found in one mail.
@@ -265,6 +267,10 @@ func (p Problem) String() string {
 		return "missing tournament"
 	case BadTournament:
 		return "bad tournament"
+	case MissingText:
+		return "missing text"
+	case BadPosition:
+		return "bad position"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -272,5 +278,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= BadTournament
+	return p <= BadPosition
 }

@@ -13,7 +13,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N] [position=<R21>]
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -25,7 +25,7 @@ const (
 	Takeback         // takeback congo <id>: ask to undo the last move, or grant it
 	Abort            // abort congo <id>: end a game before both sides have moved
 	Conditional      // conditional congo <id> [clear]: show or clear conditional moves
-	If               // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
+	If               // if <their move> then <my move>|resign|draw [if ... then ...]: a conditional line (M14, M69)
 	Observe          // observe congo <id>
 	Unobserve        // unobserve congo <id>
 	Seek             // seek congo [days=N|bank=D+I] [unrated], or seek off
@@ -37,6 +37,9 @@ const (
 	Analyze          // analyze congo <id> (or analyse): the robot's analysis of a finished game (M49)
 	Language         // language en|ja|cs (or english, japanese, 日本語, czech, čeština, česky): the language of the player's mails (M40)
 	Rename           // rename <handle>: a new handle, until the player's first game starts (M56)
+	Note             // note <text> in a reply about a game, or note congo <id> <text>: a private note (M68)
+	Notes            // notes congo <id>: the sender's private notes in a game (M68)
+	Preview          // preview congo <id> <move> [<move> ...]: the board after the moves, nothing played (M70)
 
 	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
 	// is read as a command word; its next word picks the others.
@@ -98,7 +101,7 @@ var syntaxes = [...]syntax{
 	Help:        {word: "help", args: noArgs},
 	Register:    {word: "register", args: registerArgs},
 	NewKey:      {word: "newkey", args: noArgs},
-	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N]", args: challengeArgs},
+	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [unrated] [level=N] [position=<position>]", args: challengeArgs},
 	Accept:      {word: "accept", game: true, args: gameArgs},
 	Decline:     {word: "decline", game: true, args: gameArgs},
 	Move:        {word: "move", game: true, form: "move congo <id> <move>", args: moveArgs},
@@ -122,6 +125,9 @@ var syntaxes = [...]syntax{
 	Analyze:     {word: "analyze", also: "analyse", game: true, args: gameArgs},
 	Language:    {word: "language", starts: oneWordAtMost, form: "language en|ja|cs", args: languageArgs},
 	Rename:      {word: "rename", starts: oneWordAtMost, form: "rename <handle>", args: renameArgs},
+	Note:        {word: "note", game: true, starts: someWords, form: "note congo <id> <text>", args: noteArgs},
+	Notes:       {word: "notes", game: true, starts: gameAtMost, args: gameArgs},
+	Preview:     {word: "preview", game: true, starts: previewStarts, form: "preview congo <id> <move> [<move> ...]", args: previewArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},

@@ -70,9 +70,11 @@ func Parse(subject, body string, ctx Context) Result {
 		c, e, _ := parseLine(s, normalise(s), subj)
 		if c.Kind != NoKind {
 			message, errs := commentOf(body)
+			message, private := withoutPrivate(message, c, sc)
 			if e, ok := commandIn(message, c, sc); ok {
 				errs = append([]Error{e}, errs...)
 			}
+			errs = append(errs, private...)
 			return Result{Commands: []Command{c}, Errors: errs, Message: message, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
@@ -108,6 +110,34 @@ func commandIn(message string, subject Command, sc scope) (Error, bool) {
 		}
 	}
 	return Error{}, false
+}
+
+// withoutPrivate returns message, the body of a mail whose command is the
+// Subject, without its lines that are for the sender alone: notes (M68)
+// and conditional lines (M14), which are neither carried out nor passed
+// on to the opponent; an Error NotRead says so for each.
+func withoutPrivate(message string, subject Command, sc scope) (string, []Error) {
+	if subject.Game != 0 {
+		sc.game = subject.Game
+	}
+	var kept []string
+	var errs []Error
+	for line := range strings.Lines(message) {
+		line = strings.TrimRightFunc(line, isSpace)
+		text := strings.TrimLeftFunc(line, isSpace)
+		if text != "" {
+			if c, _, _ := parseLine(text, normalise(text), sc); c.Kind == Note || c.Kind == If {
+				errs = append(errs, lineError(text, NotRead, "Not kept, and not passed on: with a command in the Subject, the body is read as a message."+
+					" Notes and conditional lines are for you alone: send them in the body, under a Subject that is no command."))
+				continue
+			}
+		}
+		kept = append(kept, line)
+	}
+	if errs == nil {
+		return message, nil
+	}
+	return strings.TrimFunc(strings.Join(kept, "\n"), isSpace), errs
 }
 
 // named returns the move or the handle that c names, as written, for

@@ -390,8 +390,13 @@ var shots = flag.String("shots", "", "also write the Chromium screenshots of the
 // layout is where the browser put a board's squares and pieces, in
 // pixels of the screenshot, and how wide the mail is.
 type layout struct {
-	Width   int // of the mail's window
-	Scroll  int // of the mail: wider than its window, it scrolls sideways
+	Width  int // of the mail's window
+	Scroll int // of the mail: wider than its window, it scrolls sideways
+	// Links and Clicked are the one-tap moves' links as the browser
+	// reads them, and the address a click on the first went to
+	// (tapsHarness); none for the other harnesses.
+	Links   []tapLink
+	Clicked string
 	Squares []struct {
 		Name           string // "c3"
 		X, Y, W, H     int    // the square

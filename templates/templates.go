@@ -191,6 +191,10 @@ type BoardData struct {
 	// Page is the address of the game's page on the web (M43); "" when
 	// the server has none.
 	Page string
+	// Taps are the recipient's moves as one-tap links, in the HTML part
+	// alone (M71): set in the mail to the player to move, of the board
+	// now; nil otherwise.
+	Taps *Taps
 }
 
 // Happening is something that happened in a game besides a move, done By
@@ -207,6 +211,9 @@ type Happening struct {
 	// (TournamentGame).
 	Tournament string
 	Round      int
+	// Conditional is set for what By's conditional moves did (M69): a
+	// draw offered (DrawOffered).
+	Conditional bool
 
 	// Set by Board for the recipient: whether By is the recipient, the
 	// recipient's opponent, the game, and the time left of the player
@@ -232,6 +239,10 @@ const (
 	Started         Event = "started"         // a game started from two seeks
 	TournamentBegun Event = "tournament game" // a game of a tournament's round began
 	RobotResigned   Event = "robot resigned"  // the robot, By, resigned a lost game
+	// By's conditional moves resigned the game, or accepted the draw
+	// offered, in answer to the opponent's move (M69).
+	ConditionalResign Event = "conditional resign"
+	ConditionalDraw   Event = "conditional draw"
 )
 
 // Board renders a mail that shows a game's board.
@@ -260,6 +271,9 @@ type ChallengeData struct {
 	Challenger string
 	Challenged string
 	Message    *Message
+	// Start is the board the game begins from, from the recipient's
+	// side, for a game from a position (M72); nil for the usual start.
+	Start *View
 }
 
 // Challenge renders the mail that asks the challenged player to accept.

@@ -387,6 +387,12 @@ func TestGolden(t *testing.T) {
 					e.Detail = "10"
 				case TooManyChallenges:
 					e.Detail = "20"
+				case TooManyNotes:
+					e.Detail = "32768"
+				case BadPosition:
+					e.Move, e.Reason = "", Phrase{"the lion on %s stands outside its castle", []any{"a7"}}
+				case BadPreview:
+					e.Move, e.Reason = "", Phrase{"the game is over before %s", []any{"c6-c5"}}
 				}
 				secs = append(secs, e)
 			}
@@ -595,7 +601,7 @@ var everyProblem = []Problem{
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation, LevelForHuman, RobotTakeback, Unconfirmed, TooManyRobotGames,
 	TooManyChallenges, Banned, Adjourned, NoSuchTournament, NotDirector, TooFewPlayers, TournamentNotOpen,
-	TournamentNotRunning, Joined, NotAPlayer, TournamentAbort,
+	TournamentNotRunning, Joined, NotAPlayer, TournamentAbort, TooManyNotes, BadPosition, PreviewOver, BadPreview,
 }
 
 // problems lists every Problem.
@@ -603,7 +609,7 @@ var problems = []Problem{
 	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, TooManyMails, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
-	NoVacation, NotOnVacation, OnVacation,
+	NoVacation, NotOnVacation, OnVacation, TooManyNotes, BadPosition, PreviewOver, BadPreview,
 }
 
 func TestEveryProblemHasWords(t *testing.T) {

@@ -58,7 +58,7 @@ func (h *Handler) row(g db.ListedGame) listRow {
 		r.State = mover + " to move"
 	}
 	if err == nil {
-		r.Moves = fmt.Sprint(plyOf(pos))
+		r.Moves = fmt.Sprint(plyOf(startOf(g.Game), pos))
 	}
 	return r
 }
