@@ -52,6 +52,10 @@ type Options struct {
 	// (M77), and the search scores every position it meets there
 	// exactly.
 	Tables engine.Tables
+
+	// Start is the position the game began from (M72); the zero
+	// Position for the start of every game (R3).
+	Start rules.Position
 }
 
 // Mark is the judgement of a move. The zero value, NoMark, is a move that
@@ -232,13 +236,14 @@ func (s Summary) AverageLoss() float64 {
 
 // Analysis is the analysis of a game.
 type Analysis struct {
-	Nodes   int64      // searched in each position
-	Plies   []Ply      // one per move, in order
-	Players [2]Summary // by rules.Color: Players[rules.White] is White's
+	Nodes   int64          // searched in each position
+	Start   rules.Position // the position the game began from
+	Plies   []Ply          // one per move, in order
+	Players [2]Summary     // by rules.Color: Players[rules.White] is White's
 	End     rules.Outcome
 }
 
-// Analyze analyses the game of moves, played from the start position:
+// Analyze analyses the game of moves, played from o.Start:
 // a Job made to its end. A move that is not legal is an error; when ctx
 // ends first, it returns ctx.Err() (a Job keeps what was done instead).
 func Analyze(ctx context.Context, moves []rules.Move, o Options) (*Analysis, error) {
@@ -273,13 +278,16 @@ type Job struct {
 	engine    *engine.Engine
 }
 
-// NewJob returns the job of analysing the game of moves, played from the
-// start position; a move that is not legal is an error.
+// NewJob returns the job of analysing the game of moves, played from
+// o.Start; a move that is not legal is an error.
 func NewJob(moves []rules.Move, o Options) (*Job, error) {
 	if o.Nodes <= 0 {
 		o.Nodes = DefaultNodes
 	}
-	positions := []rules.Position{rules.Start()}
+	if o.Start == (rules.Position{}) {
+		o.Start = rules.Start()
+	}
+	positions := []rules.Position{o.Start}
 	for i, m := range moves {
 		p := positions[i]
 		legal, err := p.ParseMove(m.String())
@@ -342,7 +350,7 @@ func (j *Job) Analysis() *Analysis {
 // each move): the search's result, of which the move and the line are
 // read, and the evaluation.
 func assemble(nodes int64, moves []rules.Move, positions []rules.Position, results []engine.Result, evals []Eval) *Analysis {
-	a := &Analysis{Nodes: nodes, End: positions[len(positions)-1].Outcome()}
+	a := &Analysis{Nodes: nodes, Start: positions[0], End: positions[len(positions)-1].Outcome()}
 	for i, m := range moves {
 		p, r := positions[i], results[i]
 		ply := Ply{

@@ -17,9 +17,12 @@ const encodingVersion = 1
 // losses, the marks, the summaries) follows from them, so Decode works it
 // out again, as Analyze does.
 type encoded struct {
-	Version int      `json:"v"`
-	Nodes   int64    `json:"nodes"`
-	Moves   []string `json:"moves"`
+	Version int   `json:"v"`
+	Nodes   int64 `json:"nodes"`
+	// Start is the position the game began from (M72), R21; "" for the
+	// start of every game.
+	Start string   `json:"start,omitempty"`
+	Moves []string `json:"moves"`
 	// Found has one entry for each position from the start to the one
 	// before the last move, and one for the last position.
 	Found []found `json:"found"`
@@ -43,6 +46,9 @@ type found struct {
 // is analysed once, and the analysis can be worded anew for each reader.
 func (a *Analysis) Encode() ([]byte, error) {
 	e := encoded{Version: encodingVersion, Nodes: a.Nodes}
+	if a.Start != (rules.Position{}) && a.Start != rules.Start() {
+		e.Start = a.Start.String()
+	}
 	for i := range a.Plies {
 		p := &a.Plies[i]
 		e.Moves = append(e.Moves, p.Move.String())
@@ -77,7 +83,14 @@ func Decode(data []byte) (*Analysis, error) {
 	case e.Nodes <= 0:
 		return nil, errors.New("decode analysis: no node count")
 	}
-	positions := []rules.Position{rules.Start()}
+	start := rules.Start()
+	if e.Start != "" {
+		var err error
+		if start, err = rules.ParsePosition(e.Start); err != nil {
+			return nil, fmt.Errorf("decode analysis: %w", err)
+		}
+	}
+	positions := []rules.Position{start}
 	moves := make([]rules.Move, 0, len(e.Moves))
 	for i, text := range e.Moves {
 		m, err := positions[i].ParseMove(text)

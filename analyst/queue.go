@@ -161,7 +161,8 @@ func (q *Queue) take(ctx context.Context) (bool, error) {
 		found bool
 		game  int64
 		moves []rules.Move
-		bad   error // the game's moves cannot be read: the analysis fails
+		start rules.Position // the position the game began from (M72)
+		bad   error          // the game's moves cannot be read: the analysis fails
 	)
 	err := q.db.Tx(ctx, func(tx *db.Tx) error {
 		r, err := tx.NextAnalysisRequestAfter(ctx, q.last)
@@ -177,7 +178,15 @@ func (q *Queue) take(ctx context.Context) (bool, error) {
 		if err != nil {
 			return err
 		}
-		p := rules.Start()
+		g, err := tx.Game(ctx, r.Game)
+		if err != nil {
+			return err
+		}
+		if start, err = rules.ParsePosition(g.StartPosition()); err != nil {
+			bad = fmt.Errorf("its start: %w", err)
+			return nil
+		}
+		p := start
 		for _, m := range stored {
 			var eff rules.Effects
 			if p, eff, err = p.Play(m.Move); err != nil {
@@ -193,7 +202,7 @@ func (q *Queue) take(ctx context.Context) (bool, error) {
 	}
 	var j *analysis.Job
 	if bad == nil {
-		j, bad = analysis.NewJob(moves, analysis.Options{Nodes: q.nodes, Tables: q.Tables})
+		j, bad = analysis.NewJob(moves, analysis.Options{Nodes: q.nodes, Tables: q.Tables, Start: start})
 	}
 	if bad != nil {
 		return true, q.finish(ctx, game, nil, 0, bad)

@@ -46,6 +46,10 @@ type Game struct {
 	Challenger int64 // White or Black
 	Status     Status
 	Position   string // the current position, as the rules write it
+	// Start is the position the game began from (M72), as the rules
+	// write it; "" for the start of every other game (R3). Set when the
+	// game is created.
+	Start      string
 	Result     Result
 	Reason     rules.Reason // why the game ended; NoReason while it goes on
 	ThreadRoot string       // Message-ID of the game's first mail
@@ -102,6 +106,15 @@ type Game struct {
 // IsPaused reports whether the game is paused by agreement (M63).
 func (g Game) IsPaused() bool { return !g.Paused.IsZero() }
 
+// StartPosition is the position the game began from, as the rules write
+// it: Start, or the start of every game (R3).
+func (g Game) StartPosition() string {
+	if g.Start == "" {
+		return rules.StartPosition
+	}
+	return g.Start
+}
+
 // IsAdjourned reports whether the operator adjourned the game (and has
 // not resumed it).
 func (g Game) IsAdjourned() bool { return !g.Adjourned.IsZero() }
@@ -129,7 +142,7 @@ func (g Game) Has(player int64) bool {
 
 const gameColumns = "id, white, black, challenger, status, position, result, reason, thread_root, created, updated," +
 	" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback, adjourned," +
-	" white_rating, black_rating, coalesce(tournament, 0), round, clock_due, pause_asked, paused, paused_for, given, timeout_claim"
+	" white_rating, black_rating, coalesce(tournament, 0), round, clock_due, pause_asked, paused, paused_for, given, timeout_claim, start"
 
 // AddGame stores a new game and returns it with its id, the next number.
 // Created and Updated are set to at.
@@ -141,12 +154,12 @@ func (tx *Tx) AddGame(ctx context.Context, g Game, at time.Time) (Game, error) {
 	err := tx.queryRow(ctx,
 		"INSERT INTO games (white, black, challenger, status, position, result, reason, thread_root, created, updated,"+
 			" time_control, rated, white_left, black_left, clock_start, turn_time, reminders, draw_offer, takeback,"+
-			" tournament, round, clock_due, timeout_claim) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+			" tournament, round, clock_due, timeout_claim, start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		g.White, g.Black, g.Challenger, g.Status.String(), g.Position, g.Result.String(), reasonText(g.Reason),
 		g.ThreadRoot, formatTime(g.Created), formatTime(g.Updated),
 		g.TimeControl, g.Rated, seconds(g.WhiteLeft), seconds(g.BlackLeft), formatOptTime(g.ClockStart),
 		seconds(g.TurnTime), g.Reminders, g.DrawOffer, g.Takeback,
-		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round, formatOptTime(clockDue(g)), g.TimeoutClaim).Scan(&g.ID)
+		sql.NullInt64{Int64: g.Tournament, Valid: g.Tournament != 0}, g.Round, formatOptTime(clockDue(g)), g.TimeoutClaim, g.Start).Scan(&g.ID)
 	if err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
@@ -317,7 +330,7 @@ func scanGameWith(row scanner, more ...any) (Game, error) {
 		&reason, &g.ThreadRoot, &created, &updated,
 		&g.TimeControl, &g.Rated, &whiteLeft, &blackLeft, &clockStart, &turnTime, &g.Reminders, &g.DrawOffer, &g.Takeback,
 		&adjourned, &whiteRating, &blackRating, &g.Tournament, &g.Round, &due,
-		&g.PauseAsked, &paused, &pausedFor, &given, &g.TimeoutClaim}
+		&g.PauseAsked, &paused, &pausedFor, &given, &g.TimeoutClaim, &g.Start}
 	err := row.Scan(append(dest, more...)...)
 	if err != nil {
 		return Game{}, err

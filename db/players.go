@@ -184,6 +184,7 @@ func (tx *Tx) DeleteProvisional(ctx context.Context, id int64, before time.Time)
 		" AND NOT EXISTS (SELECT 1 FROM observers WHERE player = players.id)"+
 		" AND NOT EXISTS (SELECT 1 FROM seeks WHERE player = players.id)"+
 		" AND NOT EXISTS (SELECT 1 FROM conditionals WHERE player = players.id)"+
+		" AND NOT EXISTS (SELECT 1 FROM notes WHERE player = players.id)"+
 		" AND NOT EXISTS (SELECT 1 FROM tournaments WHERE director = players.id)"+
 		" AND NOT EXISTS (SELECT 1 FROM tournament_players WHERE player = players.id)"+
 		" AND NOT EXISTS (SELECT 1 FROM tournament_byes WHERE player = players.id)"+

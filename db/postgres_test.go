@@ -46,6 +46,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestTournamentRobot":             TestTournamentRobot,
 	"TestSentLog":                     TestSentLog,
 	"TestGameClocks":                  TestGameClocks,
+	"TestNotes":                       TestNotes,
 	"TestUpdatePlayer":                TestUpdatePlayer,
 	"TestObserversSeeksConditionals":  TestObserversSeeksConditionals,
 	"TestTournamentLife":              TestTournamentLife,

@@ -94,7 +94,7 @@ type ListedGame struct {
 const gameColumnsG = "g.id, g.white, g.black, g.challenger, g.status, g.position, g.result, g.reason, g.thread_root, g.created, g.updated," +
 	" g.time_control, g.rated, g.white_left, g.black_left, g.clock_start, g.turn_time, g.reminders, g.draw_offer, g.takeback, g.adjourned," +
 	" g.white_rating, g.black_rating, coalesce(g.tournament, 0), g.round, g.clock_due, g.pause_asked, g.paused, g.paused_for," +
-	" g.given, g.timeout_claim"
+	" g.given, g.timeout_claim, g.start"
 
 const listedFrom = "SELECT " + gameColumnsG + ", w.handle, b.handle, coalesce(t.name, '') FROM games AS g" +
 	" JOIN players AS w ON w.id = g.white JOIN players AS b ON b.id = g.black LEFT JOIN tournaments AS t ON t.id = g.tournament"

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
 )
 
 // AddConditional keeps a line of conditional moves for player (M14): the
@@ -30,13 +31,21 @@ func AddConditional(ctx context.Context, tx *db.Tx, st *State, player db.Player,
 
 // checkLine plays the moves of a conditional line from the position now
 // and returns them in canonical notation, or the BadConditional refusal
-// that says why they cannot be played.
+// that says why they cannot be played. The player's last answer may be
+// parser.ThenResign or parser.ThenDraw instead of a move (M69).
 func checkLine(st *State, line []string) ([]string, *Refusal) {
 	pos := st.Pos
 	var moves []string
-	for _, text := range line {
+	for i, text := range line {
 		if pos.Outcome().Over() {
 			return nil, refusef(BadConditional, "", "the game is over before %s", text)
+		}
+		if text == parser.ThenResign || text == parser.ThenDraw {
+			if i%2 == 0 || i != len(line)-1 {
+				return nil, refusef(BadConditional, "", "resign and draw end a conditional line: nothing may follow them")
+			}
+			moves = append(moves, text)
+			continue
 		}
 		m, err := pos.ParseMove(text)
 		if err != nil {

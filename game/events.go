@@ -78,7 +78,8 @@ type Event struct {
 	// Move is what a move did (Moved).
 	Move *rules.Effects
 	// Conditional is true for a move played from its player's
-	// conditional moves (M14).
+	// conditional moves (M14), and for a resignation, a draw offered or
+	// a draw accepted by them (M69: Ended, DrawOffered).
 	Conditional bool
 	// Final is true for the last reminder before the time runs out.
 	Final bool

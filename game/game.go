@@ -20,7 +20,10 @@ type State struct {
 	Game         db.Game
 	White, Black db.Player
 	Pos          rules.Position
-	Now          time.Time
+	// Start is the position the game began from: the start of every
+	// game (R3), or the one its challenge named (M72).
+	Start rules.Position
+	Now   time.Time
 	// Rated is set when the game just ended rated: the players hold their
 	// new ratings, and Rated the changes of their rounded ratings.
 	Rated *RatingChange
@@ -61,6 +64,9 @@ func Of(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) (State, error)
 	}
 	if st.Pos, err = rules.ParsePosition(g.Position); err != nil {
 		return State{}, fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if st.Start, err = rules.ParsePosition(g.StartPosition()); err != nil {
+		return State{}, fmt.Errorf("game %d: its start: %w", g.ID, err)
 	}
 	if g.Tournament != 0 {
 		t, err := tx.Tournament(ctx, g.Tournament)
@@ -111,14 +117,36 @@ func (st *State) Side(player int64) rules.Color {
 // Active reports whether the game is being played.
 func (st *State) Active() bool { return st.Game.Status == db.Active }
 
-// Ply is the number of the move about to be made at p, counting both
-// sides' moves from 1.
-func Ply(p rules.Position) int {
+// Ply is the number of the move about to be made at p in a game that
+// began at start, counting both sides' moves from 1 (the first move of
+// the game is ply 1, whichever side makes it).
+func Ply(start, p rules.Position) int {
+	return r21Ply(p) - r21Ply(start) + 1
+}
+
+// Ply is the number of the move about to be made in the game, counting
+// both sides' moves from 1.
+func (st *State) Ply() int { return Ply(st.Start, st.Pos) }
+
+// r21Ply is the number of the move about to be made at p counted from
+// the start of every game (R21's move number and side to move): 1 for
+// White's first move, 2 for Black's, ...
+func r21Ply(p rules.Position) int {
 	n := 2 * (p.MoveNumber() - 1)
 	if p.Turn() == rules.Black {
 		n++
 	}
 	return n + 1
+}
+
+// MoveNumber is the R21 move number of a game's ply (counted from 1 in
+// the game that began at start), and the side that makes it.
+func MoveNumber(start rules.Position, ply int) (int, rules.Color) {
+	n := r21Ply(start) + ply - 1
+	if n%2 == 1 {
+		return (n + 1) / 2, rules.White
+	}
+	return n / 2, rules.Black
 }
 
 // resultOf is the stored result of a game won by c.
@@ -135,17 +163,25 @@ func (st *State) save(ctx context.Context, tx *db.Tx) error {
 	return tx.SetGame(ctx, st.Game, st.Now)
 }
 
-// PositionAfter is the position of a game after black's move n (M15):
-// the start for 0; ok is false when the game has not come so far.
-func PositionAfter(ctx context.Context, tx *db.Tx, game int64, n int) (rules.Position, bool, error) {
+// PositionAfter is the position of the game of st after black's move n
+// (M15, R21's numbers): the position it began from for 0; ok is false
+// when the game has not come so far, and for a move before the position
+// it began from (M72).
+func PositionAfter(ctx context.Context, tx *db.Tx, st *State, n int) (rules.Position, bool, error) {
 	if n == 0 {
-		return rules.Start(), true, nil
+		return st.Start, true, nil
 	}
-	moves, err := tx.Moves(ctx, game)
-	if err != nil || 2*n > len(moves) {
+	// After black's move n, 2n moves were made since the start of every
+	// game: those of this game after its first r21Ply-1.
+	plies := 2*n - (r21Ply(st.Start) - 1)
+	if plies == 0 {
+		return st.Start, true, nil
+	}
+	moves, err := tx.Moves(ctx, st.ID())
+	if err != nil || plies < 0 || plies > len(moves) {
 		return rules.Position{}, false, err
 	}
-	pos, err := rules.ParsePosition(moves[2*n-1].Position)
+	pos, err := rules.ParsePosition(moves[plies-1].Position)
 	return pos, err == nil, err
 }
 
@@ -156,7 +192,7 @@ func LastMove(ctx context.Context, tx *db.Tx, st *State) (rules.Effects, db.Play
 	if err != nil || len(moves) == 0 {
 		return rules.Effects{}, db.Player{}, false, err
 	}
-	before := rules.Start()
+	before := st.Start
 	if len(moves) > 1 {
 		if before, err = rules.ParsePosition(moves[len(moves)-2].Position); err != nil {
 			return rules.Effects{}, db.Player{}, false, err

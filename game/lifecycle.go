@@ -18,6 +18,10 @@ type Terms struct {
 	// TimeoutClaim is set when a player who runs out of time loses only
 	// when the opponent claims it (timeout=claim, M66).
 	TimeoutClaim bool
+	// Start is the position the game begins from (M72), as the rules
+	// write it; "" for the start of every game (R3). A game from a
+	// position is unrated.
+	Start string
 	// Tournament and Round place a tournament's game; zero for others.
 	Tournament int64
 	Round      int
@@ -29,8 +33,12 @@ func (t Terms) newGame(status db.Status) db.Game {
 	if tc.Days == 0 {
 		tc = DefaultControl
 	}
+	pos := rules.StartPosition
+	if t.Start != "" {
+		pos = t.Start
+	}
 	return db.Game{White: t.White.ID, Black: t.Black.ID, Challenger: t.Challenger.ID, Status: status,
-		Position: rules.StartPosition, TimeControl: tc.String(), Rated: !t.Unrated,
+		Position: pos, Start: t.Start, TimeControl: tc.String(), Rated: !t.Unrated && t.Start == "",
 		Tournament: t.Tournament, Round: t.Round, TimeoutClaim: t.TimeoutClaim}
 }
 

@@ -92,12 +92,17 @@ func undo(ctx context.Context, tx *db.Tx, st *State, moves []db.Move) error {
 	if err := tx.DeleteLastMove(ctx, st.ID()); err != nil {
 		return err
 	}
-	pos := rules.Start()
+	pos := st.Start
 	if len(moves) > 1 {
 		var err error
 		if pos, err = rules.ParsePosition(moves[len(moves)-2].Position); err != nil {
 			return err
 		}
+	}
+	// The notes written at the move taken back stay with the move before
+	// it (M68).
+	if err := tx.NotesBack(ctx, st.ID(), len(moves)-1); err != nil {
+		return err
 	}
 	st.Pos, st.Game.Position = pos, pos.String()
 	st.Game.Takeback, st.Game.DrawOffer = 0, 0
@@ -124,7 +129,7 @@ func undo(ctx context.Context, tx *db.Tx, st *State, moves []db.Move) error {
 // Abort ends the game without result, for player, while not both sides
 // have moved (M13).
 func Abort(ctx context.Context, tx *db.Tx, st *State, player db.Player) ([]Event, error) {
-	if Ply(st.Pos) > 2 {
+	if st.Ply() > 2 {
 		return nil, refuse(TooLate)
 	}
 	if err := finish(ctx, tx, st, db.NoResult, rules.Aborted); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/parser"
 	"github.com/congobymail/congo/rating"
 	"github.com/congobymail/congo/rules"
 )
@@ -65,7 +66,7 @@ func play(ctx context.Context, tx *db.Tx, st *State, mover db.Player, m rules.Mo
 // opponent's draw offer and any takeback request lapse, ends the game
 // when the move ends it, and stores it all.
 func applyMove(ctx context.Context, tx *db.Tx, st *State, mover db.Player, m rules.Move, comment string) (rules.Effects, error) {
-	n := Ply(st.Pos)
+	n := st.Ply()
 	left := st.chargeMove()
 	next, eff := st.Pos.Apply(m)
 	st.Pos, st.Game.Position = next, next.String()
@@ -133,7 +134,9 @@ func ratingOf(p db.Player) rating.Rating {
 
 // answerConditional plays the conditional answer of the player to move to
 // the move just made, m, if they have one (M14): the branches that start
-// with m and that answer keep their rest; all others are dropped.
+// with m and that answer keep their rest; all others are dropped. An
+// answer may be to resign, or to offer a draw or accept the one offered
+// (M69): the events then say it was conditional.
 func answerConditional(ctx context.Context, tx *db.Tx, st *State, m rules.Move) ([]Event, error) {
 	player := st.ToMove()
 	branches, err := tx.Conditionals(ctx, st.ID(), player.ID)
@@ -155,8 +158,21 @@ func answerConditional(ctx context.Context, tx *db.Tx, st *State, m rules.Move) 
 			}
 		}
 	}
-	if answer == "" {
+	switch answer {
+	case "":
 		return nil, nil
+	case parser.ThenResign:
+		evs, err := Resign(ctx, tx, st, player)
+		for i := range evs {
+			evs[i].Conditional = true
+		}
+		return evs, err
+	case parser.ThenDraw:
+		evs, err := Draw(ctx, tx, st, player)
+		for i := range evs {
+			evs[i].Conditional = true
+		}
+		return evs, err
 	}
 	reply, err := st.Pos.ParseMove(answer)
 	if err != nil { // the lines were checked when sent; a takeback clears them

@@ -2,18 +2,29 @@ package game
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/rules"
 )
 
 // recordWidth is the longest line of a record's moves.
 const recordWidth = 72
 
 // Record writes a game, with its moves, in the record format of
-// docs/playing.md: PGN's tag pairs (Site is site, the server's address), then
-// the numbered moves in R20 notation, comments in braces, and the result.
+// docs/playing.md: PGN's tag pairs (Site is site, the server's address;
+// SetUp and Position for a game from a position, M72), then the numbered
+// moves in R20 notation, messages in braces, and the result.
 func Record(st *State, moves []db.Move, site string) string {
+	return RecordWithNotes(st, moves, nil, site)
+}
+
+// RecordWithNotes is Record with a player's own notes (M68), each in
+// braces as "{note: ...}" after the move it was written at (those
+// written at the start before the first move): the record of the game
+// for that player alone.
+func RecordWithNotes(st *State, moves []db.Move, notes []db.Note, site string) string {
 	result := st.Game.Result.Token()
 	var b strings.Builder
 	tag := func(name, value string) {
@@ -33,6 +44,10 @@ func Record(st *State, moves []db.Move, site string) string {
 	tag("White", st.White.Handle)
 	tag("Black", st.Black.Handle)
 	tag("Result", result)
+	if st.Game.Start != "" {
+		tag("SetUp", "1")
+		tag("Position", st.Game.Start)
+	}
 	tag("TimeControl", st.Game.TimeControl)
 	if st.Game.Status == db.Finished {
 		tag("Termination", st.Game.Reason.String())
@@ -41,17 +56,32 @@ func Record(st *State, moves []db.Move, site string) string {
 	// The tokens a line may break between: a move number stays with its
 	// move, and a comment breaks between its words.
 	var tokens []string
-	for _, m := range moves {
-		if m.Ply%2 == 1 {
-			tokens = append(tokens, fmt.Sprintf("%d. %s", (m.Ply+1)/2, m.Move))
-		} else {
-			tokens = append(tokens, m.Move)
-		}
-		if words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(m.Message)); len(words) > 0 {
-			words[0], words[len(words)-1] = "{"+words[0], words[len(words)-1]+"}"
+	comment := func(prefix, text string) {
+		if words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(text)); len(words) > 0 {
+			words[0], words[len(words)-1] = "{"+prefix+words[0], words[len(words)-1]+"}"
 			tokens = append(tokens, words...)
 		}
 	}
+	noted := func(ply int) {
+		for len(notes) > 0 && notes[0].Ply <= ply {
+			comment("note: ", notes[0].Text)
+			notes = notes[1:]
+		}
+	}
+	noted(0)
+	for i, m := range moves {
+		switch n, side := MoveNumber(st.Start, m.Ply); {
+		case side == rules.White:
+			tokens = append(tokens, fmt.Sprintf("%d. %s", n, m.Move))
+		case i == 0:
+			tokens = append(tokens, fmt.Sprintf("%d... %s", n, m.Move)) // a game from a position, Black first
+		default:
+			tokens = append(tokens, m.Move)
+		}
+		comment("", m.Message)
+		noted(m.Ply)
+	}
+	noted(math.MaxInt)
 	tokens = append(tokens, result)
 	line := ""
 	for _, t := range tokens {

@@ -42,6 +42,8 @@ const (
 	NoClaim                   // a claim in a timeout=auto game (M66)
 	ClaimOnMove               // a claim by the player to move
 	NotLate                   // a claim before the opponent, Other, ran out of time; Left is their time left
+	PreviewOver               // a preview of a game that is over (M70)
+	BadPreview                // a preview whose moves cannot be played; Detail (and Move) say why
 )
 
 var problemNames = [...]string{
@@ -73,6 +75,8 @@ var problemNames = [...]string{
 	NoClaim:           "no claim",
 	ClaimOnMove:       "claim on move",
 	NotLate:           "not late",
+	PreviewOver:       "preview over",
+	BadPreview:        "bad preview",
 }
 
 func (p Problem) String() string {

@@ -43,6 +43,19 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	case !opponent.Confirmed:
 		return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.Unconfirmed, Handle: opponent.Handle})
 	}
+	// A game from a position (M72): one a game can begin from, which
+	// the rules decide.
+	var start *rules.Position
+	if a.Position != "" {
+		pos, err := rules.ParseSetUp(a.Position)
+		if se, ok := errors.AsType[*rules.SetUpError](err); ok {
+			return command.Result{}, command.Refuse(templates.Error{Line: r.Line, Problem: templates.BadPosition,
+				Reason: templates.Phrase{Format: se.Format, Args: se.Args}})
+		} else if err != nil {
+			return command.Result{}, err
+		}
+		start = &pos
+	}
 	if err := tooMany(ctx, r, opponent, robotGame); err != nil {
 		return command.Result{}, err
 	}
@@ -53,6 +66,9 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	// rated (M60).
 	terms := game.Terms{White: r.Sender, Black: opponent, Challenger: r.Sender, Control: a.Control,
 		Unrated: a.Unrated || robotGame && !a.Rated, TimeoutClaim: a.TimeoutClaim}
+	if start != nil {
+		terms.Start = start.String()
+	}
 	if a.Color == rules.Black {
 		terms.White, terms.Black = opponent, r.Sender
 	}
@@ -65,6 +81,10 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 	}
 	data := templates.ChallengeData{Lang: r.Lang(opponent), Game: tell.GameWords(&st), To: opponent.Handle, Challenger: r.Sender.Handle,
 		Challenged: opponent.Handle, Message: r.Message(0)}
+	if start != nil {
+		v := templates.ViewOf(*start, st.ColorOf(opponent.ID))
+		data.Start = &v
+	}
 	if err := r.Subject(ctx, &data.Game, opponent); err != nil {
 		return command.Result{}, err
 	}
@@ -85,6 +105,10 @@ func Challenge(ctx context.Context, r *command.Request, a parser.ChallengeArgs) 
 		st.Game.ThreadRoot = root
 	}
 	data.Lang, data.To, data.Message, data.Relayed = r.Lang(r.Sender), r.Sender.Handle, nil, data.Message != nil
+	if start != nil {
+		v := templates.ViewOf(*start, st.ColorOf(r.Sender.ID))
+		data.Start = &v
+	}
 	if err := r.Subject(ctx, &data.Game, r.Sender); err != nil {
 		return command.Result{}, err
 	}

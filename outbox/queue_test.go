@@ -228,3 +228,29 @@ func TestScrub(t *testing.T) {
 		t.Errorf("Subject %q: want bob's address removed", m.Subject)
 	}
 }
+
+// TestScrubOwnAddresses: a mail that holds its recipient's own personal
+// address many times (the one-tap moves of a board mail, M71) keeps them
+// all; another's among them, or a longer secret that starts with the
+// recipient's, is still removed.
+func TestScrubOwnAddresses(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	own := `<a href="mailto:congo+alicesecret7@example.org?subject=x">a5</a>` + "\n"
+	tests := []struct{ html, removed string }{
+		{strings.Repeat(own, 30), ""},
+		{strings.Repeat(own, 10) + "congo+bobsecret2@example.org" + strings.Repeat(own, 10), "bobsecret2"},
+		{own + "Congo+AliceSecret7X@example.org", "alicesecret7x"},
+		{own + "congo&#43;bobsecret2&#64;example.org", "bobsecret2"},
+	}
+	for _, tt := range tests {
+		out := mailmsg.Outgoing{ReplyTo: "congo+alicesecret7@example.org"}
+		got := h.o.scrub(tt.html, out)
+		if tt.removed == "" && got != tt.html {
+			t.Errorf("scrub changed a mail with only the recipient's own address:\n%s", got)
+		}
+		if tt.removed != "" && (strings.Contains(strings.ToLower(got), tt.removed) || !strings.Contains(got, "congo+alicesecret7@example.org")) {
+			t.Errorf("scrub kept %s, or removed the recipient's own:\n%s", tt.removed, got)
+		}
+	}
+}

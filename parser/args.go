@@ -50,6 +50,12 @@ type ChallengeArgs struct {
 	// player who runs out of time loses when the opponent claims it
 	// (M66); timeout=auto, the default, leaves it false.
 	TimeoutClaim bool
+	// Position is the position the game is to start from (M72), as
+	// written after position= (R21: board, side to move, move number);
+	// "" for the start of every game. Its syntax is checked
+	// (rules.ParsePosition); whether a game may start from it is the
+	// server's to judge.
+	Position string
 }
 
 // MoveArgs are the arguments of move congo <id> <move> [#N], of a move
@@ -97,7 +103,32 @@ type ConditionalArgs struct {
 // then ...], a conditional line (M14).
 type IfArgs struct {
 	// Moves are the moves of the line, as written: the opponent's move,
-	// the sender's answer, the opponent's next move, and so on.
+	// the sender's answer, the opponent's next move, and so on. The
+	// sender's last answer may be ThenResign or ThenDraw instead of a
+	// move (M69).
+	Moves []string
+}
+
+// The words that may end a conditional line instead of a move (M69), as
+// IfArgs.Moves holds them.
+const (
+	ThenResign = "resign" // if <their move> then resign
+	ThenDraw   = "draw"   // if <their move> then draw: offer a draw, or accept the one offered
+)
+
+// NoteArgs are the arguments of note <text>, in a mail about a game, and
+// of note congo <id> <text> (M68).
+type NoteArgs struct {
+	// Text is the note, as written (not normalised), trimmed.
+	Text string
+}
+
+// PreviewArgs are the arguments of preview congo <id> <move> [<move>
+// ...] (M70).
+type PreviewArgs struct {
+	// Moves are the moves to play in turn from the position now, as
+	// written; their syntax is checked (rules.ParseMoveText), their
+	// legality is the server's to judge.
 	Moves []string
 }
 
@@ -236,6 +267,8 @@ func (BoardArgs) isArgs()         {}
 func (GamesArgs) isArgs()         {}
 func (ConditionalArgs) isArgs()   {}
 func (IfArgs) isArgs()            {}
+func (NoteArgs) isArgs()          {}
+func (PreviewArgs) isArgs()       {}
 func (SeekArgs) isArgs()          {}
 func (NotifyArgs) isArgs()        {}
 func (VacationArgs) isArgs()      {}

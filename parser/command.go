@@ -166,6 +166,8 @@ const (
 	BadTournament             // a tournament command is not written as it must be
 	BadAmount                 // give names no amount of time, or one it cannot give (M65)
 	InWords                   // a line of a message asks in words for a game action ("I resign", "draw?"): nothing was done (M58)
+	MissingText               // note names no text
+	BadPosition               // position= of a challenge is not written as R21 says
 )
 
 // Result is everything Parse found in one mail.
@@ -283,6 +285,10 @@ func (p Problem) String() string {
 		return "bad amount"
 	case InWords:
 		return "in words"
+	case MissingText:
+		return "missing text"
+	case BadPosition:
+		return "bad position"
 	}
 	return fmt.Sprintf("Problem(%d)", uint8(p))
 }
@@ -290,5 +296,5 @@ func (p Problem) String() string {
 // Valid reports whether p is one of the problems above (NoProblem
 // included).
 func (p Problem) Valid() bool {
-	return p <= InWords
+	return p <= BadPosition
 }

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,6 +30,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("", "12: b2-b3!\ngame 13 c3xd4\n#14 d2-d3 #2\n\nThanks", int64(0), "12,13")
 	f.Add("", "b2-b3\n\n差出人: Congo <congo@example.org>\n送信日時: 2025年3月1日 12:00\n", int64(42), "")
 	f.Add("Re: Congo game 42: alice vs bob - bob to move", "b6-b5\n\nGame 42: alice (white) vs bob (black)\n   a b c d e f g\n7  g m|e l e|c z  7\nPosition: 7/7/7/7/7/7/7 b 1\n", int64(0), "42")
+	f.Add("", "note congo 4 plan: c5\nnotes congo 4\nif c3xd4 then resign if b6-b5 then draw\npreview congo 4 b2-b3, b6-b5\nchallenge congo bob position=\"3l3/7/7/7/7/7/3L3 b 12\" days=2", int64(0), "")
+	f.Add("move congo 4 b2-b3", "Luck!\nnote secret\nif c6-c5 then draw", int64(0), "")
 	f.Fuzz(func(t *testing.T, subject, body string, game int64, digest string) {
 		game = max(game, 0) // the server passes no negative game
 		ctx := Context{Game: game, Digest: digestGames(digest)}
@@ -113,6 +116,13 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 		if a.Color > rules.Black {
 			t.Errorf("Parse(%q, %q) gave %+v with an invalid color", subject, body, c)
 		}
+		if a.Position != "" {
+			if _, err := rules.ParsePosition(a.Position); err != nil {
+				if pe, ok := errors.AsType[*rules.PositionError](err); !ok || !ruleFlaw(pe.Flaw) {
+					t.Errorf("Parse(%q, %q) gave %+v with a position not written as R21 says: %v", subject, body, c, err)
+				}
+			}
+		}
 		control = a.Control
 	case GiveArgs:
 		if a.Hours < 1 || a.Hours > MaxGiveHours {
@@ -125,6 +135,24 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 	case IfArgs:
 		if len(a.Moves) < 2 || len(a.Moves)%2 != 0 {
 			t.Errorf("Parse(%q, %q) gave if line %+v without pairs of moves", subject, body, c)
+		}
+		for i, m := range a.Moves {
+			if (m == ThenResign || m == ThenDraw) && i != len(a.Moves)-1 || m != ThenResign && m != ThenDraw && !isMove(m) {
+				t.Errorf("Parse(%q, %q) gave if line %+v with %q, which is no move nor its last resign or draw", subject, body, c, m)
+			}
+		}
+	case NoteArgs:
+		if a.Text == "" || c.Game == 0 {
+			t.Errorf("Parse(%q, %q) gave note %+v without its text or game", subject, body, c)
+		}
+	case PreviewArgs:
+		if len(a.Moves) == 0 || len(a.Moves) > maxPreview {
+			t.Errorf("Parse(%q, %q) gave preview %+v of %d moves", subject, body, c, len(a.Moves))
+		}
+		for _, m := range a.Moves {
+			if !isMove(m) {
+				t.Errorf("Parse(%q, %q) gave preview %+v with %q, which is no move", subject, body, c, m)
+			}
 		}
 	case SeekArgs:
 		control = a.Control
@@ -142,7 +170,7 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 // any: a value of it, the zero value.
 var kindArgs = map[Kind]Args{
 	Register: RegisterArgs{}, Rename: RenameArgs{}, Challenge: ChallengeArgs{}, Move: MoveArgs{}, Board: BoardArgs{}, Games: GamesArgs{},
-	Conditional: ConditionalArgs{}, If: IfArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
+	Conditional: ConditionalArgs{}, If: IfArgs{}, Note: NoteArgs{}, Preview: PreviewArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
 	Language: LanguageArgs{}, Guard: GuardArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
 	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{}, TournamentAdd: TournamentAddArgs{},
 	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},

@@ -13,7 +13,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim|auto]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim|auto] [position=<R21>]
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -25,7 +25,7 @@ const (
 	Takeback         // takeback congo <id>: ask to undo the last move, or grant it
 	Abort            // abort congo <id>: end a game before both sides have moved
 	Conditional      // conditional congo <id> [clear]: show or clear conditional moves
-	If               // if <their move> then <my move> [if ... then ...]: a conditional line (M14)
+	If               // if <their move> then <my move>|resign|draw [if ... then ...]: a conditional line (M14, M69)
 	Observe          // observe congo <id>
 	Unobserve        // unobserve congo <id>
 	Seek             // seek congo [days=N|bank=D+I] [unrated], or seek off
@@ -45,6 +45,11 @@ const (
 	Claim    // claim congo <id>: a win on time in a timeout=claim game (M66)
 	Timezone // timezone [<IANA name>]: the player's time zone, or what it is (M64)
 	Weekends // weekends pause|play (M64)
+
+	// Playing better by mail (M68-M70).
+	Note    // note <text> in a reply about a game, or note congo <id> <text>: a private note (M68)
+	Notes   // notes congo <id>: the sender's private notes in a game (M68)
+	Preview // preview congo <id> <move> [<move> ...]: the board after the moves, nothing played (M70)
 
 	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
 	// is read as a command word; its next word picks the others.
@@ -112,7 +117,7 @@ var syntaxes = [...]syntax{
 	Help:        {word: "help", args: noArgs},
 	Register:    {word: "register", args: registerArgs},
 	NewKey:      {word: "newkey", args: noArgs},
-	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim]", args: challengeArgs},
+	Challenge:   {word: "challenge", game: true, form: "challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim] [position=<position>]", args: challengeArgs},
 	Accept:      {word: "accept", game: true, args: gameArgs},
 	Decline:     {word: "decline", game: true, args: gameArgs},
 	Move:        {word: "move", game: true, form: "move congo <id> <move>", args: moveArgs},
@@ -142,6 +147,9 @@ var syntaxes = [...]syntax{
 	Timezone:    {word: "timezone", starts: oneWordAtMost, form: "timezone <name>", args: timezoneArgs},
 	Weekends:    {word: "weekends", starts: oneWordAtMost, form: "weekends pause|play", args: weekendsArgs},
 	Guard:       {word: "guard", starts: onOrOff, form: "guard on|off", args: guardArgs},
+	Note:        {word: "note", game: true, starts: someWords, form: "note congo <id> <text>", args: noteArgs},
+	Notes:       {word: "notes", game: true, starts: gameAtMost, args: gameArgs},
+	Preview:     {word: "preview", game: true, starts: previewStarts, form: "preview congo <id> <move> [<move> ...]", args: previewArgs},
 
 	Tournament:       {word: "tournament", starts: tournamentStarts, form: "tournament <number>", args: tournamentArgs},
 	TournamentNew:    {word: "tournament new", form: tournamentNewForm, args: tournamentNewArgs},

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/congobymail/congo/lang"
@@ -77,7 +78,10 @@ func parseLine(line, text string, sc scope) (c Command, e Error, meant bool) {
 		return bareLine(line, text, words, sc)
 	}
 	meant = true
-	if long {
+	switch {
+	case k == Note && len(line) > maxNote:
+		return fail(LongLine, "a note line is at most %d bytes: write a longer note on several note lines", maxNote)
+	case long && k != Note:
 		return fail(LongLine, `this line is too long to be a command; send "help" for the list of commands`)
 	}
 	c = Command{Kind: k, Line: line}
@@ -94,8 +98,10 @@ func parseLine(line, text string, sc scope) (c Command, e Error, meant bool) {
 const conditionalForm = "write if <their move> then <your move>, for example if c6-c5 then b2-b3 if d6-d5 then c2-c3"
 
 // conditionalMoves reads the words after "if" of a conditional line:
-// "<move> then <move> [if <move> then <move> ...]". It returns the moves
-// in order, or the Error of the line that is not one.
+// "<move> then <move> [if <move> then <move> ...]", whose last answer may
+// be resign or draw instead of a move (M69). It returns the moves in
+// order (ThenResign or ThenDraw last), or the Error of the line that is
+// not one.
 func conditionalMoves(line string, args []string) ([]string, Error) {
 	fail := func(format string, args ...any) ([]string, Error) {
 		return nil, lineError(line, BadConditional, format, args...)
@@ -103,8 +109,18 @@ func conditionalMoves(line string, args []string) ([]string, Error) {
 	var moves []string
 	var cur []string
 	want := "then" // the word that ends the move being read
+	ended := false // the line ended in resign or draw
 	flush := func() (Error, bool) {
 		m := mapSeparators(strings.Join(cur, " "))
+		if w := strings.ToLower(m); w == ThenResign || w == ThenDraw {
+			if len(moves)%2 == 0 {
+				_, e := fail("%s answers a move of your opponent's: write if <their move> then %s", w, w)
+				return e, false
+			}
+			moves, ended = append(moves, w), true
+			cur = cur[:0]
+			return Error{}, true
+		}
 		if m == "" {
 			_, e := fail("a move is missing: " + conditionalForm)
 			return e, false
@@ -118,6 +134,9 @@ func conditionalMoves(line string, args []string) ([]string, Error) {
 		return Error{}, true
 	}
 	for _, w := range args {
+		if ended {
+			return fail("resign and draw end a conditional line: nothing may follow them")
+		}
 		switch {
 		case strings.EqualFold(w, want):
 			if e, ok := flush(); !ok {
@@ -294,4 +313,32 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// nextLine splits s after its first line, ended by "\n", "\r\n" or "\r".
+func nextLine(s string) (line, rest string) {
+	i := strings.IndexAny(s, "\r\n")
+	if i < 0 {
+		return s, ""
+	}
+	j := i + 1
+	if s[i] == '\r' && j < len(s) && s[j] == '\n' {
+		j++
+	}
+	return s[:i], s[j:]
+}
+
+// isSpace reports whether r separates words: white space, including the
+// non-breaking space, and the invisible characters mail programs leave.
+func isSpace(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

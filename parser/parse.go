@@ -2,7 +2,6 @@ package parser
 
 import (
 	"strings"
-	"unicode"
 )
 
 const (
@@ -77,6 +76,7 @@ func Parse(subject, body string, ctx Context) Result {
 		c, e, _ := parseLine(s, normalise(s), subj)
 		if c.Kind != NoKind {
 			message, errs := commentOf(body)
+			message, private := withoutPrivate(message, c, sc)
 			if e, ok := commandIn(message, c, sc); ok {
 				errs = append([]Error{e}, errs...)
 			}
@@ -87,6 +87,7 @@ func Parse(subject, body string, ctx Context) Result {
 					said.add(line, normalise(line))
 				}
 			}
+			errs = append(errs, private...)
 			return Result{Commands: []Command{c}, Errors: errs, Hints: said.hints, Message: message, FromSubject: true, CommandSubject: true}
 		}
 		if e.Problem != UnknownCommand && e.Problem != LongLine {
@@ -122,6 +123,34 @@ func commandIn(message string, subject Command, sc scope) (Error, bool) {
 		}
 	}
 	return Error{}, false
+}
+
+// withoutPrivate returns message, the body of a mail whose command is the
+// Subject, without its lines that are for the sender alone: notes (M68)
+// and conditional lines (M14), which are neither carried out nor passed
+// on to the opponent; an Error NotRead says so for each.
+func withoutPrivate(message string, subject Command, sc scope) (string, []Error) {
+	if subject.Game != 0 {
+		sc.game = subject.Game
+	}
+	var kept []string
+	var errs []Error
+	for line := range strings.Lines(message) {
+		line = strings.TrimRightFunc(line, isSpace)
+		text := strings.TrimLeftFunc(line, isSpace)
+		if text != "" {
+			if c, _, _ := parseLine(text, normalise(text), sc); c.Kind == Note || c.Kind == If {
+				errs = append(errs, lineError(text, NotRead, "Not kept, and not passed on: with a command in the Subject, the body is read as a message."+
+					" Notes and conditional lines are for you alone: send them in the body, under a Subject that is no command."))
+				continue
+			}
+		}
+		kept = append(kept, line)
+	}
+	if errs == nil {
+		return message, nil
+	}
+	return strings.TrimFunc(strings.Join(kept, "\n"), isSpace), errs
 }
 
 // named returns the move or the handle that c names, as written, for
@@ -443,32 +472,4 @@ func commentOf(body string) (string, []Error) {
 		}
 	}
 	return strings.TrimFunc(b.String(), isSpace), nil
-}
-
-// nextLine splits s after its first line, ended by "\n", "\r\n" or "\r".
-func nextLine(s string) (line, rest string) {
-	i := strings.IndexAny(s, "\r\n")
-	if i < 0 {
-		return s, ""
-	}
-	j := i + 1
-	if s[i] == '\r' && j < len(s) && s[j] == '\n' {
-		j++
-	}
-	return s[:i], s[j:]
-}
-
-// isSpace reports whether r separates words: white space, including the
-// non-breaking space, and the invisible characters mail programs leave.
-func isSpace(r rune) bool {
-	switch r {
-	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
-		return true
-	}
-	return unicode.IsSpace(r)
-}
-
-// hasPrefixFold reports whether s starts with prefix, ignoring case.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

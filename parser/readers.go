@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/congobymail/congo/lang"
-	"github.com/congobymail/congo/rules"
 )
 
 // noArgs reads a command of one word.
@@ -65,7 +64,7 @@ func challengeArgs(c *Command, args []string, _ int64) Error {
 	if e.Problem != NoProblem {
 		return e
 	}
-	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Rated: o.rated, Level: o.level, TimeoutClaim: o.claim}
+	c.Args = ChallengeArgs{Handle: args[0], Color: o.color, Control: o.control, Unrated: o.unrated, Rated: o.rated, Level: o.level, TimeoutClaim: o.claim, Position: o.position}
 	return Error{}
 }
 
@@ -263,95 +262,6 @@ func languageArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
-// gameOnly: pause, claim and resume are commands alone, or before a
-// game, so that "Pause for thought" in a message stays words.
-func gameOnly(args []string) bool {
-	return len(args) == 0 || isGameWord(args[0]) || looksLikeID(args[0])
-}
-
-// giveStarts: give is a command before a game or an amount of time,
-// "give 2d"; "Give me a day" stays words.
-func giveStarts(args []string) bool {
-	return len(args) > 0 && (isGameWord(args[0]) || looksLikeID(args[0]))
-}
-
-// Limits of give (M65).
-const (
-	MaxGiveDays  = 30
-	MaxGiveHours = MaxGiveDays * 24
-)
-
-// giveArgs reads the rest of give: a game (or the game of the mail) and
-// an amount of time, <N>d or <N>h.
-func giveArgs(c *Command, args []string, game int64) Error {
-	if len(args) > 2 {
-		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[2:], " ")), usage(c.Kind))
-	}
-	if len(args) == 2 || len(args) == 1 && !hasAmountSuffix(args[0]) {
-		if e := gameArgs(c, args[:1], game); e.Problem != NoProblem {
-			return e
-		}
-		args = args[1:]
-	} else if e := gameArgs(c, nil, game); e.Problem != NoProblem {
-		return e
-	}
-	if len(args) != 1 {
-		return lineError(c.Line, BadAmount, "give needs an amount of time: write give congo %d 2d for 2 days, or 12h for 12 hours", c.Game)
-	}
-	hours, ok := giveAmount(args[0])
-	if !ok {
-		return lineError(c.Line, BadAmount, "%s is not an amount of time to give: write <N>d for N days or <N>h for N hours, at most %d days, as in give congo %d 2d",
-			quote(args[0]), MaxGiveDays, c.Game)
-	}
-	c.Args = GiveArgs{Hours: hours}
-	return Error{}
-}
-
-// hasAmountSuffix reports whether w ends as an amount of time does, in
-// d or h.
-func hasAmountSuffix(w string) bool {
-	return w != "" && strings.ContainsRune("dDhH", rune(w[len(w)-1]))
-}
-
-// giveAmount reads an amount of time to give, <N>d or <N>h, as hours:
-// from 1 hour to MaxGiveDays days.
-func giveAmount(w string) (int, bool) {
-	if !hasAmountSuffix(w) {
-		return 0, false
-	}
-	n, ok := smallNumber(w[:len(w)-1])
-	if strings.EqualFold(w[len(w)-1:], "d") {
-		n *= 24
-	}
-	return n, ok && n >= 1 && n <= MaxGiveHours
-}
-
-// timezoneArgs reads the time zone of timezone, as written: whether the
-// time zone database has it is the server's to say. timezone alone asks
-// for the player's.
-func timezoneArgs(c *Command, args []string, _ int64) Error {
-	var a TimezoneArgs
-	if len(args) == 1 {
-		a.Zone = args[0]
-	}
-	c.Args = a
-	return Error{}
-}
-
-// weekendsArgs reads weekends pause or weekends play.
-func weekendsArgs(c *Command, args []string, _ int64) Error {
-	var a WeekendsArgs
-	switch {
-	case len(args) == 1 && strings.EqualFold(args[0], "pause"):
-		a.Pause = true
-	case len(args) == 1 && strings.EqualFold(args[0], "play"):
-	default:
-		return lineError(c.Line, BadSetting, "weekends needs pause or play: weekends pause stops your clock from Saturday 00:00 to Monday 00:00 in your time zone, weekends play lets it run")
-	}
-	c.Args = a
-	return Error{}
-}
-
 // adminUsage is the list of the operator's commands, for errors.
 const adminUsage = "ban <handle>, unban <handle>, adjourn congo <id>, resume congo <id>, adjudicate congo <id> white|black|draw"
 
@@ -392,80 +302,4 @@ func adminGameArgs(c *Command, args []string, _ int64) Error {
 		return lineError(c.Line, BadAdmin, "not understood: %s", adminUsage)
 	}
 	return Error{}
-}
-
-// options are the options of a challenge or a seek (M11).
-type options struct {
-	color   rules.Color
-	control TimeControl
-	unrated bool
-	rated   bool // a challenge's: a game against the robot is rated only so (M60)
-	level   int
-	claim   bool
-	timeout bool // timeout= was written
-}
-
-// readOptions reads the options of a challenge or a seek, in any order
-// (M11): a colour (for a challenge), a time control, unrated, and the
-// robot's level and rated (for a challenge). line is the command's, for
-// errors.
-func readOptions(line string, args []string, colour bool) (options, Error) {
-	form := usage(Seek)
-	if colour {
-		form = usage(Challenge)
-	}
-	var o options
-	colourSeen := false
-	for i, w := range args {
-		var seen bool
-		switch {
-		case colour && strings.EqualFold(w, "white"):
-			seen, colourSeen, o.color = colourSeen, true, rules.White
-		case colour && strings.EqualFold(w, "black"):
-			seen, colourSeen, o.color = colourSeen, true, rules.Black
-		case strings.EqualFold(w, "unrated"):
-			if o.rated {
-				return o, lineError(line, ExtraWords, "a game is rated or unrated, not both: write %s", form)
-			}
-			seen, o.unrated = o.unrated, true
-		case len(w) >= 8 && strings.EqualFold(w[:8], "timeout="):
-			if !colour {
-				return o, lineError(line, BadTimeControl, "%s is for a challenge: the games of seeks end by themselves on time (timeout=auto)", quote(w))
-			}
-			switch strings.ToLower(w[8:]) {
-			case "claim":
-				o.claim = true
-			case "auto":
-				o.claim = false
-			default:
-				return o, lineError(line, BadTimeControl, "%s is not an option: write timeout=claim (a win on time is claimed) or timeout=auto (the default)", quote(w))
-			}
-			seen, o.timeout = o.timeout, true
-		case colour && strings.EqualFold(w, "rated"):
-			if o.unrated {
-				return o, lineError(line, ExtraWords, "a game is rated or unrated, not both: write %s", form)
-			}
-			seen, o.rated = o.rated, true
-		case colour && len(w) >= 6 && strings.EqualFold(w[:6], "level="):
-			n, ok := smallNumber(w[6:])
-			if !ok || n < MinLevel || n > MaxLevel {
-				return o, lineError(line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
-			}
-			seen, o.level = o.level != 0, n
-		case strings.Contains(w, "="):
-			tc, ok := ParseTimeControl(w)
-			if !ok {
-				return o, lineError(line, BadTimeControl, "%s is not a time control: write days=N (N from 1 to %d) or bank=D+I (D from 1 to %d, I from 0 to D)", quote(w), MaxDays, MaxDays)
-			}
-			seen, o.control = o.control.Days != 0, tc
-		case i == 0 && colour:
-			return o, lineError(line, BadColour, "%s is not a colour or an option: write %s", quote(w), form)
-		default:
-			return o, lineError(line, ExtraWords, "unexpected %s: write %s", quote(strings.Join(args[i:], " ")), form)
-		}
-		if seen {
-			return o, lineError(line, ExtraWords, "%s repeats an option: write %s", quote(w), form)
-		}
-	}
-	return o, Error{}
 }

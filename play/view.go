@@ -39,7 +39,7 @@ func Board(ctx context.Context, r *command.Request, a parser.BoardArgs) (command
 	side := st.Side(r.Sender.ID)
 	data.Board = templates.ViewOf(st.Pos, side)
 	if a.Past {
-		pos, ok, err := game.PositionAfter(ctx, r.Tx, st.ID(), a.At)
+		pos, ok, err := game.PositionAfter(ctx, r.Tx, &st, a.At)
 		if err != nil {
 			return command.Result{}, err
 		}
@@ -56,6 +56,9 @@ func Board(ctx context.Context, r *command.Request, a parser.BoardArgs) (command
 		data.Attack = templates.LionAttackOn(st.Pos, st.Opponent(r.Sender.ID).Handle)
 	}
 	data.Page = r.GamePageFor(st.Game, r.Sender)
+	if !a.Past {
+		data.Taps = r.Taps(&st, r.Sender)
+	}
 	subject, body, html, err := templates.BoardMail(data)
 	if err != nil {
 		return command.Result{}, err
@@ -66,7 +69,9 @@ func Board(ctx context.Context, r *command.Request, a parser.BoardArgs) (command
 	return command.Result{Notes: []string{fmt.Sprintf("board %d", st.ID())}}, nil
 }
 
-// History sends the record of a game the sender plays in or observes.
+// History sends the record of a game the sender plays in or observes;
+// a player's own record holds their private notes too (M68), and nobody
+// else's.
 func History(ctx context.Context, r *command.Request) (command.Result, error) {
 	st, err := r.VisibleGame(ctx)
 	if err != nil {
@@ -76,7 +81,13 @@ func History(ctx context.Context, r *command.Request) (command.Result, error) {
 	if err != nil {
 		return command.Result{}, err
 	}
-	res := command.Answer(fmt.Sprintf("history %d", st.ID()), templates.Record{GameID: st.ID(), Text: game.Record(&st, moves, r.Address())})
+	var notes []db.Note
+	if st.Game.Has(r.Sender.ID) {
+		if notes, err = r.Tx.Notes(ctx, st.ID(), r.Sender.ID); err != nil {
+			return command.Result{}, err
+		}
+	}
+	res := command.Answer(fmt.Sprintf("history %d", st.ID()), templates.Record{GameID: st.ID(), Text: game.RecordWithNotes(&st, moves, notes, r.Address())})
 	res.Game = st.ID()
 	return res, nil
 }

@@ -16,7 +16,7 @@ func AnswerDraw(ctx context.Context, tx *db.Tx, st *game.State, me db.Player) ([
 	if err != nil {
 		return nil, err
 	}
-	before, err := GameHistory(ctx, tx, st.ID())
+	before, err := GameHistory(ctx, tx, st.Game)
 	if err != nil {
 		return nil, err
 	}

@@ -98,11 +98,12 @@ func ChooseWithTables(ctx context.Context, tables engine.Tables, p rules.Positio
 	return d, nil
 }
 
-// History returns the positions of a game before each of its moves, in R20
-// notation, from the start: the start position first, the one before the
-// last move last. The position after the last move is not among them.
-func History(moves []string) ([]rules.Position, error) {
-	p := rules.Start()
+// History returns the positions of a game that began at start (the
+// start of every game, or a position of M72) before each of its moves,
+// in R20 notation: start first, the one before the last move last. The
+// position after the last move is not among them.
+func History(start rules.Position, moves []string) ([]rules.Position, error) {
+	p := start
 	before := make([]rules.Position, 0, len(moves))
 	for i, text := range moves {
 		next, _, err := p.Play(text)

@@ -144,7 +144,7 @@ func TestChooseInGameSeeksRepetitionWhenBehind(t *testing.T) {
 
 func TestHistory(t *testing.T) {
 	t.Parallel()
-	got, err := History([]string{"d2-e3", "d6-c5", "d1xd7"})
+	got, err := History(rules.Start(), []string{"d2-e3", "d6-c5", "d1xd7"})
 	want := positions(t, rules.StartPosition, "d2-e3", "d6-c5")
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("History = %d positions, %v; want %d", len(got), err, len(want))
@@ -154,7 +154,7 @@ func TestHistory(t *testing.T) {
 			t.Errorf("History()[%d] = %v, want %v", i, got[i], want[i])
 		}
 	}
-	if _, err := History([]string{"d2-e3", "d2-d3"}); err == nil {
+	if _, err := History(rules.Start(), []string{"d2-e3", "d2-d3"}); err == nil {
 		t.Errorf("History with an illegal move succeeded")
 	}
 }
@@ -209,7 +209,7 @@ const game36 = "b2-b3 d6-c5 g2-f3 c6-b5 c2-d3 g7-f5 a1-c3 a7-a5 b1-c2 c7-c6 " +
 // times, the robot accepts a draw offer.
 func TestChooseInGameLeavesTheCycleOfGame36(t *testing.T) {
 	moves := strings.Fields(game36)
-	before, err := History(moves)
+	before, err := History(rules.Start(), moves)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestChooseInGameLeavesTheCycleOfGame36(t *testing.T) {
 	// Two more rounds, as the game went: 18... c6-d7 19. d5-d6 d7-c6
 	// 20. d6-d5 c6-d7 21. d5-d6 d7-c6 22. d6-d5.
 	more := append(moves, "c6-d7", "d5-d6", "d7-c6", "d6-d5", "c6-d7", "d5-d6", "d7-c6", "d6-d5")
-	before, err = History(more)
+	before, err = History(rules.Start(), more)
 	if err != nil {
 		t.Fatal(err)
 	}

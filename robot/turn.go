@@ -19,6 +19,7 @@ type Turn struct {
 	Player   int64  // the robot's opponent
 	Position string // as stored, to check that the game waited
 	Pos      rules.Position
+	Start    rules.Position // the position the game began from
 	Level    int
 	Scores   []int // of the robot's earlier moves in the game
 	// Before are the game's positions before Pos, from the start
@@ -147,11 +148,15 @@ func turnOf(ctx context.Context, tx *db.Tx, id int64) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	before, err := GameHistory(ctx, tx, g.ID)
+	start, err := rules.ParsePosition(g.StartPosition())
 	if err != nil {
 		return Turn{}, &brokenGame{err}
 	}
-	return Turn{Game: g.ID, Player: opponent(g, pos), Position: g.Position, Pos: pos, Level: level, Scores: scores, Before: before}, nil
+	before, err := GameHistory(ctx, tx, g)
+	if err != nil {
+		return Turn{}, &brokenGame{err}
+	}
+	return Turn{Game: g.ID, Player: opponent(g, pos), Position: g.Position, Pos: pos, Start: start, Level: level, Scores: scores, Before: before}, nil
 }
 
 // opponent is the player of g who is not to move at pos.
@@ -165,13 +170,17 @@ func opponent(g db.Game, pos rules.Position) int64 {
 // Choose decides the robot's move in the turn, as ChooseWithTables,
 // knowing the game's earlier positions.
 func (t Turn) Choose(ctx context.Context) (Decision, error) {
-	return ChooseWithTables(ctx, t.Tables, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Pos)), t.Scores, t.Before)
+	return ChooseWithTables(ctx, t.Tables, t.Pos, t.Level, Seed(t.Game, game.Ply(t.Start, t.Pos)), t.Scores, t.Before)
 }
 
 // GameHistory returns the positions of a stored game before each of its
-// moves, from the start (History).
-func GameHistory(ctx context.Context, tx *db.Tx, gameID int64) ([]rules.Position, error) {
-	moves, err := tx.Moves(ctx, gameID)
+// moves, from the position it began from (History).
+func GameHistory(ctx context.Context, tx *db.Tx, g db.Game) ([]rules.Position, error) {
+	start, err := rules.ParsePosition(g.StartPosition())
+	if err != nil {
+		return nil, fmt.Errorf("game %d: its start: %w", g.ID, err)
+	}
+	moves, err := tx.Moves(ctx, g.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -179,9 +188,9 @@ func GameHistory(ctx context.Context, tx *db.Tx, gameID int64) ([]rules.Position
 	for i, m := range moves {
 		texts[i] = m.Move
 	}
-	before, err := History(texts)
+	before, err := History(start, texts)
 	if err != nil {
-		return nil, fmt.Errorf("game %d: %w", gameID, err)
+		return nil, fmt.Errorf("game %d: %w", g.ID, err)
 	}
 	return before, nil
 }

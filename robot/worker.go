@@ -284,7 +284,7 @@ func (r *Worker) Play(ctx context.Context, turn Turn, d Decision) error {
 		} else if ok {
 			w.Earlier = []templates.Move{templates.MoveOf(by.Handle, eff)}
 		}
-		if game.Ply(st.Pos) == 1 && st.Game.Tournament == 0 {
+		if st.Ply() == 1 && st.Game.Tournament == 0 {
 			// The game's first move, and its first mail: the robot
 			// accepted a challenge. A tournament's game had a first
 			// mail of its own, when the round began (M60).
@@ -323,9 +323,22 @@ func move(ctx context.Context, tx *db.Tx, st *game.State, me db.Player, d Decisi
 	if err != nil {
 		return nil, fmt.Errorf("robot chose %v: %w", d.Move, err)
 	}
-	err = tx.AddRobotMove(ctx, db.RobotMove{Game: st.ID(), Ply: game.Ply(st.Pos), Score: d.Score, Depth: d.Depth, Nodes: d.Nodes})
+	err = tx.AddRobotMove(ctx, db.RobotMove{Game: st.ID(), Ply: st.Ply(), Score: d.Score, Depth: d.Depth, Nodes: d.Nodes})
 	if err != nil {
 		return nil, err
 	}
-	return game.Play(ctx, tx, st, me, m, "")
+	evs, err := game.Play(ctx, tx, st, me, m, "")
+	if err != nil {
+		return nil, err
+	}
+	// The opponent's conditional line may answer the move with a draw
+	// offer (M69), which the robot answers at once, as any.
+	if st.Active() && st.Game.DrawOffer == st.Opponent(me.ID).ID {
+		more, err := AnswerDraw(ctx, tx, st, me)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, more...)
+	}
+	return evs, nil
 }

@@ -105,6 +105,13 @@ var commands = map[parser.Kind]entry{
 	parser.Claim:  handler(proven, play.Claim),
 	parser.Resume: {need: proven, run: resume},
 
+	// Playing better by mail (M68-M72): notes are kept and shown to
+	// their author alone; a preview answers with a board, none for a
+	// mail that proves nothing (M31).
+	parser.Note:    typed(proven, play.Note),
+	parser.Notes:   handler(registered, play.Notes),
+	parser.Preview: typed(proven, play.Preview),
+
 	// Analyses: their mails go to the asker, none for a mail that proves
 	// nothing (M28, M31).
 	parser.Analyze: once(analyst.Key, handler(proven, analyst.Analyze)),

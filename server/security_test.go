@@ -70,10 +70,11 @@ func TestForgedTestsCoverEveryChange(t *testing.T) {
 		}
 	}
 	for _, k := range server.ProvenKinds() {
-		// board and tournament change nothing: they need proof so that
-		// no board or standings answer a forged mail (M31), which
-		// TestBoard and TestTournamentShow check.
-		if !forged[k] && k != parser.Board && k != parser.Tournament {
+		// board, preview and tournament change nothing: they need proof
+		// so that no board or standings answer a forged mail (M31),
+		// which TestBoard, TestPreviewNeedsProof and TestTournamentShow
+		// check.
+		if !forged[k] && k != parser.Board && k != parser.Preview && k != parser.Tournament {
 			t.Errorf("%v needs a proven sender, but TestForgedFromIsNeverApplied does not send it", k)
 		}
 	}
@@ -99,6 +100,8 @@ var forgedCommands = []struct {
 	{"takeback", func(t *testing.T, w *servertest.World) { startGame1(t, w); w.SendProven("alice", "move congo 1 b2-b3") }, "alice", "takeback congo 1"},
 	{"abort", startGame1, "alice", "abort congo 1"},
 	{"conditional", startGame1, "bob", "conditional congo 1\nif b2-b3 then b6-b5"},
+	{"conditional resign", startGame1, "bob", "conditional congo 1\nif b2-b3 then resign"},
+	{"note", startGame1, "alice", "note congo 1 his lion is weak on d7"},
 	{"conditional clear", func(t *testing.T, w *servertest.World) {
 		startGame1(t, w)
 		w.SendProven("bob", "conditional congo 1\nif b2-b3 then b6-b5")

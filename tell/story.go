@@ -87,6 +87,10 @@ func (w *Work) Tell(ctx context.Context, evs []game.Event, message *templates.Me
 			continue
 		case game.Ended:
 			switch {
+			case e.Conditional && st.Game.Reason == rules.Resigned:
+				s.events = append(s.events, templates.Happening{Event: templates.ConditionalResign, By: e.By.Handle})
+			case e.Conditional && st.Game.Reason == rules.Agreed:
+				s.events = append(s.events, templates.Happening{Event: templates.ConditionalDraw, By: e.By.Handle})
 			case st.Game.Reason == rules.OutOfTime:
 				w.log.Info("lost on time", "game", st.ID(), "player", st.ToMove().Handle)
 			case st.Game.Reason == rules.Resigned && w.IsRobot(e.By):
@@ -101,7 +105,7 @@ func (w *Work) Tell(ctx context.Context, evs []game.Event, message *templates.Me
 			}
 			s.events = append(s.events, templates.Happening{Event: templates.Started})
 		case game.DrawOffered, game.DrawDeclined, game.TakebackAsked, game.TakebackDone:
-			s.events = append(s.events, templates.Happening{Event: offerWords[e.Kind], By: e.By.Handle})
+			s.events = append(s.events, templates.Happening{Event: offerWords[e.Kind], By: e.By.Handle, Conditional: e.Conditional})
 		case game.PauseAsked, game.Paused, game.Unpaused:
 			s.events = append(s.events, templates.Happening{Event: pauseWords[e.Kind], By: e.By.Handle, Left: st.PauseLeft()})
 		case game.TimeGiven:
@@ -420,8 +424,13 @@ func (w *Work) vacationNotice(ctx context.Context, st *game.State, p db.Player) 
 
 // BoardMail sends one board mail about st, in the game's thread, with
 // its HTML alternative (M12); the first mail of a game starts the thread.
+// The mail of the board now to the player to move has their moves as
+// one-tap links in its HTML part (M71).
 func (w *Work) BoardMail(ctx context.Context, st *game.State, to db.Player, data templates.BoardData) error {
 	data.Lang = w.Lang(to)
+	if !data.Past && data.Board.Position == st.Game.Position {
+		data.Taps = w.Taps(st, to)
+	}
 	if err := w.Subject(ctx, &data.Game, to); err != nil {
 		return err
 	}

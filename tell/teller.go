@@ -16,8 +16,10 @@ import (
 
 	"github.com/congobymail/congo/config"
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/game"
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/outbox"
+	"github.com/congobymail/congo/templates"
 )
 
 // Teller is what the Works of a server share: the settings it mails by,
@@ -126,6 +128,17 @@ func (t *Teller) PersonalSecret(addr string) (string, bool) {
 		return "", false
 	}
 	return secret, true
+}
+
+// Taps are the one-tap moves of a board mail of st to player to (M71):
+// their legal moves, each a link to their personal address, when they
+// are to move in the game being played (not adjourned); nil otherwise,
+// and for the robot, which reads no mail.
+func (t *Teller) Taps(st *game.State, to db.Player) *templates.Taps {
+	if !st.Active() || st.Game.IsAdjourned() || st.ToMove().ID != to.ID || t.IsRobot(to) || st.Pos.Outcome().Over() {
+		return nil
+	}
+	return templates.TapsOf(st.Pos, t.Personal(to))
 }
 
 // CutAddress splits an address at its last "@".

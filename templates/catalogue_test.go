@@ -357,7 +357,7 @@ func verbs(format string) []string {
 // phraseSources are the Go files whose phrases reach mails: the parser's
 // reasons, the rules' explanation of a move that is not legal, the
 // game's refusals, the operator's errors, the reasons a mail was cut.
-var phraseSources = []string{"../parser/*.go", "../rules/move.go", "../game/*.go", "../operator/*.go", "../mailmsg/walk.go"}
+var phraseSources = []string{"../parser/*.go", "../rules/move.go", "../rules/setup.go", "../game/*.go", "../operator/*.go", "../mailmsg/walk.go"}
 
 // phraseFormats finds, in phraseSources, every format string given to a
 // function whose last parameters are (format string, args ...any): by

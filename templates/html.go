@@ -209,7 +209,30 @@ func BoardMail(d BoardData) (subject, text, html string, err error) {
 	if html, err = t.linkPages(html, d.Page); err != nil {
 		return "", "", "", err
 	}
+	if d.Taps != nil && len(d.Taps.Groups) > 0 {
+		taps, err := t.tapsHTML(&d, subject, maxBoardMail-sentSize(text, html))
+		if err != nil {
+			return "", "", "", err
+		}
+		html = afterBoard(html, taps)
+	}
 	return subject, text, html, nil
+}
+
+// afterBoard puts block into html, a board mail's HTML part, right after
+// its board's table.
+func afterBoard(html, block string) string {
+	const end = "</table>\n"
+	board := strings.Index(html, `<table role="presentation"`)
+	if block == "" || board < 0 {
+		return html
+	}
+	i := strings.Index(html[board:], end)
+	if i < 0 {
+		return html
+	}
+	at := board + i + len(end)
+	return html[:at] + block + html[at:]
 }
 
 // linkPages makes the address in the line that names each game's page on

@@ -402,7 +402,12 @@ type layout struct {
 	Scroll int // of the mail: wider than its window, it scrolls sideways
 	// Text is the height, in pixels as shown, of the smallest text of
 	// the mail's SVG images (pageHarness); 0 when they have none.
-	Text    float64
+	Text float64
+	// Links and Clicked are the one-tap moves' links as the browser
+	// reads them, and the address a click on the first went to
+	// (tapsHarness); none for the other harnesses.
+	Links   []tapLink
+	Clicked string
 	Squares []struct {
 		Name           string // "c3"
 		X, Y, W, H     int    // the square

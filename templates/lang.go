@@ -7,6 +7,7 @@ import (
 	"text/template"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/congobymail/congo/lang"
 	"github.com/congobymail/congo/rules"
@@ -92,6 +93,7 @@ func (t *tongue) funcs() template.FuncMap {
 		"diagram":   t.diagram,
 		"thousands": thousands,
 		"replace":   strings.ReplaceAll,
+		"capital":   capital,
 	}
 }
 
@@ -447,4 +449,14 @@ func (t *tongue) phrase(p Phrase) (string, error) {
 		}
 	}
 	return fmt.Sprintf(format, args...), nil
+}
+
+// capital writes s with its first letter a capital, as a word that
+// starts a line: "giraffe" is "Giraffe", "žirafa" "Žirafa".
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -118,7 +118,9 @@ func inCommand(l string, i int) bool {
 	if !strings.HasPrefix(next, "congo ") {
 		return false
 	}
-	word := before[strings.LastIndexByte(before, ' ')+1:]
+	// The command word, without the quote that opens the command
+	// ("nodraw congo 42").
+	word := strings.TrimLeft(before[strings.LastIndexByte(before, ' ')+1:], "\"'„“(")
 	return word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 

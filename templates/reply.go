@@ -245,6 +245,12 @@ const (
 	NotAPlayer           Problem = "not a player"           // leave or kick of a player not in it (Handle, for kick); Detail set when they withdrew
 	NotTheRobot          Problem = "not the robot"          // tournament add of Handle, who is not the robot (M60)
 	TournamentAbort      Problem = "tournament game"        // abort of a tournament's game, whose name is Detail
+
+	// Playing better by mail (M68-M72).
+	TooManyNotes Problem = "too many notes" // a note past the most kept in a game: Detail is the characters there are
+	BadPosition  Problem = "bad position"   // a challenge from a position no game can begin from: Reason says why
+	PreviewOver  Problem = "preview over"   // a preview of a game that is over
+	BadPreview   Problem = "bad preview"    // a preview whose moves cannot be played: Move and Reason say why
 )
 
 // Error answers a command that could not be carried out.

@@ -213,6 +213,10 @@ type BoardData struct {
 	// Page is the address of the game's page on the web (M43); "" when
 	// the server has none.
 	Page string
+	// Taps are the recipient's moves as one-tap links, in the HTML part
+	// alone (M71): set in the mail to the player to move, of the board
+	// now; nil otherwise.
+	Taps *Taps
 }
 
 // Happening is something that happened in a game besides a move, done By
@@ -232,6 +236,9 @@ type Happening struct {
 	// (TournamentGame).
 	Tournament string
 	Round      int
+	// Conditional is set for what By's conditional moves did (M69): a
+	// draw offered (DrawOffered).
+	Conditional bool
 
 	// Set by Board for the recipient: whether By is the recipient, the
 	// recipient's opponent, the game, and the time left of the player
@@ -267,6 +274,10 @@ const (
 	Unpaused        Event = "unpaused"        // By resumed the game; "" when its pauses took all their time
 	TimeGiven       Event = "time given"      // By gave the other player Given (M65)
 	TimeUp          Event = "time up"         // By, to move, ran out of time in a timeout=claim game (M66)
+	// By's conditional moves resigned the game, or accepted the draw
+	// offered, in answer to the opponent's move (M69).
+	ConditionalResign Event = "conditional resign"
+	ConditionalDraw   Event = "conditional draw"
 )
 
 // Board renders a mail that shows a game's board.
@@ -303,6 +314,9 @@ type ChallengeData struct {
 	// Relayed is set in the mail to the challenger when their message
 	// went to the player challenged with the challenge.
 	Relayed bool
+	// Start is the board the game begins from, from the recipient's
+	// side, for a game from a position (M72); nil for the usual start.
+	Start *View
 }
 
 // Challenge renders the mail that asks the challenged player to accept.

@@ -459,6 +459,12 @@ func TestGolden(t *testing.T) {
 					e.Detail = "10"
 				case TooManyChallenges:
 					e.Detail = "20"
+				case TooManyNotes:
+					e.Detail = "32768"
+				case BadPosition:
+					e.Move, e.Reason = "", Phrase{"the lion on %s stands outside its castle", []any{"a7"}}
+				case BadPreview:
+					e.Move, e.Reason = "", Phrase{"the game is over before %s", []any{"c6-c5"}}
 				}
 				secs = append(secs, e)
 			}
@@ -667,7 +673,7 @@ var everyProblem = []Problem{
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
 	NoVacation, NotOnVacation, OnVacation, LevelForHuman, RobotTakeback, Unconfirmed, TooManyRobotGames,
 	TooManyChallenges, Banned, Adjourned, NoSuchTournament, NotDirector, TooFewPlayers, TournamentNotOpen,
-	TournamentNotRunning, Joined, NotAPlayer, TournamentAbort,
+	TournamentNotRunning, Joined, NotAPlayer, TournamentAbort, TooManyNotes, BadPosition, PreviewOver, BadPreview,
 }
 
 // timeProblems lists the problems of time as players ask for it
@@ -682,7 +688,7 @@ var problems = append([]Problem{
 	NotUnderstood, BadHandle, HandleTaken, HandleLooksLike, RenameTooLate, TooManyMails, NoSuchPlayer, ChallengeSelf, NoSuchGame, NotYourGame,
 	NotChallenged, OwnChallenge, NotActive, NotYourTurn, StaleMoveNumber, IllegalMove, Unsupported,
 	NoOffer, NotYourTakeback, NoMoves, TooLate, NoSuchMove, BadConditional, YourMove, OwnGame,
-	NoVacation, NotOnVacation, OnVacation,
+	NoVacation, NotOnVacation, OnVacation, TooManyNotes, BadPosition, PreviewOver, BadPreview,
 }, timeProblems...)
 
 func TestEveryProblemHasWords(t *testing.T) {

@@ -137,8 +137,9 @@ func (h *Handler) gameEntries(g db.ListedGame, player int64, moves []db.Move) []
 	if colour == "black" {
 		mine = rules.Black
 	}
+	start := startOf(g.Game)
 	for i, m := range moves {
-		next, _ := movingAt(m.Ply)
+		next, _ := movingAt(start, m.Ply)
 		// The move that ended the game (a lion taken, no move left, bare
 		// lions) has the result's entry.
 		over := i == len(moves)-1 && g.Status == db.Finished && byTheBoard(g.Reason)
@@ -146,8 +147,8 @@ func (h *Handler) gameEntries(g db.ListedGame, player int64, moves []db.Move) []
 			continue
 		}
 		link := fmt.Sprintf("%s?ply=%d", page, m.Ply)
-		out = append(out, entry(link, fmt.Sprintf("Game %d: %s played %s; %s to move", g.ID, opp, moveLabel(m.Ply, m.Move), me),
-			fmt.Sprintf("%s played %s in game %d against %s: it is %s's move.", opp, moveLabel(m.Ply, m.Move), g.ID, me, me), link, m.At))
+		out = append(out, entry(link, fmt.Sprintf("Game %d: %s played %s; %s to move", g.ID, opp, moveLabel(start, m.Ply, m.Move), me),
+			fmt.Sprintf("%s played %s in game %d against %s: it is %s's move.", opp, moveLabel(start, m.Ply, m.Move), g.ID, me, me), link, m.At))
 	}
 	if g.Status == db.Finished {
 		text := outcome(g.Game, g.WhiteHandle, g.BlackHandle)

@@ -73,7 +73,7 @@ func (v *gameView) state(pos rules.Position, now time.Time) game.State {
 		Game:  v.g,
 		White: player(v.white),
 		Black: player(v.black),
-		Pos:   pos, Now: now, Event: v.event, NoVacation: v.noVacation,
+		Pos:   pos, Start: startOf(v.g), Now: now, Event: v.event, NoVacation: v.noVacation,
 	}
 }
 
@@ -153,6 +153,7 @@ type gameData struct {
 	Position          string // R21, of the position shown (M45)
 	Shown             string // which position is shown
 	Ply, Plies        int
+	SetUp             string // the position the game began from (M72); "" for the start of every game
 	First, Prev, Next string
 	Last              string
 	Moves             []moveRow
@@ -220,7 +221,8 @@ func (h *Handler) gameData(v *gameView, ply int, side rules.Color) (gameData, er
 	if err != nil {
 		return gameData{}, fmt.Errorf("game %d: %w", g.ID, err)
 	}
-	pos := rules.Start()
+	start := startOf(g)
+	pos := start
 	if ply > 0 {
 		if pos, err = rules.ParsePosition(v.moves[ply-1].Position); err != nil {
 			return gameData{}, fmt.Errorf("game %d, move %d: %w", g.ID, ply, err)
@@ -235,7 +237,7 @@ func (h *Handler) gameData(v *gameView, ply int, side rules.Color) (gameData, er
 		Event: v.event, Round: g.Round,
 		TimeControl: timeControl(g.TimeControl), Rated: g.Rated,
 		Started:  moment(g.Created),
-		Position: pos.String(), Ply: ply, Plies: len(v.moves),
+		Position: pos.String(), Ply: ply, Plies: len(v.moves), SetUp: g.Start,
 	}
 	if g.Tournament != 0 {
 		d.EventHref = fmt.Sprintf("%stournaments/%d", h.base, g.Tournament)
@@ -270,7 +272,7 @@ func (h *Handler) gameData(v *gameView, ply int, side rules.Color) (gameData, er
 	}
 	var last rules.Move
 	if ply > 0 {
-		before := rules.Start()
+		before := start
 		if ply > 1 {
 			if before, err = rules.ParsePosition(v.moves[ply-2].Position); err != nil {
 				return gameData{}, err
@@ -280,9 +282,11 @@ func (h *Handler) gameData(v *gameView, ply int, side rules.Color) (gameData, er
 		if last, err = before.ParseMove(m.Move); err != nil {
 			return gameData{}, fmt.Errorf("game %d, move %d: %w", g.ID, ply, err)
 		}
-		d.Last = moveLabel(m.Ply, m.Move)
+		d.Last = moveLabel(start, m.Ply, m.Move)
 	}
 	switch {
+	case ply == 0 && g.Start != "":
+		d.Shown = "The position the game began from"
 	case ply == 0:
 		d.Shown = "The start"
 	case ply == len(v.moves):
@@ -323,13 +327,16 @@ func (h *Handler) gameData(v *gameView, ply int, side rules.Color) (gameData, er
 	}
 	for _, m := range v.moves {
 		c := &moveCell{Text: m.Move, Href: stepTo(m.Ply), Current: m.Ply == ply}
-		if m.Ply%2 == 1 {
-			d.Moves = append(d.Moves, moveRow{Number: (m.Ply + 1) / 2, White: c})
-		} else if len(d.Moves) > 0 {
+		switch n, side := game.MoveNumber(start, m.Ply); {
+		case side == rules.White:
+			d.Moves = append(d.Moves, moveRow{Number: n, White: c})
+		case len(d.Moves) > 0:
 			d.Moves[len(d.Moves)-1].Black = c
+		default: // a game from a position with Black to move (M72)
+			d.Moves = append(d.Moves, moveRow{Number: n, Black: c})
 		}
 	}
-	toMove, number := movingAt(ply)
+	toMove, number := movingAt(start, ply)
 	label := fmt.Sprintf("The board of game %d after %s: %s to play move %d", g.ID, plural(ply, "move"), colourWord(toMove), number)
 	if ply == len(v.moves) && g.Status == db.Finished {
 		label = fmt.Sprintf("The final position of game %d", g.ID)

@@ -58,7 +58,7 @@ func (h *Handler) row(g db.ListedGame) listRow {
 		r.State = mover + " to move"
 	}
 	if err == nil {
-		r.Moves = fmt.Sprint(movesPlayed(plyOf(pos)))
+		r.Moves = fmt.Sprint(movesPlayed(plyOf(startOf(g.Game), pos)))
 	}
 	return r
 }

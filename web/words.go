@@ -97,21 +97,21 @@ func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 func moment(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // moveLabel is a move with its R21 number: "3. d2-e3" for White's,
-// "3... d6-c5" for Black's, ply counting both sides' moves from 1.
-func moveLabel(ply int, move string) string {
-	n := (ply + 1) / 2
-	if ply%2 == 1 {
+// "3... d6-c5" for Black's, ply counting both sides' moves from 1 in the
+// game that began at start.
+func moveLabel(start rules.Position, ply int, move string) string {
+	n, side := game.MoveNumber(start, ply)
+	if side == rules.White {
 		return fmt.Sprintf("%d. %s", n, move)
 	}
 	return fmt.Sprintf("%d... %s", n, move)
 }
 
-// movingAt is the side to move and the R21 move number after ply plies.
-func movingAt(ply int) (rules.Color, int) {
-	if ply%2 == 0 {
-		return rules.White, ply/2 + 1
-	}
-	return rules.Black, (ply + 1) / 2
+// movingAt is the side to move and the R21 move number after ply plies
+// of the game that began at start.
+func movingAt(start rules.Position, ply int) (rules.Color, int) {
+	n, side := game.MoveNumber(start, ply+1)
+	return side, n
 }
 
 // movesPlayed is the number of moves of a game of plies plies, as the
@@ -119,8 +119,19 @@ func movingAt(ply int) (rules.Color, int) {
 // has made and Black not yet counts.
 func movesPlayed(plies int) int { return (plies + 1) / 2 }
 
-// plyOf is the number of plies played before position p.
-func plyOf(p rules.Position) int { return game.Ply(p) - 1 }
+// plyOf is the number of plies played before position p in the game
+// that began at start.
+func plyOf(start, p rules.Position) int { return game.Ply(start, p) - 1 }
+
+// startOf is the position game g began from; the start of every game
+// when it cannot be read (the page then numbers as for one).
+func startOf(g db.Game) rules.Position {
+	p, err := rules.ParsePosition(g.StartPosition())
+	if err != nil {
+		return rules.Start()
+	}
+	return p
+}
 
 // colourWord is "white" or "black".
 func colourWord(c rules.Color) string { return strings.ToLower(c.String()) }

@@ -54,7 +54,7 @@ func analyze(args []string, w io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	o := analysis.Options{Nodes: *nodes}
+	o := analysis.Options{Nodes: *nodes, Start: rec.start}
 	if *tablesDir != "" {
 		ts, err := tablebase.Open(*tablesDir)
 		if err != nil {
@@ -83,7 +83,8 @@ func analyze(args []string, w io.Writer) error {
 // record is a game read from the record format of docs/playing.md ("The game
 // record").
 type record struct {
-	tags   [][2]string // name and value, in order
+	tags   [][2]string    // name and value, in order
+	start  rules.Position // the position the game began from: its Position tag (M72), or the start
 	moves  []rules.Move
 	result string // "1-0", "0-1", "1/2-1/2", "*"; "" when not written
 }
@@ -94,7 +95,9 @@ var (
 )
 
 // parseRecord reads a game record: tag pairs, one a line, then the moves
-// with their numbers, comments in braces, and the result. Marks after a
+// with their numbers, comments in braces, and the result. The moves are
+// played from the position of a Position tag (a game from a position,
+// M72), or else from the start. Marks after a
 // move (as an annotated record has: "?!", "?", "??", "!") are left out,
 // so the output of congo analyze may be read again.
 func parseRecord(text string) (record, error) {
@@ -117,7 +120,17 @@ func parseRecord(text string) (record, error) {
 		rec.tags = append(rec.tags, [2]string{m[1], value})
 	}
 	moves := strings.Join(lines[i:], "\n")
-	p := rules.Start()
+	rec.start = rules.Start()
+	for _, t := range rec.tags {
+		if t[0] == "Position" || t[0] == "FEN" {
+			p, err := rules.ParsePosition(t[1])
+			if err != nil {
+				return record{}, fmt.Errorf("the %s tag: %w", t[0], err)
+			}
+			rec.start = p
+		}
+	}
+	p := rec.start
 	for len(moves) > 0 {
 		moves = strings.TrimLeft(moves, " \t\n")
 		if moves == "" {

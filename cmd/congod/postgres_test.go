@@ -38,6 +38,7 @@ var onPostgres = map[string]func(*testing.T){
 	"TestLookalikeHandleRefused":       TestLookalikeHandleRefused,
 	"TestSecretInEveryFormRemoved":     TestSecretInEveryFormRemoved,
 	"TestWebConnectionsCapped":         TestWebConnectionsCapped,
+	"TestEndToEndPlaying":              TestEndToEndPlaying,
 }
 
 // notOnPostgres are the other tests, which have no database or are about
