@@ -22,7 +22,11 @@ type migration struct {
 
 // migrations lists the embedded migration files of a backend (in dir:
 // "migrations" for SQLite, "migrations/postgres"), which are named
-// NNN_what.sql and must be numbered 1, 2, 3, ... without gaps.
+// NNN_what.sql and numbered from 1 up, each number once. A number may be
+// missing: work on several branches reserves each its number, and one
+// may come before another's; the schema version is the number of the
+// last migration applied, so merge a missing one before a database
+// has gone past it.
 func migrations(dir string) ([]migration, error) {
 	names, err := fs.Glob(migrationFiles, dir+"/*.sql")
 	if err != nil {
@@ -30,15 +34,27 @@ func migrations(dir string) ([]migration, error) {
 	}
 	sort.Strings(names)
 	var ms []migration
-	for i, name := range names {
+	for _, name := range names {
 		prefix, _, _ := strings.Cut(path.Base(name), "_")
 		v, err := strconv.Atoi(prefix)
-		if err != nil || v != i+1 {
-			return nil, fmt.Errorf("migration %s is out of sequence, want number %d", name, i+1)
+		last := 0
+		if len(ms) > 0 {
+			last = ms[len(ms)-1].version
+		}
+		if err != nil || len(prefix) != 3 || v <= last {
+			return nil, fmt.Errorf("migration %s is out of sequence, want a number NNN after %03d", name, last)
 		}
 		ms = append(ms, migration{version: v, name: name})
 	}
 	return ms, nil
+}
+
+// lastVersion is the schema version the migrations ms bring a database to.
+func lastVersion(ms []migration) int {
+	if len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
 }
 
 // migrate applies the migrations newer than the database's schema
@@ -57,13 +73,17 @@ func (d *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if current > len(ms) {
-			return fmt.Errorf("schema version %d is newer than this program knows (%d)", current, len(ms))
+		if current > lastVersion(ms) {
+			return fmt.Errorf("schema version %d is newer than this program knows (%d)", current, lastVersion(ms))
 		}
-		if current == len(ms) {
+		if current == lastVersion(ms) {
 			return nil
 		}
-		m := ms[current]
+		i := 0
+		for ms[i].version <= current {
+			i++
+		}
+		m := ms[i]
 		script, err := migrationFiles.ReadFile(m.name)
 		if err != nil {
 			return err
