@@ -299,7 +299,7 @@ func (tx *Tx) JoinLadder(ctx context.Context, tournament, player int64, at time.
 	var place int
 	err := tx.queryRow(ctx,
 		"INSERT INTO tournament_players (tournament, player, joined, place)"+
-			" VALUES (?, ?, ?, (SELECT COALESCE(MAX(place), 0) + 1 FROM tournament_players WHERE tournament = ?))"+
+			" VALUES (?, ?, ?, (SELECT COALESCE(MAX(place), 0) + 1 FROM tournament_players WHERE tournament = ? AND place > 0))"+
 			" ON CONFLICT (tournament, player) DO UPDATE SET joined = excluded.joined, withdrawn = '', place = excluded.place"+
 			" WHERE tournament_players.place = 0 RETURNING place",
 		tournament, player, formatTime(at), tournament).Scan(&place)
