@@ -260,10 +260,12 @@ type Event struct {
 	// Rematches are the pairings that repeat a game, when no pairing
 	// without one existed: the director is told.
 	Rematches []pairing.Game
-	// Game is the ladder game that ended, and Moves the changes of place
-	// it made, the winner's first (LadderMoved).
-	Game  db.Game
-	Moves []Move
+	// Game is the ladder game that ended, White and Black its players,
+	// and Moves the changes of place it made, the winner's first
+	// (LadderMoved).
+	Game         db.Game
+	White, Black db.Player
+	Moves        []Move
 }
 
 // Move is a ladder player's change of place.

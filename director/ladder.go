@@ -106,7 +106,8 @@ func (ladder) gameEnded(ctx context.Context, tx *db.Tx, t db.Tournament, g db.Ga
 			if err != nil {
 				return nil, err
 			}
-			evs = append(evs, Event{Kind: LadderMoved, T: State{T: t, Director: d}, Game: g, Moves: moved})
+			evs = append(evs, Event{Kind: LadderMoved, T: State{T: t, Director: d}, Game: g,
+				White: challenger.Player, Black: challenged.Player, Moves: moved})
 		}
 	} else {
 		for _, p := range []db.TournamentPlayer{challenger, challenged} {

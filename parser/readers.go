@@ -54,7 +54,11 @@ func renameArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
-func challengeArgs(c *Command, args []string, _ int64) Error {
+func challengeArgs(c *Command, args []string, game int64) Error {
+	if len(args) >= 2 && strings.EqualFold(args[0], "ladder") && looksLikeID(args[1]) {
+		c.Kind = LadderChallenge // challenge ladder <t> <handle> (M73)
+		return grammar[LadderChallenge].args(c, args[1:], game)
+	}
 	if len(args) == 0 {
 		return lineError(c.Line, MissingHandle, "challenge needs a handle: %s", usage(c.Kind))
 	}
@@ -78,7 +82,7 @@ func seekArgs(c *Command, args []string, _ int64) Error {
 	if e.Problem != NoProblem {
 		return e
 	}
-	c.Args = SeekArgs{Control: o.control, Unrated: o.unrated}
+	c.Args = SeekArgs{Control: o.control, Unrated: o.unrated, RatingLow: o.ratings[0], RatingHigh: o.ratings[1]}
 	return Error{}
 }
 
@@ -297,11 +301,31 @@ type options struct {
 	control TimeControl
 	unrated bool
 	level   int
+	ratings [2]int // the range of the opponent's rating, of a seek
+}
+
+// MaxRating is the highest rating a seek's range may name (M75).
+const MaxRating = 4000
+
+// parseRatings reads a range of ratings, "LOW-HIGH", 0 <= LOW <= HIGH
+// <= MaxRating and HIGH > 0.
+func parseRatings(s string) (low, high int, ok bool) {
+	l, h, ok := strings.Cut(s, "-")
+	if !ok {
+		return 0, 0, false
+	}
+	low, ok1 := smallNumber(l)
+	high, ok2 := smallNumber(h)
+	if !ok1 || !ok2 || low > high || high == 0 || high > MaxRating {
+		return 0, 0, false
+	}
+	return low, high, true
 }
 
 // readOptions reads the options of a challenge or a seek, in any order
-// (M11): a colour (for a challenge), a time control, unrated, and the
-// robot's level (for a challenge). line is the command's, for errors.
+// (M11): a colour (for a challenge), a time control, unrated, the
+// robot's level (for a challenge), and the range of the opponent's
+// rating (for a seek, M75). line is the command's, for errors.
 func readOptions(line string, args []string, colour bool) (options, Error) {
 	form := usage(Seek)
 	if colour {
@@ -324,6 +348,12 @@ func readOptions(line string, args []string, colour bool) (options, Error) {
 				return o, lineError(line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
 			}
 			seen, o.level = o.level != 0, n
+		case !colour && len(w) >= 7 && strings.EqualFold(w[:7], "rating="):
+			low, high, ok := parseRatings(w[7:])
+			if !ok {
+				return o, lineError(line, BadSetting, "%s is not a range of ratings: write rating=LOW-HIGH, as rating=1400-1700", quote(w))
+			}
+			seen, o.ratings = o.ratings[1] != 0, [2]int{low, high}
 		case strings.Contains(w, "="):
 			tc, ok := ParseTimeControl(w)
 			if !ok {

@@ -47,6 +47,8 @@ var needs = []struct {
 	{"tournament start 1", proven},
 	{"tournament cancel 1", proven},
 	{"tournament kick 1 bob", proven},
+	{"tournament close 1", proven},
+	{"challenge ladder 1 bob", proven},
 	{"tournament 1", proven},
 	{"tournaments", registered},
 	{"join tournament 1", proven},
