@@ -154,7 +154,17 @@ func TestLadderKnockoutGolden(t *testing.T) {
 	tied := five.Rounds[0].Matches[1]
 	tied.Winner, tied.Decided, tied.TieScore, tied.Points = "", "", "", [2]string{"1", "1"}
 	tied.Games = tied.Games[:3]
+	// The end: alice beat dave 2-0 and bob carol 1.5-0.5 in round 2,
+	// and alice beat bob 1.5-0.5 in the final.
 	final := *five
+	final.Rounds = []BracketRound{five.Rounds[0],
+		{Round: 2, Matches: []Match{
+			{Round: 2, Players: [2]string{"alice", "dave"}, Seeds: [2]int{1, 4}, Points: [2]string{"2", "0"}, Score: "2-0", Winner: "alice", Decided: "points"},
+			{Round: 2, Players: [2]string{"bob", "carol"}, Seeds: [2]int{2, 3}, Points: [2]string{"1.5", "0.5"}, Score: "1.5-0.5", Winner: "bob", Decided: "points"},
+		}},
+		{Round: 3, Final: true, Matches: []Match{{Round: 3, Players: [2]string{"alice", "bob"}, Seeds: [2]int{1, 2},
+			Points: [2]string{"1.5", "0.5"}, Score: "1.5-0.5", Winner: "alice", Decided: "points"}}},
+	}
 	final.Winner = "alice"
 
 	mails := []struct {
