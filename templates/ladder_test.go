@@ -258,3 +258,50 @@ func TestLadderKnockoutGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestKnockoutHTMLModes renders round 2's mail of the knockout of five,
+// its bracket a table in the HTML part, in headless Chromium: light,
+// dark, and on a phone 375 pixels wide, in Japanese too (wider words).
+// The page does not scroll sideways (the table scrolls in its box) and
+// its background follows the scheme.
+func TestKnockoutHTMLModes(t *testing.T) {
+	chromium := chromiumOrSkip(t)
+	five := knockoutOfFive()
+	d := TournamentData{To: "dave", News: TournamentRound, Round: 2, Bracket: five, Match: &five.Rounds[1].Matches[0],
+		T: Tournament{ID: 5, Name: "Cup", Knockout: true, Games: 2, Rounds: 3, Round: 2, TimeControl: "days=3", Director: "carol",
+			Status: "running", Players: []string{"carol", "erin", "alice", "dave", "bob"}, MinPlayers: 3}}
+	for _, l := range []lang.Code{lang.English, lang.Japanese} {
+		d.Lang = l
+		_, _, page, err := TournamentMail(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []struct {
+			name          string
+			width, height int
+			flags         []string
+		}{
+			{"light", 600, 900, nil},
+			{"dark", 600, 900, []string{"--force-dark-mode"}},
+			{"narrow", 375, 1100, nil},
+		} {
+			t.Run(fmt.Sprintf("%s-%s", l, m.name), func(t *testing.T) {
+				img, lay := browse(t, chromium, fmt.Sprintf("knockout_%s_%s", l, m.name), page, m.width, m.height, "", m.flags...)
+				if lay.Scroll > lay.Width {
+					t.Errorf("the page is %d pixels wide in a window of %d: it scrolls sideways", lay.Scroll, lay.Width)
+				}
+				if dark := meanLuminance(img, 0, 0, 4, 4) < 0.5; dark != (m.name == "dark") {
+					t.Errorf("the page's background is %v, want it dark only in the dark scheme", rgba(img, 2, 2))
+				}
+				bg := rgba(img, 2, 2)
+				for x := m.width - 8; x < m.width; x++ {
+					for y := 0; y < m.height; y++ {
+						if c := rgba(img, x, y); distance(c, bg) > 24 {
+							t.Fatalf("pixel (%d,%d) = %v in the right margin, not the page's %v", x, y, c, bg)
+						}
+					}
+				}
+			})
+		}
+	}
+}
