@@ -215,7 +215,7 @@ func PlayKnockout(seeded []Player, games int, rounds []Round) (Bracket, error) {
 			laid[fill[of[k]]] = g
 			fill[of[k]]++
 		}
-		due := make([]Game, 0, games*len(matches)) // the matches' due games, in turn
+		var due []Game // the matches' due games, in turn, made by the first match with any
 		next := make([]int, len(places)/2)
 		decided := true
 		for i := range matches {
@@ -235,7 +235,7 @@ func PlayKnockout(seeded []Player, games int, rounds []Round) (Bracket, error) {
 			case a == 0 || c == 0:
 			default:
 				m.Games = laid[start[i]:start[i+1]:start[i+1]]
-				due = m.play(games, [2]bool{seeded[a-1].Withdrawn, seeded[c-1].Withdrawn}, current, due)
+				due = m.play(games, [2]bool{seeded[a-1].Withdrawn, seeded[c-1].Withdrawn}, current, due, games*(len(matches)-i))
 			}
 			if m.Decided == Undecided {
 				decided = false
@@ -260,8 +260,8 @@ func PlayKnockout(seeded []Player, games int, rounds []Round) (Bracket, error) {
 // games games, decides it as PlayKnockout says (withdrawn says which of
 // its players withdrew), and when current (in the round being played)
 // appends the games due to buf, which it returns, and makes them its
-// Due.
-func (m *Match) play(games int, withdrawn [2]bool, current bool, buf []Game) []Game {
+// Due; a nil buf is made with room for room games.
+func (m *Match) play(games int, withdrawn [2]bool, current bool, buf []Game, room int) []Game {
 	m.Of = games
 	hi := m.High()
 	ended := [2]bool{true, true} // the match's games, and its tie games
@@ -315,6 +315,9 @@ func (m *Match) play(games int, withdrawn [2]bool, current bool, buf []Game) []G
 	}
 	if m.Decided != Undecided || !current || from == to {
 		return buf
+	}
+	if buf == nil {
+		buf = make([]Game, 0, max(room, to-from))
 	}
 	first := len(buf)
 	for k := from; k < to; k++ {
