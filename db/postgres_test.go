@@ -50,6 +50,8 @@ var onPostgres = map[string]func(*testing.T){
 	"TestUpdatePlayer":                TestUpdatePlayer,
 	"TestObserversSeeksConditionals":  TestObserversSeeksConditionals,
 	"TestTournamentLife":              TestTournamentLife,
+	"TestLadderPlaces":                TestLadderPlaces,
+	"TestSeekRanges":                  TestSeekRanges,
 	"TestPostgresOpenAndMigrate":      TestPostgresOpenAndMigrate,
 	"TestPostgresTxNoSync":            TestPostgresTxNoSync,
 	"TestPostgresBackup":              TestPostgresBackup,

@@ -40,15 +40,19 @@ type Seek struct {
 	Player      int64
 	TimeControl string
 	Rated       bool
-	Created     time.Time
+	// RatingLow and RatingHigh are the range of the opponent's rating,
+	// both in it (M75); 0 and 0 for any rating.
+	RatingLow, RatingHigh int
+	Created               time.Time
 }
 
 // SetSeek stores a player's seek, replacing their earlier one.
 func (tx *Tx) SetSeek(ctx context.Context, s Seek) error {
 	_, err := tx.exec(ctx,
-		"INSERT INTO seeks (player, time_control, rated, created) VALUES (?, ?, ?, ?) ON CONFLICT (player) DO UPDATE"+
-			" SET time_control = excluded.time_control, rated = excluded.rated, created = excluded.created",
-		s.Player, s.TimeControl, s.Rated, formatTime(s.Created))
+		"INSERT INTO seeks (player, time_control, rated, rating_low, rating_high, created) VALUES (?, ?, ?, ?, ?, ?)"+
+			" ON CONFLICT (player) DO UPDATE SET time_control = excluded.time_control, rated = excluded.rated,"+
+			" rating_low = excluded.rating_low, rating_high = excluded.rating_high, created = excluded.created",
+		s.Player, s.TimeControl, s.Rated, s.RatingLow, s.RatingHigh, formatTime(s.Created))
 	if err != nil {
 		return fmt.Errorf("seek of player %d: %w", s.Player, err)
 	}
@@ -66,15 +70,22 @@ func (tx *Tx) DeleteSeek(ctx context.Context, player int64) (bool, error) {
 }
 
 // MatchSeek returns the oldest seek of another player than s.Player with
-// the same time control and rating. It fails with ErrNotFound when there
-// is none.
+// the same time control and rating that matches s both ways (M75): the
+// other player's rating is in s's range, if s has one, and s.Player's
+// rating is in the other seek's range, if it has one. Ratings are
+// compared as the mails show them, rounded. It fails with ErrNotFound
+// when there is none.
 func (tx *Tx) MatchSeek(ctx context.Context, s Seek) (Seek, error) {
 	var m Seek
 	var created string
 	err := tx.queryRow(ctx,
-		"SELECT player, time_control, rated, created FROM seeks WHERE player <> ? AND time_control = ? AND rated = ?"+
-			" ORDER BY created, player LIMIT 1", s.Player, s.TimeControl, s.Rated).
-		Scan(&m.Player, &m.TimeControl, &m.Rated, &created)
+		"SELECT s.player, s.time_control, s.rated, s.rating_low, s.rating_high, s.created FROM seeks AS s JOIN players AS p ON p.id = s.player"+
+			" WHERE s.player <> ? AND s.time_control = ? AND s.rated = ?"+
+			" AND (? = 0 OR ROUND(p.rating) BETWEEN ? AND ?)"+
+			" AND (s.rating_high = 0 OR (SELECT ROUND(rating) FROM players WHERE id = ?) BETWEEN s.rating_low AND s.rating_high)"+
+			" ORDER BY s.created, s.player LIMIT 1",
+		s.Player, s.TimeControl, s.Rated, s.RatingHigh, s.RatingLow, s.RatingHigh, s.Player).
+		Scan(&m.Player, &m.TimeControl, &m.Rated, &m.RatingLow, &m.RatingHigh, &created)
 	if err != nil {
 		return Seek{}, notFound(err, "matching seek")
 	}

@@ -1,7 +1,10 @@
-// Package director runs the tournaments of MAIL.md M33-M39 over the
-// store: it creates them, takes players in and out, starts their games,
-// and moves them on as games end. Pairing and scoring are the pure
-// package tournament's; this one only reads and writes what they need.
+// Package director runs the tournaments of MAIL.md M33-M39 and M73-M74
+// over the store: it creates them, takes players in and out, starts
+// their games, and moves them on as games end. Each system of
+// tournament (round robin, Swiss, ladder, knockout) fills an entry of
+// the table systems in a file of its own; pairing and scoring are the
+// pure package pairing's, and this one only reads and writes what they
+// need.
 package director
 
 import (
@@ -55,10 +58,61 @@ func Load(ctx context.Context, tx *db.Tx, id int64) (State, error) {
 
 // System is how the tournament pairs its players.
 func (st *State) System() pairing.System {
-	if st.T.System == pairing.Swiss.String() {
-		return pairing.Swiss
+	s, _ := pairing.ParseSystem(st.T.System)
+	return s
+}
+
+// system is the entry of st's system in the table of systems.
+func (st *State) system() system { return systemOf(st.T) }
+
+// systemOf is the entry of t's system; a round robin's for a system this
+// program does not know (the store's check allows none).
+func systemOf(t db.Tournament) system {
+	s, _ := pairing.ParseSystem(t.System)
+	if sys, ok := systems[s]; ok {
+		return sys
 	}
-	return pairing.RoundRobin
+	return roundRobin{}
+}
+
+// A system runs one kind of tournament over the store. Each kind's file
+// (roundrobin.go, swiss.go, ladder.go, knockout.go) defines one, and
+// systems holds them: the moments every tournament has (its start, a
+// game's end, a withdrawal) call it. What is a kind's own, such as a
+// ladder's challenges, its file exports besides.
+type system interface {
+	// start begins the play of st, a tournament with its players that
+	// is now running in its round 1: its first games.
+	start(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error)
+	// gameEnded moves on t, running, after its game g ended.
+	gameEnded(ctx context.Context, tx *db.Tx, t db.Tournament, g db.Game, now time.Time) ([]Event, error)
+	// withdrawn takes p, who has just withdrawn from st, out of its
+	// play. Their games in progress are lost already; their ends come
+	// to gameEnded after.
+	withdrawn(ctx context.Context, tx *db.Tx, st *State, p db.TournamentPlayer) error
+}
+
+// A continuous system's tournaments run from their creation, without a
+// start: players join them and leave them at any time (a ladder).
+type continuous interface {
+	system
+	// join puts p, who is not in st, in it.
+	join(ctx context.Context, tx *db.Tx, st *State, p db.Player, now time.Time) error
+}
+
+// systems are the systems of tournament, each filled in by its file.
+var systems = map[pairing.System]system{
+	pairing.RoundRobin: roundRobin{},
+	pairing.Swiss:      swiss{},
+	pairing.Ladder:     ladder{},
+	pairing.Knockout:   knockout{},
+}
+
+// Continuous reports whether st runs from its creation, without a start,
+// players joining and leaving at any time: a ladder (M73).
+func (st *State) Continuous() bool {
+	_, ok := st.system().(continuous)
+	return ok
 }
 
 // Player returns the tournament's player with the id; ok is false when
@@ -100,7 +154,8 @@ func (st *State) seeded() []db.TournamentPlayer {
 }
 
 // Rounds are the tournament's rounds as pairing and scoring see them: a
-// Swiss's up to the round being played, all of a round robin's.
+// Swiss's and a knockout's up to the round being played, all of a round
+// robin's; a ladder has none.
 func (st *State) Rounds() []pairing.Round {
 	n := st.T.Round
 	if st.System() == pairing.RoundRobin {
@@ -111,11 +166,7 @@ func (st *State) Rounds() []pairing.Round {
 		if g.Round < 1 || g.Round > len(rounds) {
 			continue
 		}
-		r := pairing.Unfinished
-		if g.Status == db.Finished {
-			r = map[db.Result]pairing.Result{db.WhiteWins: pairing.WhiteWon, db.BlackWins: pairing.BlackWon, db.Draw: pairing.Drawn}[g.Result]
-		}
-		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, pairing.Game{White: st.Handle(g.White), Black: st.Handle(g.Black), Result: r})
+		rounds[g.Round-1].Games = append(rounds[g.Round-1].Games, st.game(g))
 	}
 	for r, p := range st.Byes {
 		if r >= 1 && r <= len(rounds) {
@@ -123,6 +174,15 @@ func (st *State) Rounds() []pairing.Round {
 		}
 	}
 	return rounds
+}
+
+// game is g as pairing and scoring see it.
+func (st *State) game(g db.Game) pairing.Game {
+	r := pairing.Unfinished
+	if g.Status == db.Finished {
+		r = map[db.Result]pairing.Result{db.WhiteWins: pairing.WhiteWon, db.BlackWins: pairing.BlackWon, db.Draw: pairing.Drawn}[g.Result]
+	}
+	return pairing.Game{White: st.Handle(g.White), Black: st.Handle(g.Black), Result: r}
 }
 
 // Standings scores the tournament so far (M37).
@@ -136,67 +196,13 @@ func (st *State) StandingsAfter(n int) ([]pairing.Standing, error) {
 	return pairing.Standings(st.System(), st.Entrants(), st.Rounds()[:n])
 }
 
-// Crosstable is the round robin's crosstable so far.
-func (st *State) Crosstable() (pairing.Crosstable, error) {
-	return pairing.NewCrosstable(st.Entrants(), st.Rounds())
-}
-
-// Problem is why a change to a tournament is refused. The zero value
-// means none.
-type Problem uint8
-
-const (
-	NoProblem   Problem = iota
-	NotOpen             // joining, leaving before the start or starting a tournament not open
-	NotRunning          // withdrawing from a tournament not running
-	Joined              // joining twice
-	NotAPlayer          // leaving a tournament one is not in
-	NotDirector         // the director's command from another
-	TooFew              // starting with fewer than MinPlayers
-)
-
-// Refusal is a change to a tournament that its state does not allow.
-// Nothing was changed.
-type Refusal struct {
-	Problem Problem
-	// Director is the director's handle, Players the number of players,
-	// for the answer.
-	Director string
-	Players  int
-}
-
-func (r *Refusal) Error() string { return fmt.Sprintf("director: problem %d", r.Problem) }
-
-// Kind says what happened to a tournament.
-type Kind uint8
-
-const (
-	NoEvent    Kind = iota
-	RoundBegun      // Round's games began (all of a round robin's at once: Round is 1); a Swiss's round before it ended
-	RoundEnded      // every game of a round robin's Round has ended: the standings so far
-	Finished        // every game has ended (the last of them in Round): the final standings
-	Cancelled       // the director called it off before the start
-)
-
-// Event is what happened to a tournament, with the tournament as it was
-// just after.
-type Event struct {
-	Kind  Kind
-	T     State
-	Round int
-	// Games are the events of the games that began (game.Started).
-	Games []game.Event
-	// Rematches are the pairings that repeat a game, when no pairing
-	// without one existed: the director is told.
-	Rematches []pairing.Game
-}
-
-// Spec is what a new tournament is to be (M33).
+// Spec is what a new tournament is to be (M33, M73, M74).
 type Spec struct {
 	Name    string
 	System  pairing.System
 	Rounds  int // of a Swiss; 0 for the default at the start
 	Double  bool
+	Games   int // of a knockout's match; 0 for pairing.DefaultMatchGames
 	Control parser.TimeControl
 	Unrated bool
 	// Pauses lets its games be paused by agreement (M63); NoVacation
@@ -205,31 +211,63 @@ type Spec struct {
 	NoVacation bool
 }
 
-// New creates a tournament open for joining, directed by director, who
-// is its first player.
+// New creates a tournament directed by director, who is its first
+// player: open for joining, or, for a ladder, running at once with them
+// at its top.
 func New(ctx context.Context, tx *db.Tx, director db.Player, spec Spec, now time.Time) (State, error) {
 	tc := spec.Control
 	if tc.Days == 0 {
 		tc = game.DefaultControl
 	}
-	t, err := tx.AddTournament(ctx, db.Tournament{Name: spec.Name, System: spec.System.String(), Director: director.ID,
+	t := db.Tournament{Name: spec.Name, System: spec.System.String(), Director: director.ID,
 		Rounds: spec.Rounds, Double: spec.Double, TimeControl: tc.String(), Rated: !spec.Unrated,
-		Pauses: spec.Pauses, NoVacation: spec.NoVacation}, now)
+		Pauses: spec.Pauses, NoVacation: spec.NoVacation}
+	if spec.System == pairing.Knockout {
+		t.Games = cmp.Or(spec.Games, pairing.DefaultMatchGames)
+	}
+	sys, ok := systems[spec.System]
+	if !ok {
+		return State{}, fmt.Errorf("new tournament: no system %v", spec.System)
+	}
+	c, running := sys.(continuous)
+	if running {
+		t.Status = db.TournamentRunning
+	}
+	t, err := tx.AddTournament(ctx, t, now)
 	if err != nil {
 		return State{}, err
 	}
-	if err := tx.AddTournamentPlayer(ctx, t.ID, director.ID, now); err != nil {
+	st, err := Load(ctx, tx, t.ID)
+	if err != nil {
 		return State{}, err
 	}
-	return Load(ctx, tx, t.ID)
+	if running {
+		err = c.join(ctx, tx, &st, director, now)
+	} else {
+		err = tx.AddTournamentPlayer(ctx, t.ID, director.ID, now)
+	}
+	if err != nil {
+		return State{}, err
+	}
+	return st, reload(ctx, tx, &st)
 }
 
-// Join adds player to an open tournament.
+// Join adds player to a tournament open for joining, or to a ladder.
 func Join(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.Time) error {
-	if st.T.Status != db.TournamentOpen {
+	c, running := st.system().(continuous)
+	switch p, in := st.Player(player.ID); {
+	case running && in && p.Withdrawn.IsZero():
+		return &Refusal{Problem: Joined}
+	case running && st.T.Status == db.TournamentRunning && !st.T.Closed.IsZero():
+		return &Refusal{Problem: Closed}
+	case running && st.T.Status == db.TournamentRunning:
+		if err := c.join(ctx, tx, st, player, now); err != nil {
+			return err
+		}
+		return reload(ctx, tx, st)
+	case st.T.Status != db.TournamentOpen:
 		return &Refusal{Problem: NotOpen}
-	}
-	if _, ok := st.Player(player.ID); ok {
+	case in:
 		return &Refusal{Problem: Joined}
 	}
 	if err := tx.AddTournamentPlayer(ctx, st.T.ID, player.ID, now); err != nil {
@@ -239,7 +277,7 @@ func Join(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.
 }
 
 // Leave takes player out of an open tournament: they are no longer in
-// it. After the start, see Withdraw.
+// it. After the start, and on a ladder, see Withdraw.
 func Leave(ctx context.Context, tx *db.Tx, st *State, player db.Player) error {
 	if _, ok := st.Player(player.ID); !ok {
 		return &Refusal{Problem: NotAPlayer}
@@ -255,7 +293,8 @@ func Leave(ctx context.Context, tx *db.Tx, st *State, player db.Player) error {
 
 // Withdraw takes player out of a running tournament (M38), at their
 // wish or the director's: their games in progress are lost, and a Swiss
-// pairs them no further. It returns the events of the games that ended;
+// pairs them no further, a knockout's match is lost, a ladder's places
+// below theirs move up. It returns the events of the games that ended;
 // what their ends cause comes of GameEnded, as for any game's end.
 func Withdraw(ctx context.Context, tx *db.Tx, st *State, player db.Player, now time.Time) ([]game.Event, error) {
 	p, ok := st.Player(player.ID)
@@ -289,88 +328,26 @@ func Withdraw(ctx context.Context, tx *db.Tx, st *State, player db.Player, now t
 		}
 		evs = append(evs, more...)
 	}
+	if err := st.system().withdrawn(ctx, tx, st, p); err != nil {
+		return nil, err
+	}
 	return evs, reload(ctx, tx, st)
 }
 
 // Start begins an open tournament, by its director: a round robin's games
-// all at once (M35), a Swiss's first round (M36).
+// all at once (M35), a Swiss's first round (M36), a knockout's (M74). A
+// ladder has no start: it runs from its creation (M73).
 func Start(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
 	switch {
+	case st.Continuous():
+		return nil, &Refusal{Problem: Continuous}
 	case st.T.Status != db.TournamentOpen:
 		return nil, &Refusal{Problem: NotOpen}
 	case len(st.Players) < MinPlayers:
 		return nil, &Refusal{Problem: TooFew, Players: len(st.Players)}
 	}
 	st.T.Status, st.T.Round = db.TournamentRunning, 1
-	if st.System() == pairing.Swiss && st.T.Rounds == 0 {
-		st.T.Rounds = pairing.SwissRounds(len(st.Players))
-	}
-	if st.System() == pairing.RoundRobin {
-		return startRoundRobin(ctx, tx, st, now)
-	}
-	return pairRound(ctx, tx, st, now)
-}
-
-// startRoundRobin begins every game of a round robin, each marked with
-// its round of the Berger tables.
-func startRoundRobin(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
-	seeded := st.seeded()
-	handles := make([]string, len(seeded))
-	byHandle := map[string]db.Player{}
-	for i, p := range seeded {
-		handles[i], byHandle[p.Handle] = p.Handle, p.Player
-	}
-	rounds := pairing.Berger(handles, st.T.Double)
-	st.T.Rounds = len(rounds)
-	if err := tx.SetTournament(ctx, st.T, now); err != nil {
-		return nil, err
-	}
-	var gevs []game.Event
-	for r, round := range rounds {
-		for _, g := range round.Games {
-			evs, err := startGame(ctx, tx, st, byHandle[g.White], byHandle[g.Black], r+1, now)
-			if err != nil {
-				return nil, err
-			}
-			gevs = append(gevs, evs...)
-		}
-	}
-	if err := reload(ctx, tx, st); err != nil {
-		return nil, err
-	}
-	return []Event{{Kind: RoundBegun, T: *st, Round: 1, Games: gevs}}, nil
-}
-
-// pairRound pairs the round st.T.Round of a Swiss and begins its games.
-func pairRound(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
-	p, err := pairing.PairSwiss(st.Entrants(), st.Rounds()[:st.T.Round-1])
-	if err != nil {
-		return nil, err
-	}
-	if err := tx.SetTournament(ctx, st.T, now); err != nil {
-		return nil, err
-	}
-	byHandle := map[string]db.Player{}
-	for _, tp := range st.Players {
-		byHandle[tp.Handle] = tp.Player
-	}
-	var gevs []game.Event
-	for _, g := range p.Round.Games {
-		evs, err := startGame(ctx, tx, st, byHandle[g.White], byHandle[g.Black], st.T.Round, now)
-		if err != nil {
-			return nil, err
-		}
-		gevs = append(gevs, evs...)
-	}
-	if p.Round.Bye != "" {
-		if err := tx.SetBye(ctx, st.T.ID, st.T.Round, byHandle[p.Round.Bye].ID); err != nil {
-			return nil, err
-		}
-	}
-	if err := reload(ctx, tx, st); err != nil {
-		return nil, err
-	}
-	return []Event{{Kind: RoundBegun, T: *st, Round: st.T.Round, Games: gevs, Rematches: p.Rematches}}, nil
+	return st.system().start(ctx, tx, st, now)
 }
 
 // startGame begins a game of the tournament. A game against the robot
@@ -401,9 +378,21 @@ func AddRobot(ctx context.Context, tx *db.Tx, st *State, robot db.Player, level 
 	return tx.SetTournamentRobot(ctx, st.T.ID, robot.ID, level)
 }
 
+// byHandle are the players of st by handle.
+func (st *State) byHandle() map[string]db.Player {
+	out := make(map[string]db.Player, len(st.Players))
+	for _, tp := range st.Players {
+		out[tp.Handle] = tp.Player
+	}
+	return out
+}
+
 // Cancel calls off a tournament that has not started.
 func Cancel(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {
-	if st.T.Status != db.TournamentOpen {
+	switch {
+	case st.Continuous():
+		return nil, &Refusal{Problem: Continuous}
+	case st.T.Status != db.TournamentOpen:
 		return nil, &Refusal{Problem: NotOpen}
 	}
 	st.T.Status = db.TournamentCancelled
@@ -413,41 +402,41 @@ func Cancel(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, 
 	return []Event{{Kind: Cancelled, T: *st}}, nil
 }
 
-// GameEnded moves on the tournament of a game that just ended, if any:
-// when the game was the last of its round to end, the round's standings
-// (a round robin's rounds are played at once: RoundEnded), a Swiss's
-// next round, or the final standings once the last game has ended.
+// GameEnded moves on the tournament of a game that just ended, if any,
+// as its system says: a round's standings, the next round, a ladder's
+// places, the end.
 func GameEnded(ctx context.Context, tx *db.Tx, g db.Game, now time.Time) ([]Event, error) {
 	if g.Tournament == 0 {
 		return nil, nil
 	}
-	st, err := Load(ctx, tx, g.Tournament)
-	if err != nil || st.T.Status != db.TournamentRunning {
+	t, err := tx.Tournament(ctx, g.Tournament)
+	if err != nil || t.Status != db.TournamentRunning {
 		return nil, err
 	}
-	round, all := true, true
+	return systemOf(t).gameEnded(ctx, tx, t, g, now)
+}
+
+// roundEnded reports, for a tournament whose game g just ended, whether
+// it was the last of its round to end, and whether it was the last of
+// all.
+func roundEnded(st *State, g db.Game) (round, all bool) {
+	round, all = true, true
 	for _, o := range st.Games {
 		if o.Status == db.Active {
 			all = false
 			round = round && o.Round != g.Round
 		}
 	}
-	switch {
-	case !round:
-		return nil, nil
-	case all && (st.System() == pairing.RoundRobin || st.T.Round >= st.T.Rounds || len(active(&st)) < 2):
-		st.T.Status = db.TournamentOver
-		if err := tx.SetTournament(ctx, st.T, now); err != nil {
-			return nil, err
-		}
-		return []Event{{Kind: Finished, T: st, Round: g.Round}}, nil
-	case st.System() == pairing.RoundRobin:
-		return []Event{{Kind: RoundEnded, T: st, Round: g.Round}}, nil
-	case g.Round != st.T.Round:
-		return nil, nil // a game of an earlier round, ended by the operator
+	return round, all
+}
+
+// finish ends st, every game played: the final standings.
+func finish(ctx context.Context, tx *db.Tx, st *State, round int, now time.Time) ([]Event, error) {
+	st.T.Status = db.TournamentOver
+	if err := tx.SetTournament(ctx, st.T, now); err != nil {
+		return nil, err
 	}
-	st.T.Round++
-	return pairRound(ctx, tx, &st, now)
+	return []Event{{Kind: Finished, T: *st, Round: round}}, nil
 }
 
 // active are the players who have not withdrawn.

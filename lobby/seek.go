@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/congobymail/congo/command"
 	"github.com/congobymail/congo/db"
@@ -13,7 +14,9 @@ import (
 )
 
 // Seek starts a game with a player who seeks the same time control, or
-// waits for one (M11); "seek off" withdraws the seek.
+// waits for one (M11); with rating=LOW-HIGH only a player rated in the
+// range, and only one whose own range, if any, holds the sender's
+// rating (M75). "seek off" withdraws the seek.
 func Seek(ctx context.Context, r *command.Request, a parser.SeekArgs) (command.Result, error) {
 	if a.Off {
 		had, err := r.Tx.DeleteSeek(ctx, r.Sender.ID)
@@ -26,8 +29,10 @@ func Seek(ctx context.Context, r *command.Request, a parser.SeekArgs) (command.R
 	if tc.Days == 0 {
 		tc = game.DefaultControl
 	}
-	mine := db.Seek{Player: r.Sender.ID, TimeControl: tc.String(), Rated: !a.Unrated, Created: r.Now}
-	answer := templates.Seeking{TimeControl: mine.TimeControl, Unrated: a.Unrated}
+	mine := db.Seek{Player: r.Sender.ID, TimeControl: tc.String(), Rated: !a.Unrated, Created: r.Now,
+		RatingLow: a.RatingLow, RatingHigh: a.RatingHigh}
+	answer := templates.Seeking{TimeControl: mine.TimeControl, Unrated: a.Unrated, RatingLow: a.RatingLow,
+		RatingHigh: a.RatingHigh, Rating: int(math.Round(r.Sender.Rating))}
 	match, err := r.Tx.MatchSeek(ctx, mine)
 	if errors.Is(err, db.ErrNotFound) {
 		return command.Answer("seek "+mine.TimeControl, answer), r.Tx.SetSeek(ctx, mine)

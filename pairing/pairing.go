@@ -1,8 +1,9 @@
-// Package pairing pairs and scores the tournaments of Congo as MAIL.md M33-M39
-// decide: round robins paired by the Berger tables, Swiss events paired
-// round by round, and standings with their tie-breaks. Pairing and
-// scoring are pure functions of the players and the rounds played: no
-// database, no clock and no randomness.
+// Package pairing pairs and scores the tournaments of Congo as MAIL.md
+// M33-M39 and M73-M74 decide: round robins paired by the Berger tables
+// (berger.go), Swiss events paired round by round (swiss.go), standings
+// with their tie-breaks (standings.go), ladders (ladder.go) and
+// knockouts (knockout.go). Pairing and scoring are pure functions of the
+// players and the games played: no database, no clock and no randomness.
 package pairing
 
 import (
@@ -19,16 +20,34 @@ const (
 	RoundRobin System = iota + 1
 	// Swiss pairs a round at a time within score groups (M36).
 	Swiss
+	// Ladder keeps its players in order; each challenges up to take a
+	// place (M73).
+	Ladder
+	// Knockout seeds its players into a bracket of matches; the winner
+	// of each goes through (M74).
+	Knockout
 )
 
+// systemNames are the systems' names, as tournament new and the store
+// write them.
+var systemNames = [...]string{RoundRobin: "roundrobin", Swiss: "swiss", Ladder: "ladder", Knockout: "knockout"}
+
 func (s System) String() string {
-	switch s {
-	case RoundRobin:
-		return "roundrobin"
-	case Swiss:
-		return "swiss"
+	if s > 0 && int(s) < len(systemNames) {
+		return systemNames[s]
 	}
 	return fmt.Sprintf("System(%d)", int(s))
+}
+
+// ParseSystem returns the system named name, as String writes it; ok
+// is false for none.
+func ParseSystem(name string) (s System, ok bool) {
+	for i, n := range systemNames {
+		if n != "" && n == name {
+			return System(i), true
+		}
+	}
+	return 0, false
 }
 
 // Player is an entrant as pairing and scoring see them.

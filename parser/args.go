@@ -132,8 +132,8 @@ type PreviewArgs struct {
 	Moves []string
 }
 
-// SeekArgs are the arguments of seek congo [days=N|bank=D+I] [unrated],
-// or seek off.
+// SeekArgs are the arguments of seek congo [days=N|bank=D+I]
+// [rating=LOW-HIGH] [unrated], or seek off.
 type SeekArgs struct {
 	// Off is true for seek off, which has no other argument.
 	Off bool
@@ -142,6 +142,10 @@ type SeekArgs struct {
 	Control TimeControl
 	// Unrated is true when the seek names unrated.
 	Unrated bool
+	// RatingLow and RatingHigh are the range of the opponent's rating
+	// asked for, both in it (rating=LOW-HIGH, M75): 0 and 0 when none
+	// was named, else 0 <= RatingLow <= RatingHigh <= MaxRating.
+	RatingLow, RatingHigh int
 }
 
 // NotifyArgs are the arguments of notify each|digest|off.
@@ -199,15 +203,18 @@ type TournamentArgs struct {
 }
 
 // TournamentNewArgs are the arguments of tournament new
-// roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double]
-// [pauses] [novacation] <name>.
+// roundrobin|swiss|ladder|knockout [rounds=N] [games=N] [days=N|bank=D+I]
+// [unrated] [double] [pauses] [novacation] <name>.
 type TournamentNewArgs struct {
-	// System is RoundRobin or Swiss.
+	// System is RoundRobin, Swiss, Ladder or Knockout.
 	System string
 	// Rounds is the number of rounds of a Swiss; 0 for the default.
 	Rounds int
 	// Double is true when every pair of a round robin plays twice.
 	Double bool
+	// Games is the number of games of a knockout's match, 1 to
+	// MaxMatchGames; 0 for the default.
+	Games int
 	// Control is the time control of the tournament's games; its zero
 	// value when none was named.
 	Control TimeControl
@@ -244,6 +251,15 @@ type TournamentAddArgs struct {
 	Level int
 }
 
+// LadderChallengeArgs are the arguments of challenge ladder <t>
+// <handle> (M73).
+type LadderChallengeArgs struct {
+	// Tournament is the number of the ladder.
+	Tournament int64
+	// Handle is the handle of the player challenged, as written.
+	Handle string
+}
+
 // BanArgs are the arguments of the operator's ban <handle> and unban
 // <handle>.
 type BanArgs struct {
@@ -259,27 +275,28 @@ type AdjudicateArgs struct {
 	Result string
 }
 
-func (RegisterArgs) isArgs()      {}
-func (RenameArgs) isArgs()        {}
-func (ChallengeArgs) isArgs()     {}
-func (MoveArgs) isArgs()          {}
-func (BoardArgs) isArgs()         {}
-func (GamesArgs) isArgs()         {}
-func (ConditionalArgs) isArgs()   {}
-func (IfArgs) isArgs()            {}
-func (NoteArgs) isArgs()          {}
-func (PreviewArgs) isArgs()       {}
-func (SeekArgs) isArgs()          {}
-func (NotifyArgs) isArgs()        {}
-func (VacationArgs) isArgs()      {}
-func (LanguageArgs) isArgs()      {}
-func (GiveArgs) isArgs()          {}
-func (TimezoneArgs) isArgs()      {}
-func (WeekendsArgs) isArgs()      {}
-func (GuardArgs) isArgs()         {}
-func (TournamentArgs) isArgs()    {}
-func (TournamentAddArgs) isArgs() {}
-func (TournamentNewArgs) isArgs() {}
-func (KickArgs) isArgs()          {}
-func (BanArgs) isArgs()           {}
-func (AdjudicateArgs) isArgs()    {}
+func (RegisterArgs) isArgs()        {}
+func (RenameArgs) isArgs()          {}
+func (ChallengeArgs) isArgs()       {}
+func (MoveArgs) isArgs()            {}
+func (BoardArgs) isArgs()           {}
+func (GamesArgs) isArgs()           {}
+func (ConditionalArgs) isArgs()     {}
+func (IfArgs) isArgs()              {}
+func (NoteArgs) isArgs()            {}
+func (PreviewArgs) isArgs()         {}
+func (SeekArgs) isArgs()            {}
+func (NotifyArgs) isArgs()          {}
+func (VacationArgs) isArgs()        {}
+func (LanguageArgs) isArgs()        {}
+func (GiveArgs) isArgs()            {}
+func (TimezoneArgs) isArgs()        {}
+func (WeekendsArgs) isArgs()        {}
+func (GuardArgs) isArgs()           {}
+func (TournamentArgs) isArgs()      {}
+func (TournamentAddArgs) isArgs()   {}
+func (TournamentNewArgs) isArgs()   {}
+func (KickArgs) isArgs()            {}
+func (LadderChallengeArgs) isArgs() {}
+func (BanArgs) isArgs()             {}
+func (AdjudicateArgs) isArgs()      {}

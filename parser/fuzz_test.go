@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("", "challenge congo robot black level=2 days=5\nconditional congo 4\nif c6-c5 then b2-b3 if d6-d5 then c2-c3\nboard congo 4#2\nseek congo bank=5+1 unrated\nvacation 3", int64(0), "")
 	f.Add("Re[2]: [congo] board", "", int64(3), "")
 	f.Add("", "pause congo 4\nresume\ngive 2d\ngive congo 4 36h\nclaim congo 4\ntimezone Europe/Prague\nweekends pause\nchallenge congo bob timeout=claim", int64(4), "")
+	f.Add("", "challenge ladder 4 bob\ntournament new knockout games=3 days=2 Cup\nseek congo rating=1400-1700 days=5\ntournament close 4", int64(0), "")
 	f.Add("", "\u00a0move\u00a0congo 42 a2-c4-c6x\n\n-----Original Message-----\nFrom: x", int64(0), "")
 	f.Add("", "Hi Bob,\n\nNice move!\n「ｂ２－ｂ３」。\n\nCheers,\n  Alice  \n\nSent from my iPhone", int64(42), "")
 	f.Add("", "I think c3xd4 is best, what about b2ーb3?", int64(42), "")
@@ -156,6 +157,13 @@ func checkCommand(t *testing.T, subject, body string, c Command, in func(string)
 		}
 	case SeekArgs:
 		control = a.Control
+		if a.RatingLow < 0 || a.RatingLow > a.RatingHigh || a.RatingHigh > MaxRating || a.RatingHigh == 0 && a.RatingLow != 0 {
+			t.Errorf("Parse(%q, %q) gave seek %+v with a range that is none", subject, body, c)
+		}
+	case LadderChallengeArgs:
+		if !ValidHandle(a.Handle) || a.Tournament <= 0 {
+			t.Errorf("Parse(%q, %q) gave command %+v with an invalid handle or ladder", subject, body, c)
+		}
 	case TournamentNewArgs:
 		control = a.Control
 	}
@@ -173,6 +181,7 @@ var kindArgs = map[Kind]Args{
 	Conditional: ConditionalArgs{}, If: IfArgs{}, Note: NoteArgs{}, Preview: PreviewArgs{}, Seek: SeekArgs{}, Notify: NotifyArgs{}, Vacation: VacationArgs{},
 	Language: LanguageArgs{}, Guard: GuardArgs{}, Tournament: TournamentArgs{}, TournamentNew: TournamentNewArgs{},
 	TournamentStart: TournamentArgs{}, TournamentCancel: TournamentArgs{}, TournamentKick: KickArgs{}, TournamentAdd: TournamentAddArgs{},
+	TournamentClose: TournamentArgs{}, LadderChallenge: LadderChallengeArgs{},
 	Join: TournamentArgs{}, Leave: TournamentArgs{}, Ban: BanArgs{}, Unban: BanArgs{}, Adjudicate: AdjudicateArgs{},
 	Give: GiveArgs{}, Timezone: TimezoneArgs{}, Weekends: WeekendsArgs{},
 }

@@ -13,7 +13,7 @@ const (
 	Help             // help
 	Register         // register <handle>
 	NewKey           // newkey
-	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim|auto] [position=<R21>]
+	Challenge        // challenge congo <handle> [white|black] [days=N|bank=D+I] [rated|unrated] [level=N] [timeout=claim|auto] [position=<R21>]; challenge ladder <t> <handle> is LadderChallenge
 	Accept           // accept congo <id>, or accept in a reply about the game
 	Decline          // decline congo <id>, or decline in a reply about the game
 	Move             // move congo <id> <move> [#N], or <move> [#N] or move <move> in a reply
@@ -28,7 +28,7 @@ const (
 	If               // if <their move> then <my move>|resign|draw [if ... then ...]: a conditional line (M14, M69)
 	Observe          // observe congo <id>
 	Unobserve        // unobserve congo <id>
-	Seek             // seek congo [days=N|bank=D+I] [unrated], or seek off
+	Seek             // seek congo [days=N|bank=D+I] [rating=LOW-HIGH] [unrated], or seek off
 	Notify           // notify each|digest|off
 	History          // history congo <id>
 	Ratings          // ratings
@@ -51,17 +51,20 @@ const (
 	Notes   // notes congo <id>: the sender's private notes in a game (M68)
 	Preview // preview congo <id> <move> [<move> ...]: the board after the moves, nothing played (M70)
 
-	// Tournaments (M33, M34, M38). Only Tournament's word "tournament"
-	// is read as a command word; its next word picks the others.
+	// Tournaments (M33, M34, M38, M73, M74). Only Tournament's word
+	// "tournament" is read as a command word; its next word picks the
+	// others. LadderChallenge is Challenge's word before "ladder".
 	Tournament       // tournament <t>: its standings
-	TournamentNew    // tournament new roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double] <name>
+	TournamentNew    // tournament new roundrobin|swiss|ladder|knockout [rounds=N] [games=N] [days=N|bank=D+I] [unrated] [double] <name>
 	TournamentStart  // tournament start <t>
 	TournamentCancel // tournament cancel <t>
 	TournamentKick   // tournament kick <t> <handle>
 	TournamentAdd    // tournament <t> add robot [level=N]: the director adds the robot before the start (M60)
+	TournamentClose  // tournament close <t>: a ladder's director ends it (M73)
 	Tournaments      // tournaments: those open for joining and those running
 	Join             // join tournament <t>
 	Leave            // leave tournament <t>
+	LadderChallenge  // challenge ladder <t> <handle> (M73)
 
 	// The operator's commands, read only in the operator's mail
 	// (Context.Operator).
@@ -132,7 +135,7 @@ var syntaxes = [...]syntax{
 	If:          {word: "if", args: ifArgs},
 	Observe:     {word: "observe", game: true, args: gameArgs},
 	Unobserve:   {word: "unobserve", game: true, args: gameArgs},
-	Seek:        {word: "seek", game: true, form: "seek congo [days=N|bank=D+I] [unrated]", args: seekArgs},
+	Seek:        {word: "seek", game: true, form: "seek congo [days=N|bank=D+I] [rating=LOW-HIGH] [unrated]", args: seekArgs},
 	Notify:      {word: "notify", args: notifyArgs},
 	History:     {word: "history", game: true, args: gameArgs},
 	Ratings:     {word: "ratings", args: noArgs},
@@ -157,9 +160,11 @@ var syntaxes = [...]syntax{
 	TournamentCancel: {word: "tournament cancel", form: "tournament cancel <number>", args: tournamentIDArgs},
 	TournamentKick:   {word: "tournament kick", form: "tournament kick <number> <handle>", args: tournamentKickArgs},
 	TournamentAdd:    {word: "tournament add", form: "tournament <number> add robot [level=N]", args: tournamentAddArgs},
+	TournamentClose:  {word: "tournament close", form: "tournament close <number>", args: tournamentIDArgs},
 	Tournaments:      {word: "tournaments", args: noArgs},
 	Join:             {word: "join", starts: tournamentWordFirst, form: "join tournament <number>", args: joinArgs},
 	Leave:            {word: "leave", starts: tournamentWordFirst, form: "leave tournament <number>", args: joinArgs},
+	LadderChallenge:  {word: "challenge ladder", form: "challenge ladder <number> <handle>", args: ladderChallengeArgs},
 
 	Ban:        {word: "ban", operator: true, admin: true, form: "ban <handle>", args: adminHandleArgs},
 	Unban:      {word: "unban", operator: true, admin: true, form: "unban <handle>", args: adminHandleArgs},

@@ -16,12 +16,32 @@ type options struct {
 	claim    bool
 	timeout  bool // timeout= was written
 	position string
+	ratings  [2]int // the range of the opponent's rating, of a seek (M75)
+}
+
+// MaxRating is the highest rating a seek's range may name (M75).
+const MaxRating = 4000
+
+// parseRatings reads a range of ratings, "LOW-HIGH", 0 <= LOW <= HIGH
+// <= MaxRating and HIGH > 0.
+func parseRatings(s string) (low, high int, ok bool) {
+	l, h, ok := strings.Cut(s, "-")
+	if !ok {
+		return 0, 0, false
+	}
+	low, ok1 := smallNumber(l)
+	high, ok2 := smallNumber(h)
+	if !ok1 || !ok2 || low > high || high == 0 || high > MaxRating {
+		return 0, 0, false
+	}
+	return low, high, true
 }
 
 // readOptions reads the options of a challenge or a seek, in any order
 // (M11): a colour (for a challenge), a time control, unrated, and the
 // robot's level, rated, timeout= and the position to start from (for a
-// challenge). line is the command's, for errors.
+// challenge), and the range of the opponent's rating (for a seek, M75).
+// line is the command's, for errors.
 func readOptions(line string, args []string, colour bool) (options, Error) {
 	form := usage(Seek)
 	if colour {
@@ -73,6 +93,12 @@ func readOptions(line string, args []string, colour bool) (options, Error) {
 				return o, lineError(line, BadLevel, "%s is not a level: write level=N, N from %d (weakest) to %d (strongest)", quote(w), MinLevel, MaxLevel)
 			}
 			seen, o.level = o.level != 0, n
+		case !colour && len(w) >= 7 && strings.EqualFold(w[:7], "rating="):
+			low, high, ok := parseRatings(w[7:])
+			if !ok {
+				return o, lineError(line, BadSetting, "%s is not a range of ratings: write rating=LOW-HIGH, as rating=1400-1700", quote(w))
+			}
+			seen, o.ratings = o.ratings[1] != 0, [2]int{low, high}
 		case strings.Contains(w, "="):
 			tc, ok := ParseTimeControl(w)
 			if !ok {

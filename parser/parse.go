@@ -167,6 +167,8 @@ func named(c Command) string {
 		return a.Handle
 	case KickArgs:
 		return a.Handle
+	case LadderChallengeArgs:
+		return a.Handle
 	case BanArgs:
 		return a.Handle
 	}

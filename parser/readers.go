@@ -53,7 +53,11 @@ func renameArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
-func challengeArgs(c *Command, args []string, _ int64) Error {
+func challengeArgs(c *Command, args []string, game int64) Error {
+	if len(args) >= 2 && strings.EqualFold(args[0], "ladder") && looksLikeID(args[1]) {
+		c.Kind = LadderChallenge // challenge ladder <t> <handle> (M73)
+		return grammar[LadderChallenge].args(c, args[1:], game)
+	}
 	if len(args) == 0 {
 		return lineError(c.Line, MissingHandle, "challenge needs a handle: %s", usage(c.Kind))
 	}
@@ -77,7 +81,7 @@ func seekArgs(c *Command, args []string, _ int64) Error {
 	if e.Problem != NoProblem {
 		return e
 	}
-	c.Args = SeekArgs{Control: o.control, Unrated: o.unrated}
+	c.Args = SeekArgs{Control: o.control, Unrated: o.unrated, RatingLow: o.ratings[0], RatingHigh: o.ratings[1]}
 	return Error{}
 }
 

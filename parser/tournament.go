@@ -6,25 +6,38 @@ import (
 	"unicode/utf8"
 )
 
-// Tournament systems, as tournament new names them (M33).
+// Tournament systems, as tournament new names them (M33, M73, M74).
 const (
 	RoundRobin = "roundrobin"
 	Swiss      = "swiss"
+	Ladder     = "ladder"
+	Knockout   = "knockout"
 )
 
 // Limits of tournament new.
 const (
 	MaxRounds     = 20 // rounds=N of a Swiss
+	MaxMatchGames = 10 // games=N of a knockout
 	MaxNameLength = 40 // characters of a tournament's name
 )
 
-const tournamentNewForm = "tournament new roundrobin|swiss [rounds=N] [days=N|bank=D+I] [unrated] [double] [pauses] [novacation] <name>"
+const tournamentNewForm = "tournament new roundrobin|swiss|ladder|knockout [rounds=N] [games=N] [days=N|bank=D+I] [unrated] [double] [pauses] [novacation] <name>"
+
+// systemForms are how tournament new is written for each system, for
+// the errors about an option that is not the system's.
+var systemForms = map[string]string{
+	RoundRobin: "tournament new roundrobin [double] [days=N|bank=D+I] [unrated] [pauses] [novacation] <name>",
+	Swiss:      "tournament new swiss [rounds=N] [days=N|bank=D+I] [unrated] [pauses] [novacation] <name>",
+	Ladder:     "tournament new ladder [days=N|bank=D+I] [unrated] [pauses] [novacation] <name>",
+	Knockout:   "tournament new knockout [games=N] [days=N|bank=D+I] [unrated] [pauses] [novacation] <name>",
+}
 
 // tournamentWords are the words after "tournament" that name its
 // commands other than showing one.
 var tournamentWords = map[string]Kind{
 	"new": TournamentNew, "start": TournamentStart, "cancel": TournamentCancel, "kick": TournamentKick,
-	"add": TournamentAdd,
+	"add":   TournamentAdd,
+	"close": TournamentClose,
 }
 
 // tournamentStarts: "tournament" begins a command alone, before a
@@ -147,6 +160,29 @@ func tournamentAddArgs(c *Command, args []string, _ int64) Error {
 	return Error{}
 }
 
+// ladderChallengeArgs reads challenge ladder's words after "ladder": the
+// ladder's number and the handle of the player challenged.
+func ladderChallengeArgs(c *Command, args []string, _ int64) Error {
+	if len(args) > 2 {
+		return lineError(c.Line, ExtraWords, "unexpected %s at the end: write %s", quote(strings.Join(args[2:], " ")), usage(c.Kind))
+	}
+	if len(args) != 2 {
+		if _, e := tournamentID(c, args[:min(len(args), 1)]); e.Problem != NoProblem {
+			return e
+		}
+		return lineError(c.Line, MissingHandle, "challenge ladder needs the ladder's number and a handle: %s", usage(c.Kind))
+	}
+	id, e := tournamentID(c, args[:1])
+	if e.Problem != NoProblem {
+		return e
+	}
+	if !ValidHandle(args[1]) {
+		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
+	}
+	c.Args = LadderChallengeArgs{Tournament: id, Handle: args[1]}
+	return Error{}
+}
+
 // tournamentNewArgs reads tournament new: the system, the options in any
 // order, then the name, every word after the options.
 func tournamentNewArgs(c *Command, args []string, _ int64) Error {
@@ -157,12 +193,16 @@ func tournamentNewArgs(c *Command, args []string, _ int64) Error {
 	switch sys := strings.ToLower(args[0]); sys {
 	case RoundRobin, "round-robin":
 		a.System = RoundRobin
-	case Swiss:
-		a.System = Swiss
+	case Swiss, Ladder, Knockout:
+		a.System = sys
 	default:
-		return lineError(c.Line, BadTournament, "%s is not a tournament system: write roundrobin or swiss, as in %s", quote(args[0]), tournamentNewForm)
+		return lineError(c.Line, BadTournament, "%s is not a tournament system: write roundrobin, swiss, ladder or knockout, as in %s", quote(args[0]), tournamentNewForm)
 	}
 	args = args[1:]
+	// notOption refuses w, an option of another system than a's.
+	notOption := func(w string) Error {
+		return lineError(c.Line, BadTournament, "%s is not an option of %s: write %s", quote(w), a.System, systemForms[a.System])
+	}
 	for len(args) > 0 {
 		w := args[0]
 		lower := strings.ToLower(w)
@@ -175,19 +215,34 @@ func tournamentNewArgs(c *Command, args []string, _ int64) Error {
 		case lower == "novacation":
 			seen, a.NoVacation = a.NoVacation, true
 		case lower == "double":
-			if a.System != RoundRobin {
+			switch a.System {
+			case Swiss:
 				return lineError(c.Line, BadTournament, "double is for a round robin (every pair plays twice): a Swiss has rounds=N instead")
+			case Ladder, Knockout:
+				return notOption(w)
 			}
 			seen, a.Double = a.Double, true
 		case strings.HasPrefix(lower, "rounds="):
-			if a.System != Swiss {
+			switch a.System {
+			case RoundRobin:
 				return lineError(c.Line, BadTournament, "rounds=N is for a Swiss: a round robin has as many rounds as it needs (double plays it twice)")
+			case Ladder, Knockout:
+				return notOption(w)
 			}
 			n, ok := smallNumber(w[len("rounds="):])
 			if !ok || n < 1 || n > MaxRounds {
 				return lineError(c.Line, BadTournament, "%s is not a number of rounds: write rounds=N, N from 1 to %d", quote(w), MaxRounds)
 			}
 			seen, a.Rounds = a.Rounds != 0, n
+		case strings.HasPrefix(lower, "games="):
+			if a.System != Knockout {
+				return notOption(w)
+			}
+			n, ok := smallNumber(w[len("games="):])
+			if !ok || n < 1 || n > MaxMatchGames {
+				return lineError(c.Line, BadTournament, "%s is not a number of games: write games=N, N from 1 to %d", quote(w), MaxMatchGames)
+			}
+			seen, a.Games = a.Games != 0, n
 		case strings.HasPrefix(lower, "days=") || strings.HasPrefix(lower, "bank="):
 			tc, ok := ParseTimeControl(w)
 			if !ok {

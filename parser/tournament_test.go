@@ -33,8 +33,28 @@ func TestParseTournament(t *testing.T) {
 		{line: "tournament 3 add robot level=5", want: Command{Kind: TournamentAdd, Args: TournamentAddArgs{Tournament: 3, Handle: "robot", Level: 5}}},
 		{line: "Tournament add #3 Robot LEVEL=1", want: Command{Kind: TournamentAdd, Args: TournamentAddArgs{Tournament: 3, Handle: "Robot", Level: 1}}},
 
+		{line: "tournament new ladder days=5 Club Ladder", want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: Ladder, Control: TimeControl{Days: 5}, Name: "Club Ladder"}}},
+		{line: "tournament new Knockout games=3 unrated Cup", want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: Knockout, Games: 3, Unrated: true, Name: "Cup"}}},
+		{line: "tournament new knockout Cup", want: Command{Kind: TournamentNew, Args: TournamentNewArgs{System: Knockout, Name: "Cup"}}},
+		{line: "tournament close 4", want: Command{Kind: TournamentClose, Args: TournamentArgs{Tournament: 4}}},
+		{line: "challenge ladder 4 bob", want: Command{Kind: LadderChallenge, Args: LadderChallengeArgs{Tournament: 4, Handle: "bob"}}},
+		{line: "Challenge Ladder #4 bob", want: Command{Kind: LadderChallenge, Args: LadderChallengeArgs{Tournament: 4, Handle: "bob"}}},
+		// A player named ladder is challenged as any other.
+		{line: "challenge ladder days=5", want: Command{Kind: Challenge, Args: ChallengeArgs{Handle: "ladder", Control: TimeControl{Days: 5}}}},
+
 		{line: "tournament new", err: BadTournament},
-		{line: "tournament new knockout Cup", err: BadTournament},
+		{line: "tournament new arena Cup", err: BadTournament},
+		{line: "tournament new ladder rounds=3 Club", err: BadTournament},
+		{line: "tournament new ladder games=3 Club", err: BadTournament},
+		{line: "tournament new knockout double Cup", err: BadTournament},
+		{line: "tournament new swiss games=2 Cup", err: BadTournament},
+		{line: "tournament new knockout games=0 Cup", err: BadTournament},
+		{line: "tournament new knockout games=11 Cup", err: BadTournament},
+		{line: "tournament new knockout games=2 games=3 Cup", err: ExtraWords},
+		{line: "tournament close", err: MissingTournament},
+		{line: "challenge ladder 4", err: MissingHandle},
+		{line: "challenge ladder 4 bob white", err: ExtraWords},
+		{line: "challenge ladder 4 b@b", err: BadHandle},
 		{line: "tournament new swiss", err: BadTournament},
 		{line: "tournament new swiss unrated", err: BadTournament},
 		{line: "tournament new swiss double Cup", err: BadTournament},
@@ -69,6 +89,37 @@ func TestParseTournament(t *testing.T) {
 		}
 		tt.want.Line = tt.line
 		checkResult(t, "Parse("+tt.line+")", got, Result{Commands: []Command{tt.want}})
+	}
+}
+
+// TestParseSeekRange reads seeks with a range of ratings (M75).
+func TestParseSeekRange(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want SeekArgs
+		err  Problem
+	}{
+		{line: "seek congo rating=1400-1700", want: SeekArgs{RatingLow: 1400, RatingHigh: 1700}},
+		{line: "seek congo days=5 Rating=0-1500 unrated", want: SeekArgs{Control: TimeControl{Days: 5}, Unrated: true, RatingHigh: 1500}},
+		{line: "seek rating=1500-1500", want: SeekArgs{RatingLow: 1500, RatingHigh: 1500}},
+		{line: "seek congo rating=1700-1400", err: BadSetting},
+		{line: "seek congo rating=1400", err: BadSetting},
+		{line: "seek congo rating=-1700", err: BadSetting},
+		{line: "seek congo rating=0-0", err: BadSetting},
+		{line: "seek congo rating=1000-5000", err: BadSetting},
+		{line: "seek congo rating=1000-1200 rating=1100-1300", err: ExtraWords},
+		{line: "challenge congo bob rating=1000-1200", err: BadTimeControl},
+	}
+	for _, tt := range tests {
+		got := Parse("", tt.line, Context{})
+		if tt.err != NoProblem {
+			if len(got.Errors) != 1 || got.Errors[0].Problem != tt.err || len(got.Commands) != 0 {
+				t.Errorf("Parse(%q) = %+v, want one error %s", tt.line, got, tt.err)
+			}
+			continue
+		}
+		checkResult(t, "Parse("+tt.line+")", got, Result{Commands: []Command{{Kind: Seek, Line: tt.line, Args: tt.want}}})
 	}
 }
 

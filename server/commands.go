@@ -116,13 +116,15 @@ var commands = map[parser.Kind]entry{
 	// nothing (M28, M31).
 	parser.Analyze: once(analyst.Key, handler(proven, analyst.Analyze)),
 
-	// Tournaments (M33, M34, M38): every one proven, as each answer but
-	// that of tournaments mails standings or others (M28, M31).
+	// Tournaments (M33, M34, M38, M73): every one proven, as each answer
+	// but that of tournaments mails standings or others (M28, M31).
 	parser.TournamentNew:    typed(proven, tournament.New),
 	parser.TournamentStart:  typed(proven, tournament.Start),
 	parser.TournamentCancel: typed(proven, tournament.Cancel),
 	parser.TournamentKick:   typed(proven, tournament.Kick),
 	parser.TournamentAdd:    typed(proven, tournament.AddRobot),
+	parser.TournamentClose:  typed(proven, tournament.Close),
+	parser.LadderChallenge:  typed(proven, tournament.Challenge),
 	parser.Tournament:       typed(proven, tournament.Show),
 	parser.Tournaments:      handler(registered, tournament.List),
 	parser.Join:             typed(proven, tournament.Join),

@@ -53,6 +53,8 @@ var needs = []struct {
 	{"tournament cancel 1", proven},
 	{"tournament kick 1 bob", proven},
 	{"tournament 1 add robot", proven},
+	{"tournament close 1", proven},
+	{"challenge ladder 1 bob", proven},
 	{"tournament 1", proven},
 	{"tournaments", registered},
 	{"join tournament 1", proven},

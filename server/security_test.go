@@ -144,6 +144,12 @@ var forgedCommands = []struct {
 		w.Clock.Advance(4 * 24 * time.Hour)
 	}, "bob", "claim congo 1"},
 	{"tournament add", newTournament1, "alice", "tournament 1 add robot"},
+	{"tournament close", newLadder1, "alice", "tournament close 1"},
+	{"challenge ladder", func(t *testing.T, w *servertest.World) {
+		newLadder1(t, w)
+		w.SendProven("bob", "join tournament 1")
+	}, "bob", "challenge ladder 1 alice"},
+	{"seek with a range", nil, "alice", "seek congo rating=1000-2000"},
 	{"analyze", func(t *testing.T, w *servertest.World) {
 		startGame1(t, w)
 		w.SendProven("alice", "move congo 1 d2-e3")
@@ -155,6 +161,12 @@ var forgedCommands = []struct {
 func newTournament1(t *testing.T, w *servertest.World) {
 	t.Helper()
 	w.SendProven("alice", "tournament new roundrobin Club Cup")
+}
+
+// newLadder1 creates tournament 1, a ladder alice directs.
+func newLadder1(t *testing.T, w *servertest.World) {
+	t.Helper()
+	w.SendProven("alice", "tournament new ladder Club Ladder")
 }
 
 // startGame1 starts game 1, alice (white) against bob.

@@ -68,9 +68,12 @@ type Observing struct {
 type Seeking struct {
 	TimeControl string
 	Unrated     bool
-	Off         bool // the seek was removed
-	Had         bool // for Off: there was a seek to remove
-	Started     int64
+	// RatingLow and RatingHigh are the seek's range of the opponent's
+	// rating (M75), 0 and 0 for none; Rating is the sender's.
+	RatingLow, RatingHigh, Rating int
+	Off                           bool // the seek was removed
+	Had                           bool // for Off: there was a seek to remove
+	Started                       int64
 }
 
 // NotifySet answers notify.

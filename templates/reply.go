@@ -103,6 +103,8 @@ func (t *tongue) answerSubject(s Section, other string) (string, error) {
 		return t.tournamentSubject(s.T)
 	case TournamentDone:
 		return t.tournamentSubject(s.T)
+	case LadderChallenge:
+		return t.tournamentSubject(s.T)
 	case TournamentList:
 		name = "subject_tournaments"
 	case LanguageSet:
@@ -251,6 +253,11 @@ const (
 	BadPosition  Problem = "bad position"   // a challenge from a position no game can begin from: Reason says why
 	PreviewOver  Problem = "preview over"   // a preview of a game that is over
 	BadPreview   Problem = "bad preview"    // a preview whose moves cannot be played: Move and Reason say why
+	LadderRuns   Problem = "ladder runs"    // start or cancel of a ladder, which runs from its creation
+	NotLadder    Problem = "not a ladder"   // close of, or a challenge on, a tournament that is no ladder
+	ClosedLadder Problem = "ladder closed"  // a challenge on, or a join of, a closed ladder; close twice
+	OutOfReach   Problem = "out of reach"   // a challenge of Handle, not 1 to Reach places above (Places)
+	Busy         Problem = "busy"           // a ladder challenge while Handle ("" for the sender) plays GameID of it
 )
 
 // Error answers a command that could not be carried out.
@@ -269,8 +276,11 @@ type Error struct {
 	GameID int64  // the game named
 	Game   *Game  // the game, when the recipient may see it
 	Board  *View  // the board, when the error is about a game being played or over
-	// Tournament is the tournament named, for the tournaments' problems.
+	// Tournament is the tournament named, for the tournaments' problems;
+	// Places are the sender's place on a ladder and that of the player
+	// they challenged (OutOfReach).
 	Tournament *Tournament
+	Places     [2]int
 	// Left is the vacation left (NoVacation); Until the end of the
 	// vacation being taken (OnVacation).
 	Left  time.Duration

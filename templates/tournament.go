@@ -8,24 +8,29 @@ import (
 	"github.com/congobymail/congo/lang"
 )
 
-// Tournament is a tournament as mails name it (M33-M39).
+// Tournament is a tournament as mails name it (M33-M39, M73-M74).
 type Tournament struct {
 	ID          int64
 	Name        string
-	Swiss       bool // else a round robin
-	Rounds      int  // 0 for a Swiss until it starts (the default is decided then)
+	Swiss       bool // else a round robin, unless Ladder or Knockout
+	Ladder      bool
+	Knockout    bool
+	Rounds      int // 0 for a Swiss until it starts (the default is decided then); a ladder has none
 	Double      bool
+	Games       int    // of a knockout's match
 	TimeControl string // "days=3", "bank=10+1"
 	Unrated     bool
 	Director    string
 	Status      string   // "open", "running", "finished", "cancelled"
+	Closed      bool     // a ladder closed by its director, its last games being played
 	Round       int      // the round being played, from 1; 0 before the start
-	Players     []string // handles, in the order they joined
+	Players     []string // handles, in the order they joined; a ladder's by place
 	MinPlayers  int      // the fewest it starts with
 	// Pauses is set when its games may be paused by agreement (M63);
 	// NoVacation when vacations do not stop their clocks (M67).
 	Pauses     bool
 	NoVacation bool
+	Reach      int // how many places above their own a ladder's player may challenge
 }
 
 // tournamentSubject is the Subject of every mail about the tournament,
@@ -67,6 +72,23 @@ type Crosstable struct {
 	Points  []string
 }
 
+// LadderLine is a line of a ladder (M73).
+type LadderLine struct {
+	Line                string // "1. alice  (3-1-0)"
+	Place               int
+	Handle              string
+	Wins, Draws, Losses int
+	// Gap is set for the line that stands for the places left out of
+	// a long ladder; it has no player.
+	Gap bool
+}
+
+// LadderMove is a player's change of place on a ladder.
+type LadderMove struct {
+	Handle   string
+	From, To int
+}
+
 // News is what a tournament mail tells.
 type News string
 
@@ -80,6 +102,10 @@ const (
 	TournamentJoined    News = "joined"      // a player joined: told to the director
 	TournamentStandings News = "standings"   // the answer to tournament <t>
 	TournamentLeftNews  News = "player left" // a player left before the start: told to the director
+	LadderChallenged    News = "challenged"  // the recipient was challenged on a ladder (By), Game begun
+	LadderMoved         News = "moved"       // a ladder game's end moved the recipient: Moves
+	LadderClosed        News = "closed"      // the director closed a ladder (the answer)
+	TieGameBegun        News = "tie game"    // the recipient's knockout match ended level: a tie game, Game
 )
 
 // TournamentData is a mail about a tournament to one player.
@@ -111,6 +137,25 @@ type TournamentData struct {
 	Crosstable *Crosstable
 	// Playing are the games still being played, for TournamentStandings.
 	Playing int
+
+	// Ladder is a ladder's order (the answer to tournament <t>, the
+	// final one), InProgress its games being played.
+	Ladder     []LadderLine
+	InProgress []TournamentGame
+	// Place is the recipient's place on a ladder, and Other the other
+	// player's, of the game that was begun (LadderChallenged).
+	Place, Other int
+	// Game is the ladder game begun (LadderChallenged) or ended
+	// (LadderMoved), White the challenger; or the knockout's tie game
+	// begun (TieGameBegun).
+	Game *TournamentGame
+	// Moves are the changes of place of a ladder game's end, the
+	// winner's first.
+	Moves []LadderMove
+	// Bracket is a knockout's bracket, Match the recipient's match in
+	// the round begun (or the one tied).
+	Bracket *Bracket
+	Match   *Match
 }
 
 // Director reports whether the recipient directs the tournament.
@@ -124,7 +169,30 @@ func TournamentMail(d TournamentData) (subject, text, html string, err error) {
 	if subject, err = t.tournamentSubject(d.T); err != nil {
 		return "", "", "", err
 	}
+	if d.Bracket != nil { // drawn in the recipient's language, on a copy: others share it
+		b := *d.Bracket
+		if b.Text, err = t.bracketText(&b); err != nil {
+			return "", "", "", err
+		}
+		d.Bracket = &b
+	}
 	var inserts []insert
+	if len(d.Ladder) > 0 {
+		table, err := t.ladderTable(d.Ladder)
+		if err != nil {
+			return "", "", "", err
+		}
+		inserts = append(inserts, insert{text: ladderText(d.Ladder), block: htmlBlock{Table: table}})
+	}
+	if b := d.Bracket; b != nil {
+		table, err := t.bracketTable(b)
+		if err != nil {
+			return "", "", "", err
+		}
+		// As the text part has it: indented, and tidy trims the blank line.
+		figure := strings.ReplaceAll(indent("  ", strings.TrimRight(b.Text, "\n")), "\n  \n", "\n\n")
+		inserts = append(inserts, insert{text: figure, block: htmlBlock{Table: table}})
+	}
 	if len(d.Standings) > 0 {
 		table, err := t.standingsTable(d.T.Swiss, d.Standings)
 		if err != nil {
@@ -155,6 +223,75 @@ func TournamentMail(d TournamentData) (subject, text, html string, err error) {
 		return "", "", "", err
 	}
 	return subject, text, html, nil
+}
+
+// ladderText is a ladder as the text part writes it, one line each.
+func ladderText(ls []LadderLine) string {
+	lines := make([]string, len(ls))
+	for i, l := range ls {
+		lines[i] = l.Line
+		if l.Gap {
+			lines[i] = "  ..." // as template "ladder_lines" writes it
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ladderTable is a ladder as a table, its heading in t's language
+// (template "ladder_head").
+func (t *tongue) ladderTable(ls []LadderLine) (*htmlTable, error) {
+	head, err := t.head("ladder_head", nil)
+	if err != nil {
+		return nil, err
+	}
+	table := &htmlTable{Head: append([]string{""}, head...), Numeric: []bool{true, false, true, true, true}}
+	for _, l := range ls {
+		if l.Gap {
+			table.Rows = append(table.Rows, []string{"…", "", "", "", ""})
+			continue
+		}
+		table.Rows = append(table.Rows, []string{fmt.Sprint(l.Place), l.Handle, fmt.Sprint(l.Wins), fmt.Sprint(l.Draws), fmt.Sprint(l.Losses)})
+	}
+	return table, nil
+}
+
+// bracketTable is a knockout's bracket as a table, a match a row, round
+// by round, its heading in t's language (template "bracket_head").
+func (t *tongue) bracketTable(b *Bracket) (*htmlTable, error) {
+	head, err := t.head("bracket_head", nil)
+	if err != nil {
+		return nil, err
+	}
+	bye, err := t.raw("bracket_bye", nil)
+	if err != nil {
+		return nil, err
+	}
+	table := &htmlTable{Head: head, Numeric: []bool{false, false, true, false, false}}
+	for _, r := range b.Rounds {
+		name, err := t.raw("bracket_round", r)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range r.Matches {
+			side := func(i int) string {
+				switch {
+				case m.Players[i] == "" && r.Round == 1:
+					return bye
+				case m.Players[i] == "":
+					return "?"
+				case m.Seeds[i] != 0:
+					return fmt.Sprintf("%s (%d)", m.Players[i], m.Seeds[i])
+				}
+				return m.Players[i]
+			}
+			score := ""
+			if m.Points[0] != "" || m.Points[1] != "" {
+				score = orDash(m.Points[0]) + "–" + orDash(m.Points[1])
+			}
+			table.Rows = append(table.Rows, []string{name, side(0), score, side(1), m.Winner})
+		}
+	}
+	return table, nil
 }
 
 // standingsText is the standings as the text part writes them, one line
@@ -302,6 +439,10 @@ type TournamentCreated struct{ T Tournament }
 type TournamentJoin struct {
 	T    Tournament
 	Left bool // leave tournament before the start
+	// Place is the place a player who joins a ladder takes, at its
+	// bottom, and Reach the players they may challenge, nearest first.
+	Place int
+	Reach []string
 }
 
 // TournamentRobot answers tournament <t> add robot (M60): the robot,
@@ -320,8 +461,16 @@ type TournamentDone struct {
 	Who  string // who withdrew, for TournamentWithdrawn; the sender when they left
 	You  bool   // the sender withdrew themselves
 	Lost []int64
-	// Games are the games that began at the start.
+	// Games are the games that began at the start; with LadderClosed,
+	// the games still being played.
 	Games int
+}
+
+// LadderChallenge answers challenge ladder (M73): the game begun.
+type LadderChallenge struct {
+	T      Tournament
+	Game   TournamentGame // the challenger White
+	Places [2]int         // the challenger's place and the one challenged
 }
 
 // TournamentList answers tournaments (M34).
@@ -334,3 +483,4 @@ func (TournamentRobot) template() string   { return "tournament_robot" }
 func (TournamentJoin) template() string    { return "tournament_join" }
 func (TournamentDone) template() string    { return "tournament_done" }
 func (TournamentList) template() string    { return "tournaments" }
+func (LadderChallenge) template() string   { return "ladder_challenge" }

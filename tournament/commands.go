@@ -1,7 +1,8 @@
 // Package tournament is the room of the tournaments played by mail
-// (M33-M39): their commands (tournament new, start, cancel, kick, join,
-// leave, and the standings), and the mails of their events, to their
-// players and director. The life of a tournament over a transaction is
+// (M33-M39, M73-M74): their commands (tournament new, start, cancel,
+// kick, close, join, leave, challenge ladder, and the standings), and
+// the mails of their events, to their players and director, each
+// system's in its file. The life of a tournament over a transaction is
 // package director's; pairing and scoring are package pairing's.
 package tournament
 
@@ -22,11 +23,13 @@ import (
 
 // New creates a tournament directed by the sender (M33).
 func New(ctx context.Context, r *command.Request, a parser.TournamentNewArgs) (command.Result, error) {
-	spec := director.Spec{Name: a.Name, System: pairing.RoundRobin, Rounds: a.Rounds, Double: a.Double,
+	spec := director.Spec{Name: a.Name, Rounds: a.Rounds, Double: a.Double, Games: a.Games,
 		Control: a.Control, Unrated: a.Unrated, Pauses: a.Pauses, NoVacation: a.NoVacation}
-	if a.System == parser.Swiss {
-		spec.System = pairing.Swiss
+	sys, ok := pairing.ParseSystem(a.System)
+	if !ok {
+		return command.Result{}, fmt.Errorf("tournament new: no system %q", a.System)
 	}
+	spec.System = sys
 	st, err := director.New(ctx, r.Tx, r.Sender, spec, r.Now)
 	if err != nil {
 		return command.Result{}, err
@@ -72,11 +75,24 @@ func refused(r *command.Request, st *director.State, err error, detail string) e
 	case director.Joined:
 		e.Problem = templates.Joined
 	case director.NotAPlayer:
-		e.Problem = templates.NotAPlayer
+		e.Problem, e.Handle = templates.NotAPlayer, rf.Handle
 	case director.NotDirector:
 		e.Problem = templates.NotDirector
 	case director.TooFew:
 		e.Problem = templates.TooFewPlayers
+	case director.Continuous:
+		e.Problem = templates.LadderRuns
+	case director.NotLadder:
+		e.Problem = templates.NotLadder
+	case director.Closed:
+		e.Problem = templates.ClosedLadder
+	case director.OutOfReach:
+		e.Problem, e.Handle, e.Places = templates.OutOfReach, rf.Handle, rf.Places
+	case director.Busy:
+		e.Problem, e.GameID = templates.Busy, rf.Game
+		if rf.Handle != r.Sender.Handle {
+			e.Handle = rf.Handle
+		}
 	default:
 		e.Problem = templates.Unsupported
 	}
@@ -95,7 +111,12 @@ func Join(ctx context.Context, r *command.Request, a parser.TournamentArgs) (com
 	if err := director.Join(ctx, r.Tx, &st, r.Sender, r.Now); err != nil {
 		return command.Result{}, refused(r, &st, err, "")
 	}
-	return command.Answer(fmt.Sprintf("joined tournament %d", st.T.ID), templates.TournamentJoin{T: Words(&st)}),
+	answer := templates.TournamentJoin{T: Words(&st)}
+	if st.Continuous() {
+		p, _ := st.Player(r.Sender.ID)
+		answer.Place, answer.Reach = p.Place, reach(&st, r.Sender.Handle)
+	}
+	return command.Answer(fmt.Sprintf("joined tournament %d", st.T.ID), answer),
 		tellDirector(ctx, r, &st, templates.TournamentJoined)
 }
 
@@ -267,18 +288,10 @@ func Show(ctx context.Context, r *command.Request, a parser.TournamentArgs) (com
 	if err != nil {
 		return command.Result{}, err
 	}
-	d := templates.TournamentData{T: Words(&st), News: templates.TournamentStandings}
+	d := templates.TournamentData{T: Words(&st), News: templates.TournamentStandings, To: r.Sender.Handle}
 	if st.T.Status == db.TournamentRunning || st.T.Status == db.TournamentOver {
-		if err := standingsOf(&st, &d); err != nil {
+		if err := wordingOf(&st).show(&st, &d); err != nil {
 			return command.Result{}, err
-		}
-		if st.System() == pairing.Swiss {
-			d.Pairings, d.Bye = roundGames(&st, st.T.Round)
-		}
-		for _, g := range st.Games {
-			if g.Status == db.Active {
-				d.Playing++
-			}
 		}
 	}
 	return command.Result{Notes: []string{fmt.Sprintf("tournament %d", st.T.ID)}}, mail(ctx, r.Work, r.Sender, d)
@@ -330,5 +343,9 @@ func tellDirector(ctx context.Context, r *command.Request, st *director.State, n
 	if err != nil {
 		return err
 	}
-	return mail(ctx, r.Work, d, templates.TournamentData{T: Words(st), News: news, By: r.Sender.Handle})
+	data := templates.TournamentData{T: Words(st), News: news, By: r.Sender.Handle}
+	if p, ok := st.Player(r.Sender.ID); ok {
+		data.Place = p.Place
+	}
+	return mail(ctx, r.Work, d, data)
 }

@@ -2,7 +2,6 @@ package tournament
 
 import (
 	"context"
-	"slices"
 
 	"github.com/congobymail/congo/db"
 	"github.com/congobymail/congo/director"
@@ -28,60 +27,72 @@ func GamesEnded(ctx context.Context, w *tell.Work, ended []db.Game) error {
 	return nil
 }
 
-// events mails what happened to tournaments: to each player,
-// their games that begin and the pairings, the standings, the end. These
-// mails and the boards of the games that begin are the server's, not
-// counted against the player whose move or command caused them (M29):
-// one move may end a round of many players. by is who caused them, for
-// the words: the director who called a tournament off.
+// A wording is what a system's mails and answers say of its
+// tournaments: each system's file (roundrobin.go, swiss.go, ladder.go,
+// knockout.go) fills one, and wordings holds them. The words themselves
+// are the templates'.
+type wording interface {
+	// show fills in the answer to tournament <t> of a tournament that
+	// has begun: its standings, ladder or bracket so far.
+	show(st *director.State, d *templates.TournamentData) error
+	// news fills in the mail of an event (other than Cancelled, the
+	// same for all) that every recipient gets, and says who they are.
+	news(e *director.Event, d *templates.TournamentData) (to []db.TournamentPlayer, err error)
+	// yours fills in what one recipient's mail of the event says of
+	// their own part: their games that begin, their match.
+	yours(e *director.Event, p db.TournamentPlayer, d *templates.TournamentData)
+}
+
+// wordings are the wordings of the systems.
+var wordings = map[pairing.System]wording{
+	pairing.RoundRobin: roundRobin{},
+	pairing.Swiss:      swiss{},
+	pairing.Ladder:     ladder{},
+	pairing.Knockout:   knockout{},
+}
+
+// wordingOf is the wording of st's system.
+func wordingOf(st *director.State) wording {
+	if w, ok := wordings[st.System()]; ok {
+		return w
+	}
+	return roundRobin{}
+}
+
+// events mails what happened to tournaments, each to those it concerns
+// (its wording says who): their games that begin and the pairings, the
+// standings, the places, the bracket, the end. These mails and the
+// boards of the games that begin are the server's, not counted against
+// the player whose move or command caused them (M29): one move may end
+// a round of many players. by is who caused them, for the words: the
+// director who called a tournament off.
 func events(ctx context.Context, w *tell.Work, evs []director.Event, by string) error {
 	cause := w.Cause
 	w.Cause = ""
 	defer func() { w.Cause = cause }()
-	for _, e := range evs {
+	for i := range evs {
+		e := &evs[i]
 		st := e.T
-		t := Words(&st)
-		base := templates.TournamentData{T: t, Round: e.Round}
-		switch e.Kind {
-		case director.RoundBegun:
-			base.News = templates.TournamentStarted
-			if e.Round > 1 {
-				base.News = templates.TournamentRound
-				standings, err := st.StandingsAfter(e.Round - 1)
-				if err != nil {
-					return err
+		base := templates.TournamentData{T: Words(&st), Round: e.Round}
+		var to []db.TournamentPlayer
+		wd := wordingOf(&st)
+		if e.Kind == director.Cancelled {
+			base.News, base.By = templates.TournamentCancelled, by
+			for _, p := range st.Players {
+				if p.Handle != by { // they know: it is their answer
+					to = append(to, p)
 				}
-				base.Standings = standingsWords(st.System(), standings)
 			}
-			if st.System() == pairing.Swiss {
-				base.Pairings, base.Bye = roundGames(&st, e.Round)
-			}
-		case director.RoundEnded, director.Finished:
-			base.News = templates.TournamentRoundOver
-			if e.Kind == director.Finished {
-				base.News = templates.TournamentOver
-			}
-			if err := standingsOf(&st, &base); err != nil {
+		} else {
+			var err error
+			if to, err = wd.news(e, &base); err != nil {
 				return err
 			}
-		case director.Cancelled:
-			base.News, base.By = templates.TournamentCancelled, by
-		default:
-			continue
 		}
-		for _, p := range st.Players {
-			switch {
-			case e.Kind == director.Cancelled && p.Handle == base.By:
-				continue // they know: it is their answer
-			case e.Kind == director.RoundBegun && !p.Withdrawn.IsZero():
-				continue
-			}
+		for _, p := range to {
 			d := base
-			d.Yours = yourGames(&st, p.ID, e.Kind, e.Round)
-			if p.ID == st.T.Director {
-				for _, g := range e.Rematches {
-					d.Rematches = append(d.Rematches, templates.TournamentGame{Round: e.Round, White: g.White, Black: g.Black})
-				}
+			if e.Kind != director.Cancelled {
+				wd.yours(e, p, &d)
 			}
 			if err := mail(ctx, w, p.Player, d); err != nil {
 				return err
@@ -105,6 +116,17 @@ func events(ctx context.Context, w *tell.Work, evs []director.Event, by string) 
 	return nil
 }
 
+// playing are the players of st who have not withdrawn.
+func playing(st *director.State) []db.TournamentPlayer {
+	var out []db.TournamentPlayer
+	for _, p := range st.Players {
+		if p.Withdrawn.IsZero() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // mail queues one mail about a tournament to p.
 func mail(ctx context.Context, w *tell.Work, p db.Player, d templates.TournamentData) error {
 	d.To, d.Lang = p.Handle, w.Lang(p)
@@ -120,14 +142,24 @@ func mail(ctx context.Context, w *tell.Work, p db.Player, d templates.Tournament
 
 // Words is a tournament as mails name it.
 func Words(st *director.State) templates.Tournament {
-	t := templates.Tournament{ID: st.T.ID, Name: st.T.Name, Swiss: st.System() == pairing.Swiss, Rounds: st.T.Rounds,
-		Double: st.T.Double, TimeControl: st.T.TimeControl, Unrated: !st.T.Rated, Status: st.T.Status.String(),
-		Round: st.T.Round, MinPlayers: director.MinPlayers, Pauses: st.T.Pauses, NoVacation: st.T.NoVacation}
+	sys := st.System()
+	t := templates.Tournament{ID: st.T.ID, Name: st.T.Name, Swiss: sys == pairing.Swiss, Ladder: sys == pairing.Ladder,
+		Knockout: sys == pairing.Knockout, Rounds: st.T.Rounds, Double: st.T.Double, Games: st.T.Games,
+		TimeControl: st.T.TimeControl, Unrated: !st.T.Rated, Status: st.T.Status.String(), Closed: !st.T.Closed.IsZero(),
+		Round: st.T.Round, MinPlayers: director.MinPlayers, Reach: pairing.LadderReach,
+		Pauses: st.T.Pauses, NoVacation: st.T.NoVacation}
 	for _, p := range st.Players {
 		if p.ID == st.T.Director {
 			t.Director = p.Handle
 		}
-		t.Players = append(t.Players, p.Handle)
+		if !t.Ladder {
+			t.Players = append(t.Players, p.Handle)
+		}
+	}
+	if t.Ladder {
+		for _, l := range st.Ladder() {
+			t.Players = append(t.Players, l.Handle)
+		}
 	}
 	if t.Director == "" {
 		t.Director = st.Director.Handle // who left before the start
@@ -184,22 +216,6 @@ func roundGames(st *director.State, round int) ([]templates.TournamentGame, stri
 		bye = st.Handle(id)
 	}
 	return out, bye
-}
-
-// yourGames are the games of player that an event begins: all of a
-// round robin's at its start, a Swiss's round's.
-func yourGames(st *director.State, player int64, k director.Kind, round int) []templates.TournamentGame {
-	if k != director.RoundBegun {
-		return nil
-	}
-	var out []templates.TournamentGame
-	for _, g := range st.Games {
-		if g.Has(player) && (st.System() == pairing.RoundRobin || g.Round == round) {
-			out = append(out, gameWords(g, st.Handle(g.White), st.Handle(g.Black)))
-		}
-	}
-	slices.SortStableFunc(out, func(a, b templates.TournamentGame) int { return a.Round - b.Round })
-	return out
 }
 
 // gameWords is a game of a tournament as its lists show it.

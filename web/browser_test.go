@@ -437,32 +437,42 @@ func TestPagesInChromium(t *testing.T) {
 			name := fmt.Sprintf("%s-%d-%s", p.name, m.width, map[bool]string{true: "dark", false: "light"}[m.dark])
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				dom, img := browse(t, chromium, name, srv.URL+p.target, m.width, 900, m.dark)
-				if !strings.Contains(dom, "</footer>") {
-					t.Errorf("the DOM has no footer:\n%s", dom)
-				}
-				b := img.Bounds()
-				colours := map[color.RGBA]bool{}
-				for y := b.Min.Y; y < b.Max.Y; y += 3 {
-					for x := b.Min.X; x < b.Max.X; x += 3 {
-						colours[rgba(img, x, y)] = true
-					}
-				}
-				if len(colours) < 20 {
-					t.Errorf("the screenshot has %d colours: blank", len(colours))
-				}
-				bg := rgba(img, 2, b.Max.Y-2)
-				if lum(bg) > 0.5 == m.dark {
-					t.Errorf("the background is %v in the %s scheme", bg, map[bool]string{true: "dark", false: "light"}[m.dark])
-				}
-				for y := b.Min.Y; y < b.Max.Y; y++ {
-					for x := b.Max.X - 4; x < b.Max.X; x++ {
-						if c := rgba(img, x, y); distance(c, bg) > 24 && distance(c, rgba(img, b.Min.X+1, y)) > 24 {
-							t.Fatalf("pixel (%d,%d) = %v at the right edge: the page is wider than the window", x, y, c)
-						}
-					}
-				}
+				checkPage(t, chromium, name, srv.URL+p.target, m.width, m.dark)
 			})
 		}
 	}
+}
+
+// checkPage loads url in Chromium, width wide, and checks what every
+// page must be: a footer, something shown, the background of the
+// scheme, and nothing beyond the window's right edge. It returns the
+// DOM and the screenshot.
+func checkPage(t *testing.T, chromium, name, url string, width int, dark bool) (string, image.Image) {
+	t.Helper()
+	dom, img := browse(t, chromium, name, url, width, 900, dark)
+	if !strings.Contains(dom, "</footer>") {
+		t.Errorf("the DOM has no footer:\n%s", dom)
+	}
+	b := img.Bounds()
+	colours := map[color.RGBA]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			colours[rgba(img, x, y)] = true
+		}
+	}
+	if len(colours) < 20 {
+		t.Errorf("the screenshot has %d colours: blank", len(colours))
+	}
+	bg := rgba(img, 2, b.Max.Y-2)
+	if lum(bg) > 0.5 == dark {
+		t.Errorf("the background is %v in the %s scheme", bg, map[bool]string{true: "dark", false: "light"}[dark])
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Max.X - 4; x < b.Max.X; x++ {
+			if c := rgba(img, x, y); distance(c, bg) > 24 && distance(c, rgba(img, b.Min.X+1, y)) > 24 {
+				t.Fatalf("pixel (%d,%d) = %v at the right edge: the page is wider than the window", x, y, c)
+			}
+		}
+	}
+	return dom, img
 }

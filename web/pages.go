@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 
 	"github.com/congobymail/congo/db"
+	"github.com/congobymail/congo/pairing"
 	"github.com/congobymail/congo/rules"
 )
 
@@ -106,8 +108,13 @@ func (h *Handler) tournamentRow(t db.Tournament) tournamentRow {
 }
 
 func systemWords(t db.Tournament) string {
-	if t.System == "swiss" {
+	switch t.System {
+	case "swiss":
 		return "Swiss"
+	case "ladder":
+		return "ladder"
+	case "knockout":
+		return fmt.Sprintf("knockout, matches of %d games", cmp.Or(t.Games, pairing.DefaultMatchGames))
 	}
 	if t.Double {
 		return "double round robin"
@@ -120,7 +127,12 @@ func tournamentStatus(t db.Tournament) string {
 	case db.TournamentOpen:
 		return "open for joining"
 	case db.TournamentRunning:
-		if t.System == "swiss" && t.Rounds > 0 {
+		switch {
+		case t.System == "ladder" && !t.Closed.IsZero():
+			return "closed: its last games are being played"
+		case t.System == "knockout" && t.Round == t.Rounds && t.Rounds > 0:
+			return "the final"
+		case (t.System == "swiss" || t.System == "knockout") && t.Rounds > 0:
 			return fmt.Sprintf("round %d of %d", t.Round, t.Rounds)
 		}
 		return "being played"

@@ -55,6 +55,15 @@ type tournamentData struct {
 	CrossHead                []int
 	Rounds                   []roundData
 	GamesOver, GamesInRounds int
+	// A ladder's order, its games in progress and those over (M73).
+	Ladder             []ladderRow
+	IsLadder           bool
+	Playing, Over      []listRow
+	Challenge, Closing string
+	// A knockout's bracket (M74), a column a round.
+	Bracket    []bracketColumn
+	Winner     string
+	MatchGames int
 }
 
 // tournamentPage answers /tournaments/<t>.
@@ -92,8 +101,21 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 		TimeControl: timeControl(t.TimeControl), Rated: t.Rated, Swiss: st.System() == pairing.Swiss,
 		Started: t.Status == db.TournamentRunning || t.Status == db.TournamentOver,
 		Pauses:  t.Pauses, NoVacation: t.NoVacation}
-	if t.Status == db.TournamentOpen {
+	if t.Status == db.TournamentOpen || st.Continuous() && t.Status == db.TournamentRunning && t.Closed.IsZero() {
 		d.Join = fmt.Sprintf("join tournament %d", t.ID)
+	}
+	switch st.System() {
+	case pairing.Ladder:
+		h.ladderData(st, &d)
+		return d, nil
+	case pairing.Knockout:
+		if d.Started {
+			if err := h.bracketData(st, &d); err != nil {
+				return d, err
+			}
+		}
+		h.roundsData(st, &d)
+		return d, nil
 	}
 	for i, p := range st.Players {
 		d.Players = append(d.Players, ratingRow{Place: i + 1, Handle: p.Handle, Href: h.playerHref(p.Handle),
@@ -133,6 +155,12 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 				Cells: cells, Points: pairing.FormatPoints(s.Points)})
 		}
 	}
+	h.roundsData(st, &d)
+	return d, nil
+}
+
+// roundsData lists the tournament's games by round, with its byes.
+func (h *Handler) roundsData(st *director.State, d *tournamentData) {
 	byRound := map[int]*roundData{}
 	for _, g := range st.Games {
 		r := byRound[g.Round]
@@ -159,5 +187,4 @@ func (h *Handler) tournamentData(st *director.State) (tournamentData, error) {
 	for _, n := range slices.Sorted(maps.Keys(byRound)) {
 		d.Rounds = append(d.Rounds, *byRound[n])
 	}
-	return d, nil
 }
