@@ -73,7 +73,8 @@ type Config struct {
 
 	// Outbox is where the mails the server causes are queued; its caps
 	// (outbox.Config.MaxPerHour) say when an answer is not sent. Default
-	// an outbox of DB with the defaults, from Address.
+	// an outbox of DB from Address, with the settings' caps (zero for the
+	// defaults).
 	Outbox *outbox.Outbox
 }
 
@@ -124,7 +125,8 @@ func New(cfg Config) (*Server, error) {
 			hostname = domain
 		}
 		var err error
-		ob, err = outbox.New(outbox.Config{DB: s.db, From: local + "@" + domain, Hostname: hostname, Now: s.now, Logger: s.log})
+		ob, err = outbox.New(outbox.Config{DB: s.db, From: local + "@" + domain, Hostname: hostname, Now: s.now, Logger: s.log,
+			MaxPerRecipient: cfg.MaxPerRecipient, MaxPerSender: cfg.MaxPerSender, MaxPerHour: cfg.MaxPerHour})
 		if err != nil {
 			return nil, err
 		}
