@@ -107,12 +107,12 @@ func TestPauseOverAWeekend(t *testing.T) {
 	// Nothing is played meanwhile, and the clock is quiet.
 	w.Clock.Set(at(t, "2025-03-08 09:00"))
 	w.SendProven("bob", "move congo 1 b6-b5")
-	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "Game 1 is paused by agreement since 2025-03-07 11:00 UTC: nothing is played")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "Game 1 has been paused by agreement since 2025-03-07 11:00 UTC: nothing is played")
 	w.SendProven("bob", "games")
 	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"),
 		"game 1: alice vs bob - bob to move (move 1, paused by agreement since 2025-03-07 11:00 UTC, 29 days 2 hours of pause left)")
 	w.SendProven("alice", "pause congo 1")
-	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "Game 1 is paused by agreement already")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "Game 1 has been paused by agreement already")
 	quiet(t, w, "2025-03-07 12:00", "2025-03-10 08:00")
 
 	// On Monday alice resumes it: bob's 25 hours run from then.
