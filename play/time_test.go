@@ -496,7 +496,7 @@ func TestTimeInCzechAndJapanese(t *testing.T) {
 	w.SendProven("alice", "give congo 1 1d")
 	mails = w.Deliver()
 	servertest.WantWords(t, servertest.Only(t, mails, "bob"), "alice があなたの次の手の持ち時間に1日を追加しました。")
-	servertest.WantWords(t, servertest.Only(t, mails, "alice"), "bob od vás dostává čas navíc na příští tah: 1 den.")
+	servertest.WantWords(t, servertest.Only(t, mails, "alice"), "bob od vás dostává na příští tah čas navíc: 1 den.")
 	w.SendProven("bob", "pause")
 	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "pause には対局の番号が必要です")
 	w.SendProven("bob", "pause congo 1")
