@@ -75,7 +75,7 @@ func TestVacation(t *testing.T) {
 	// After it, bob's clock runs with the 2 days he had.
 	w.Clock.Advance(24 * time.Hour)
 	w.Tick()
-	servertest.WantText(t, servertest.Only(t, w.Deliver(), "bob"), "REMINDER", "you have\n1 day left")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "REMINDER", "you have 1 day left")
 	w.SendProven("bob", "vacation off")
 	servertest.WantText(t, servertest.Only(t, w.Deliver(), "bob"), "You are not on vacation")
 }

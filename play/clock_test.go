@@ -44,7 +44,7 @@ func TestClocksAndReminders(t *testing.T) {
 	w.Clock.Advance(time.Minute)
 	w.Tick()
 	r := servertest.Only(t, w.Deliver(), "alice")
-	servertest.WantText(t, r, "LAST REMINDER: it is your move in game 1", "you have\n1 day left", "alice: 1 day left")
+	servertest.WantWords(t, r, "LAST REMINDER: it is your move in game 1", "you have 1 day left", "alice: 1 day left")
 	w.Tick()
 	if got := w.Deliver(); len(got) != 0 {
 		t.Errorf("a second tick sent %d more reminders", len(got))
@@ -89,12 +89,12 @@ func TestEscalatingReminders(t *testing.T) {
 		at   time.Duration
 		want string
 	}{
-		{36 * time.Hour, "Reminder: it is your move in game 1, and you have\n1 day 12 hours left"},
-		{48 * time.Hour, "LAST REMINDER: it is your move in game 1, and you have\n1 day left"},
+		{36 * time.Hour, "Reminder: it is your move in game 1, and you have 1 day 12 hours left"},
+		{48 * time.Hour, "LAST REMINDER: it is your move in game 1, and you have 1 day left"},
 	} {
 		w.Clock.Advance(began.Add(tt.at).Sub(w.Clock.Now()))
 		w.Tick()
-		servertest.WantText(t, servertest.Only(t, w.Deliver(), "alice"), tt.want)
+		servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), tt.want)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestNotes(t *testing.T) {
 	w.Reply(board, "b2-b3\nnote His monkey is loose on b7.\nGood luck!")
 	mails = w.Deliver()
 	toAlice, toBob, toCarol := servertest.Only(t, mails, "alice"), servertest.Only(t, mails, "bob"), servertest.Only(t, mails, "carol")
-	servertest.WantWords(t, toAlice, "You: b2-b3", "Kept as your private note in game 1, with 1. b2-b3:", "His monkey is loose on b7.")
+	servertest.WantWords(t, toAlice, "You: b2-b3", "Kept as your private note in game 1, at the move 1. b2-b3:", "His monkey is loose on b7.")
 	servertest.WantText(t, toBob, "alice: b2-b3", "alice writes:", "Good luck!")
 	for _, m := range []servertest.Received{toBob, toCarol} {
 		servertest.WantNoText(t, m, "monkey is loose", "Plan: the c-pawn", "private note")

@@ -107,12 +107,12 @@ func TestPauseOverAWeekend(t *testing.T) {
 	// Nothing is played meanwhile, and the clock is quiet.
 	w.Clock.Set(at(t, "2025-03-08 09:00"))
 	w.SendProven("bob", "move congo 1 b6-b5")
-	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "Game 1 is paused by agreement since 2025-03-07 11:00 UTC: nothing is played")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "Game 1 has been paused by agreement since 2025-03-07 11:00 UTC: nothing is played")
 	w.SendProven("bob", "games")
 	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"),
 		"game 1: alice vs bob - bob to move (move 1, paused by agreement since 2025-03-07 11:00 UTC, 29 days 2 hours of pause left)")
 	w.SendProven("alice", "pause congo 1")
-	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "Game 1 is paused by agreement already")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "Game 1 has been paused by agreement already")
 	quiet(t, w, "2025-03-07 12:00", "2025-03-10 08:00")
 
 	// On Monday alice resumes it: bob's 25 hours run from then.
@@ -138,7 +138,7 @@ func TestPauseOverAWeekend(t *testing.T) {
 	}
 }
 
-// TestPauseUsedUp: a game's pauses take 30 days at most; then it resumes
+// TestPauseUsedUp: a game may be paused for 30 days in all; then it resumes
 // by itself and both are told, and it cannot be paused again (M63). A
 // request lapses when the opponent moves.
 func TestPauseUsedUp(t *testing.T) {
@@ -167,7 +167,7 @@ func TestPauseUsedUp(t *testing.T) {
 	mails := w.Deliver()
 	for _, who := range []string{"alice", "bob"} {
 		m := servertest.Only(t, mails, who)
-		servertest.WantWords(t, m, "Game 1 has been paused for the 30 days a game's pauses may take: it is resumed, and the clocks run again.",
+		servertest.WantWords(t, m, "Game 1 has been paused for 30 days, the most a game may be paused in all: it is resumed, and the clocks run again.",
 			"bob: 3 days left")
 	}
 	show(t, servertest.Only(t, mails, "bob"))
@@ -251,7 +251,7 @@ func TestWeekendInPragueAcrossTheChangeOfClocks(t *testing.T) {
 	// 36 hours to the weekend, 36 from Monday 00:00 CEST (Sunday 22:00
 	// UTC): Tuesday 10:00 UTC.
 	quiet(t, w, "2025-03-28 12:00", "2025-03-30 21:00")
-	servertest.WantText(t, servertest.Only(t, tickAt(t, w, "2025-03-30 22:00"), "bob"), "Reminder: it is your move in game 1, and you have\n1 day 12 hours left")
+	servertest.WantWords(t, servertest.Only(t, tickAt(t, w, "2025-03-30 22:00"), "bob"), "Reminder: it is your move in game 1, and you have 1 day 12 hours left")
 	tickAt(t, w, "2025-03-31 10:00") // the last reminder
 	if got := tickAt(t, w, "2025-04-01 09:59"); len(got) != 0 {
 		t.Fatalf("before bob's time runs out: %d mails", len(got))
@@ -491,12 +491,12 @@ func TestTimeInCzechAndJapanese(t *testing.T) {
 	servertest.WantWords(t, ja, "alice が一時停止を求めています。", "bob: 3日（週末は停止、Asia/Tokyo）")
 	cs := servertest.Only(t, mails, "alice")
 	show(t, cs)
-	servertest.WantWords(t, cs, "Žádáte hráče bob o pauzu.", "bob: 3 dny (o víkendech stojí, Asia/Tokyo)")
+	servertest.WantWords(t, cs, "Žádáte o pauzu. Až bob také pošle", "bob: 3 dny (o víkendech stojí, Asia/Tokyo)")
 
 	w.SendProven("alice", "give congo 1 1d")
 	mails = w.Deliver()
 	servertest.WantWords(t, servertest.Only(t, mails, "bob"), "alice があなたの次の手の持ち時間に1日を追加しました。")
-	servertest.WantWords(t, servertest.Only(t, mails, "alice"), "Přidáváte hráči bob čas na příští tah: 1 den.")
+	servertest.WantWords(t, servertest.Only(t, mails, "alice"), "bob od vás dostává na příští tah čas navíc: 1 den.")
 	w.SendProven("bob", "pause")
 	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "pause には対局の番号が必要です")
 	w.SendProven("bob", "pause congo 1")

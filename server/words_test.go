@@ -118,7 +118,7 @@ func TestWordsInCzechAndJapanese(t *testing.T) {
 	// sender's language.
 	w.Reply(toHanako, "引き分けにしませんか？")
 	mails = w.Deliver()
-	wantFirst(t, servertest.Only(t, mails, "hanako"), "何も実行していません。引き分けを提案する（または提案を受ける）には、「draw」だけを1行に書いて送ってください。")
+	wantFirst(t, servertest.Only(t, mails, "hanako"), "何も実行していません。引き分けを提案する（または提案を受け入れる）には、「draw」だけを1行に書いて送ってください。")
 	toJan = servertest.Only(t, mails, "jan")
 	servertest.WantText(t, toJan, "引き分けにしませんか？")
 	w.Reply(toJan, "Vzdávám, dobře zahráno.")

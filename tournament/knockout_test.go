@@ -57,7 +57,7 @@ func TestKnockoutByMail(t *testing.T) {
 	mails = w.Deliver()
 	tie := tournamentMail(t, mails, "dave", cupSubject)
 	servertest.WantWords(t, tie, "Your match against erin in round 1 of Cup is level, 1-1: a tie game decides it, game 3, and you have White.",
-		"If it is drawn, one more follows, the colours changed; if that is drawn too, the higher seed, dave, goes through.")
+		"If it is drawn, one more follows, with colors reversed; if that is drawn too, the higher seed, dave, goes through.")
 	servertest.WantWords(t, tournamentMail(t, mails, "erin", cupSubject), "game 3, and you have Black")
 	for _, p := range []string{"alice", "bob", "carol"} {
 		if got := servertest.To(mails, p); len(got) != 0 {

@@ -80,7 +80,7 @@ func TestLadderByMail(t *testing.T) {
 	w.SendProven("dave", "challenge ladder 1 alice")
 	mails := w.Deliver()
 	servertest.WantWords(t, tournamentMail(t, mails, "dave", ladderSubject),
-		"You challenged alice on Club Ladder: game 1 begins, and you have White. If you win, you take alice's place, 1")
+		"You challenged alice on Club Ladder: game 1 begins, and you have White. If you win, you take alice's place (place 1)")
 	servertest.WantWords(t, tournamentMail(t, mails, "alice", ladderSubject),
 		"dave, at place 4, challenged you on Club Ladder: game 1 begins, and dave has White.")
 	for _, p := range []string{"alice", "dave"} {
@@ -107,9 +107,9 @@ func TestLadderByMail(t *testing.T) {
 	mails = w.Deliver()
 	servertest.WantWords(t, tournamentMail(t, mails, "dave", ladderSubject), "You beat alice in game 1 and take place 1 on Club Ladder.",
 		"1. dave (was 4)", "2. alice (was 1)", "3. bob (was 2)", "4. carol (was 3)")
-	servertest.WantWords(t, tournamentMail(t, mails, "alice", ladderSubject), "dave beat you in game 1 and takes your place on Club Ladder, 1: you move down one.")
+	servertest.WantWords(t, tournamentMail(t, mails, "alice", ladderSubject), "dave beat you in game 1 and takes your place on Club Ladder (place 1): you move down one place.")
 	for _, p := range []string{"bob", "carol"} {
-		servertest.WantWords(t, servertest.Only(t, mails, p), "dave beat alice in game 1 and takes place 1 on Club Ladder: you move down one.")
+		servertest.WantWords(t, servertest.Only(t, mails, p), "dave beat alice in game 1 and takes place 1 on Club Ladder: you move down one place.")
 	}
 	if got := places(t, w); got != "dave alice bob carol" {
 		t.Fatalf("after dave's win the ladder is %q", got)
@@ -142,9 +142,9 @@ func TestLadderByMail(t *testing.T) {
 	w.SendProven("bob", "tournament close 1")
 	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "bob"), "Only the director, alice, may close it")
 	w.SendProven("alice", "tournament close 1")
-	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "You closed Club Ladder: it takes no more challenges nor players. 1 game is still being played")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "alice"), "You closed Club Ladder: it takes no more challenges or players. 1 game is still being played")
 	w.SendProven("carol", "challenge ladder 1 bob")
-	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "carol"), "Club Ladder is closed: it takes no more challenges nor players")
+	servertest.WantWords(t, servertest.Only(t, w.Deliver(), "carol"), "Club Ladder is closed: it takes no more challenges or players")
 	w.SendProven("bob", "draw congo 3")
 	w.SendProven("dave", "draw congo 3")
 	mails = w.Deliver()
