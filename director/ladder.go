@@ -205,7 +205,7 @@ func Challenge(ctx context.Context, tx *db.Tx, st *State, challenger, challenged
 }
 
 // Close closes a ladder, by its director (M73): it takes no more
-// challenges nor players. Its games in progress play on, and their
+// challenges or players. Its games in progress play on, and their
 // results still move the places; when the last has ended, or at once
 // when none is being played, the ladder is over and its order final.
 func Close(ctx context.Context, tx *db.Tx, st *State, now time.Time) ([]Event, error) {

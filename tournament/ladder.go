@@ -150,7 +150,7 @@ func Challenge(ctx context.Context, r *command.Request, a parser.LadderChallenge
 		By: r.Sender.Handle, Place: places[1], Other: places[0], Game: &game})
 }
 
-// Close closes a ladder, by its director (M73): no more challenges nor
+// Close closes a ladder, by its director (M73): no more challenges or
 // players; when its last game in progress has ended (at once if none
 // is being played) its players get the final order.
 func Close(ctx context.Context, r *command.Request, a parser.TournamentArgs) (command.Result, error) {
