@@ -76,10 +76,7 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 		if col > width && last > 0 {
 			break
 		}
-		switch r {
-		case '<', '„', '「':
-			inside = closes(l[i:])
-		case '>', '“', '」':
+		if r == '>' || r == '“' || r == '」' {
 			inside = false
 		}
 		switch {
@@ -93,6 +90,11 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 			if col <= width || last == 0 {
 				last, lastSkip = i, 0
 			}
+		}
+		if r == '<' || r == '„' || r == '「' {
+			// After the check, so that a line may break before the
+			// mark, as before 「 in Japanese.
+			inside = closes(l[i:])
 		}
 		col += runeColumns(r)
 		prev = r
