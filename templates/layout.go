@@ -72,12 +72,13 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 	var prev rune
 	word := 0       // letters of the word before, since the last space
 	inside := false // within "<...>", "„...“" or "「...」": a command, or a placeholder of one
+	quoted := false // inside is a command in straight quotes ("move congo 42 b2-b3")
 	for i, r := range l {
 		if col > width && last > 0 {
 			break
 		}
-		if r == '>' || r == '“' || r == '」' {
-			inside = false
+		if r == '>' || r == '“' || r == '」' || r == '"' && quoted {
+			inside, quoted = false, false
 		}
 		switch {
 		case i == 0, inside:
@@ -91,10 +92,14 @@ func breakAt(l string, oneLetter bool) (cut, skip int) {
 				last, lastSkip = i, 0
 			}
 		}
-		if r == '<' || r == '„' || r == '「' {
+		switch {
+		case r == '<' || r == '„' || r == '「':
 			// After the check, so that a line may break before the
 			// mark, as before 「 in Japanese.
 			inside = closes(l[i:])
+		case r == '"' && !inside && !quoted && i+1 < len(l):
+			inside = quotedCommand(l[i+1:])
+			quoted = inside
 		}
 		col += runeColumns(r)
 		prev = r
@@ -124,6 +129,18 @@ func inCommand(l string, i int) bool {
 	// ("nodraw congo 42").
 	word := strings.TrimLeft(before[strings.LastIndexByte(before, ' ')+1:], "\"'„“(")
 	return word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// quotedCommand reports whether s, the text after an opening straight
+// quote, is a short command with its game before the closing quote
+// ("move congo 42 b2-b3 anyway"), which a break would cut in two.
+func quotedCommand(s string) bool {
+	end := strings.IndexByte(s, '"')
+	if end < 0 || end > 40 {
+		return false
+	}
+	word, rest, ok := strings.Cut(s[:end], " ")
+	return ok && word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" && strings.HasPrefix(rest, "congo ")
 }
 
 // closes reports whether the opening mark that starts s ("<", "„" or

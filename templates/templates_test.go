@@ -749,6 +749,24 @@ func TestTidy(t *testing.T) {
 			t.Errorf("tidy(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+	// A command in straight quotes, or in 「」, stays whole, with its
+	// quotes; before 「 a Japanese line may break, so that a particle
+	// stays with its word.
+	type whole struct{ in, whole string }
+	cases := []whole{
+		{"alice が一時停止を求めています。合意すると、どちらかが「resume congo 42」を送るまで、両者の持ち時間が止まります。", "どちらかが"},
+	}
+	for n := range 60 { // wherever the line's end falls
+		cases = append(cases,
+			whole{strings.Repeat("x", n) + ` send "move congo 1 d6-c5 anyway" to play it, or write another move.`, `"move congo 1 d6-c5 anyway"`},
+			whole{strings.Repeat("x", n) + ` to decline, "nodraw congo 1". Moving declines it too, as it always did.`, `"nodraw congo 1".`})
+	}
+	for _, tt := range cases {
+		got := tidy(tt.in)
+		if !slices.ContainsFunc(strings.Split(got, "\n"), func(l string) bool { return strings.Contains(l, tt.whole) }) {
+			t.Errorf("tidy(%q) =\n%s\nwhich breaks %q", tt.in, got, tt.whole)
+		}
+	}
 	// A list of games, and a stray "<" in a player's words, still wrap.
 	for _, in := range []string{
 		"Your games waiting for you: congo 12, congo 15, congo 18, congo 21, congo 24, congo 27, congo 30, congo 33 and more.",
