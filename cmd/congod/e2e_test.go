@@ -134,7 +134,7 @@ func (w *world) sendRaw(envFrom, to, raw string) {
 // expect waits for exactly n new mails in user's INBOX and returns them.
 func (w *world) expect(user string, n int) []*mailmsg.Incoming {
 	w.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		raws, err := w.sys.Messages(user, "INBOX")
 		if err != nil {
@@ -331,7 +331,7 @@ func playGame(t *testing.T, w *world) {
 
 func waitEmpty(t *testing.T, sys mailSystem, user, mailbox string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		raws, err := sys.Messages(user, mailbox)
 		if err != nil {

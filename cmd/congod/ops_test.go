@@ -229,11 +229,11 @@ func (d *daemon) healthz(t *testing.T) (int, health) {
 	return resp.StatusCode, h
 }
 
-// eventually retries check until it returns "" or 5 s pass, and fails
+// eventually retries check until it returns "" or 15 s pass, and fails
 // with what it said last.
 func eventually(t *testing.T, what string, check func() string) {
 	t.Helper()
-	eventuallyWithin(t, 5*time.Second, what, check)
+	eventuallyWithin(t, 15*time.Second, what, check)
 }
 
 // eventuallyWithin is eventually with its own deadline, for work that
