@@ -2,6 +2,8 @@ package templates
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -47,6 +49,26 @@ type TournamentGame struct {
 	GameID       int64
 	White, Black string
 	Result       string // "1-0", "0-1", "½-½"; "" while it is played
+	// Width is the columns of the widest game number of the list the
+	// game is in, so that its players line up (alignGames); 0 alone.
+	Width int
+}
+
+// alignGames returns a copy of gs, the lines of one list, each knowing
+// the widest game number among them ("game 7 " above "game 10").
+func alignGames(gs []TournamentGame) []TournamentGame {
+	if len(gs) < 2 {
+		return gs
+	}
+	width := 0
+	for _, g := range gs {
+		width = max(width, len(strconv.FormatInt(g.GameID, 10)))
+	}
+	out := slices.Clone(gs)
+	for i := range out {
+		out[i].Width = width
+	}
+	return out
 }
 
 // Standing is one line of a tournament's standings.
@@ -166,6 +188,7 @@ func (d TournamentData) Director() bool { return d.To == d.T.Director }
 // tables.
 func TournamentMail(d TournamentData) (subject, text, html string, err error) {
 	t := tongueOf(d.Lang)
+	d.Yours, d.Pairings, d.InProgress = alignGames(d.Yours), alignGames(d.Pairings), alignGames(d.InProgress)
 	if subject, err = t.tournamentSubject(d.T); err != nil {
 		return "", "", "", err
 	}

@@ -208,7 +208,7 @@ func TestEndToEndTournaments(t *testing.T) {
 		"alice": {rr, g7, g10, g12}, "bob": {rr, g8, g10, g11}, "carol": {rr, g8, g9, g12}, "dave": {rr, rr, g7, g9, g11},
 	})
 	wantContains(t, "the start to alice", m["alice"][rr], "Club Cup has begun: a round robin, days=5, rated, 4 players.",
-		"  round 1  game 7  alice vs dave\n  round 2  game 10  alice vs bob\n  round 3  game 12  carol vs alice\n")
+		"  round 1  game 7   alice vs dave\n  round 2  game 10  alice vs bob\n  round 3  game 12  carol vs alice\n")
 	do("alice", "abort congo 7")
 	wantContains(t, "abort", got(map[string][]string{"alice": {"Re: " + g7}})["alice"]["Re: "+g7], "Game 7 is a game of Club Cup: it cannot be aborted")
 
