@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -228,4 +230,21 @@ func indent(prefix, s string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// alignGames returns a copy of gs, the lines of one list, each knowing
+// the widest game number among them ("game 7 " above "game 10").
+func alignGames(gs []TournamentGame) []TournamentGame {
+	if len(gs) < 2 {
+		return gs
+	}
+	width := 0
+	for _, g := range gs {
+		width = max(width, len(strconv.FormatInt(g.GameID, 10)))
+	}
+	out := slices.Clone(gs)
+	for i := range out {
+		out[i].Width = width
+	}
+	return out
 }

@@ -2,8 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -52,23 +50,6 @@ type TournamentGame struct {
 	// Width is the columns of the widest game number of the list the
 	// game is in, so that its players line up (alignGames); 0 alone.
 	Width int
-}
-
-// alignGames returns a copy of gs, the lines of one list, each knowing
-// the widest game number among them ("game 7 " above "game 10").
-func alignGames(gs []TournamentGame) []TournamentGame {
-	if len(gs) < 2 {
-		return gs
-	}
-	width := 0
-	for _, g := range gs {
-		width = max(width, len(strconv.FormatInt(g.GameID, 10)))
-	}
-	out := slices.Clone(gs)
-	for i := range out {
-		out[i].Width = width
-	}
-	return out
 }
 
 // Standing is one line of a tournament's standings.
