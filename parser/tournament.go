@@ -107,6 +107,19 @@ func tournamentID(c *Command, args []string) (int64, Error) {
 	return id, Error{}
 }
 
+// tournamentAndHandle reads the first two of args, at least two: a
+// tournament's number and a handle, as written.
+func tournamentAndHandle(c *Command, args []string) (int64, string, Error) {
+	id, e := tournamentID(c, args[:1])
+	if e.Problem != NoProblem {
+		return 0, "", e
+	}
+	if !ValidHandle(args[1]) {
+		return 0, "", lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
+	}
+	return id, args[1], Error{}
+}
+
 // tournamentKickArgs reads the tournament and the handle of tournament
 // kick.
 func tournamentKickArgs(c *Command, args []string, _ int64) Error {
@@ -116,14 +129,11 @@ func tournamentKickArgs(c *Command, args []string, _ int64) Error {
 		}
 		return lineError(c.Line, MissingHandle, "tournament kick needs the tournament's number and a handle: %s", usage(c.Kind))
 	}
-	id, e := tournamentID(c, args[:1])
+	id, handle, e := tournamentAndHandle(c, args)
 	if e.Problem != NoProblem {
 		return e
 	}
-	if !ValidHandle(args[1]) {
-		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
-	}
-	c.Args = KickArgs{Tournament: id, Handle: args[1]}
+	c.Args = KickArgs{Tournament: id, Handle: handle}
 	return Error{}
 }
 
@@ -137,14 +147,11 @@ func tournamentAddArgs(c *Command, args []string, _ int64) Error {
 		}
 		return lineError(c.Line, MissingHandle, "tournament add needs the tournament's number and the robot: %s", usage(c.Kind))
 	}
-	id, e := tournamentID(c, args[:1])
+	id, handle, e := tournamentAndHandle(c, args)
 	if e.Problem != NoProblem {
 		return e
 	}
-	if !ValidHandle(args[1]) {
-		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
-	}
-	a := TournamentAddArgs{Tournament: id, Handle: args[1]}
+	a := TournamentAddArgs{Tournament: id, Handle: handle}
 	if len(args) == 3 {
 		w := args[2]
 		n, ok := 0, len(w) > 6 && strings.EqualFold(w[:6], "level=")
@@ -172,14 +179,11 @@ func ladderChallengeArgs(c *Command, args []string, _ int64) Error {
 		}
 		return lineError(c.Line, MissingHandle, "challenge ladder needs the ladder's number and a handle: %s", usage(c.Kind))
 	}
-	id, e := tournamentID(c, args[:1])
+	id, handle, e := tournamentAndHandle(c, args)
 	if e.Problem != NoProblem {
 		return e
 	}
-	if !ValidHandle(args[1]) {
-		return lineError(c.Line, BadHandle, "%s is not a handle: handles are 2-20 letters a-z, digits, - or _", quote(args[1]))
-	}
-	c.Args = LadderChallengeArgs{Tournament: id, Handle: args[1]}
+	c.Args = LadderChallengeArgs{Tournament: id, Handle: handle}
 	return Error{}
 }
 
